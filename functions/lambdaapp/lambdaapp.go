@@ -1,0 +1,86 @@
+package lambdaapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"tessera/functions/api"
+	"tessera/functions/store"
+)
+
+// Environment variables a function reads.
+const (
+	// EnvTable names the DynamoDB table holding the games. Required.
+	EnvTable = "TABLE_NAME"
+	// EnvEndpoint overrides the DynamoDB endpoint (tests point it at
+	// dynalite). Optional; empty means the AWS default for the region.
+	EnvEndpoint = "DYNAMODB_ENDPOINT"
+)
+
+// ErrNoTable is returned by ConfigFromEnv when TABLE_NAME is unset or empty.
+var ErrNoTable = errors.New("lambdaapp: " + EnvTable + " is not set")
+
+// Config is what a function takes from its environment.
+type Config struct {
+	Table    string // DynamoDB table name
+	Endpoint string // optional DynamoDB endpoint override
+}
+
+// ConfigFromEnv reads the configuration through getenv (os.Getenv in Run).
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	cfg := Config{Table: getenv(EnvTable), Endpoint: getenv(EnvEndpoint)}
+	if cfg.Table == "" {
+		return Config{}, ErrNoTable
+	}
+	return cfg, nil
+}
+
+// NewLogger returns the JSON logger the functions write to stdout, where
+// Lambda forwards it to CloudWatch Logs.
+func NewLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, nil))
+}
+
+// NewHandler opens the DynamoDB store described by cfg and returns the API
+// handler over it.
+func NewHandler(ctx context.Context, cfg Config, logger *slog.Logger) (http.Handler, error) {
+	st, err := store.NewDynamoFromConfig(ctx, cfg.Table, cfg.Endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("lambdaapp: open dynamodb store: %w", err)
+	}
+	return api.New(api.Config{Store: st, Logger: logger}), nil
+}
+
+// Proxy adapts an http.Handler to a Lambda handler for API Gateway HTTP API
+// (payload format 2.0) events.
+func Proxy(h http.Handler) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+	return httpadapter.NewV2(h).ProxyWithContext
+}
+
+// Run is the whole main of a function: configure from the environment, then
+// serve invocations until the runtime stops the process. A configuration
+// error ends the process with status 1, which Lambda reports as an init
+// failure.
+func Run() {
+	logger := NewLogger(os.Stdout)
+	cfg, err := ConfigFromEnv(os.Getenv)
+	if err != nil {
+		logger.Error("configuration", "err", err)
+		os.Exit(1)
+	}
+	h, err := NewHandler(context.Background(), cfg, logger)
+	if err != nil {
+		logger.Error("startup", "err", err)
+		os.Exit(1)
+	}
+	lambda.Start(Proxy(h))
+}
