@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+)
+
+// The binary encoding of a match (format 1), little-endian, varints as in
+// encoding/binary:
+//
+//	magic "TS", format byte
+//	variant, players, flags (1 pairs, 2 redeal), target uvarint
+//	per seat: flags (1 taken), name, bot, token hash (each uvarint length + bytes)
+//	seed (16 bytes), first leader (1 byte)
+//	hands uvarint; per hand:
+//	  deals uvarint; per deal: 28 tiles packed 5 bits each (18 bytes),
+//	    answers uvarint, one byte each (seat | 4 if redeal)
+//	  plays uvarint, one byte each (tile index * 5 + end)
+//	CRC-32 (IEEE) of all the above
+//
+// The seats come first so that DecodeSeats can check a token without
+// replaying the match. Everything else (scores, log, the current hand) is
+// rebuilt by Replay.
+const (
+	formatVersion = 1
+	packedDeal    = (NumTiles*5 + 7) / 8
+	// maxField bounds a name, bot level or token hash in bytes.
+	maxField = 256
+)
+
+// Encode returns the compact binary encoding of the whole match.
+func Encode(m *Match) []byte {
+	b := make([]byte, 0, 256+64*len(m.records))
+	b = append(b, 'T', 'S', formatVersion, byte(m.opts.Variant), byte(m.opts.Players))
+	var flags byte
+	if m.opts.Pairs {
+		flags |= 1
+	}
+	if m.opts.Redeal {
+		flags |= 2
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(m.opts.Target))
+	for _, s := range m.seats {
+		var f byte
+		if s.Taken {
+			f = 1
+		}
+		b = append(b, f)
+		b = appendBytes(b, []byte(s.Name))
+		b = appendBytes(b, []byte(s.Bot))
+		b = appendBytes(b, s.TokenHash)
+	}
+	b = binary.LittleEndian.AppendUint64(b, m.seed[0])
+	b = binary.LittleEndian.AppendUint64(b, m.seed[1])
+	b = append(b, byte(m.firstLeader))
+	b = binary.AppendUvarint(b, uint64(len(m.records)))
+	for _, rec := range m.records {
+		b = binary.AppendUvarint(b, uint64(len(rec.Deals)))
+		for _, d := range rec.Deals {
+			b = appendDeal(b, &d.Order)
+			b = binary.AppendUvarint(b, uint64(len(d.Answers)))
+			for _, a := range d.Answers {
+				v := byte(a.Seat)
+				if a.Redeal {
+					v |= 4
+				}
+				b = append(b, v)
+			}
+		}
+		b = binary.AppendUvarint(b, uint64(len(rec.Plays)))
+		for _, c := range rec.Plays {
+			b = append(b, byte(c.Tile.index()*int(numEnds)+int(c.End)))
+		}
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+func appendBytes(b, s []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendDeal(b []byte, order *[NumTiles]Tile) []byte {
+	var acc uint64
+	n := 0
+	for _, t := range order {
+		acc |= uint64(t.index()) << n
+		n += 5
+		for n >= 8 {
+			b = append(b, byte(acc))
+			acc >>= 8
+			n -= 8
+		}
+	}
+	if n > 0 {
+		b = append(b, byte(acc))
+	}
+	return b
+}
+
+// decoder reads the encoding; the first error sticks.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) fail(what string) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: truncated or invalid %s", ErrCorrupt, what)
+	}
+}
+
+func (d *decoder) byte(what string) byte {
+	if d.err != nil || len(d.b) < 1 {
+		d.fail(what)
+		return 0
+	}
+	v := d.b[0]
+	d.b = d.b[1:]
+	return v
+}
+
+func (d *decoder) uvarint(what string, max uint64) int {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 || v > max {
+		d.fail(what)
+		return 0
+	}
+	d.b = d.b[n:]
+	return int(v)
+}
+
+func (d *decoder) bytes(what string, n int) []byte {
+	if d.err != nil || len(d.b) < n {
+		d.fail(what)
+		return nil
+	}
+	v := d.b[:n:n]
+	d.b = d.b[n:]
+	return v
+}
+
+// header decodes everything before the hands.
+func (d *decoder) header() (opts Options, seats []Seat) {
+	if string(d.bytes("magic", 2)) != "TS" || d.byte("format") != formatVersion {
+		d.fail("header")
+		return
+	}
+	opts.Variant = Variant(d.byte("variant"))
+	opts.Players = int(d.byte("players"))
+	flags := d.byte("flags")
+	opts.Pairs, opts.Redeal = flags&1 != 0, flags&2 != 0
+	opts.Target = d.uvarint("target", MaxTarget)
+	if d.err != nil || flags > 3 {
+		d.fail("options")
+		return
+	}
+	if err := opts.Validate(); err != nil {
+		d.err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+		return
+	}
+	seats = make([]Seat, opts.Players)
+	for i := range seats {
+		f := d.byte("seat")
+		if f > 1 {
+			d.fail("seat")
+		}
+		seats[i].Taken = f == 1
+		seats[i].Name = string(d.bytes("name", d.uvarint("name", maxField)))
+		seats[i].Bot = string(d.bytes("bot", d.uvarint("bot", maxField)))
+		if h := d.bytes("token hash", d.uvarint("token hash", maxField)); len(h) > 0 {
+			seats[i].TokenHash = append([]byte(nil), h...)
+		}
+	}
+	return opts, seats
+}
+
+// checked strips and verifies the CRC.
+func checked(b []byte) ([]byte, error) {
+	if len(b) < 4 {
+		return nil, fmt.Errorf("%w: too short", ErrCorrupt)
+	}
+	body := b[:len(b)-4]
+	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
+	}
+	return body, nil
+}
+
+// DecodeSeats reads only the options and seats, without replaying the
+// match: enough to check a seat's token cheaply (the poll's fast path).
+func DecodeSeats(b []byte) (Options, []Seat, error) {
+	body, err := checked(b)
+	if err != nil {
+		return Options{}, nil, err
+	}
+	d := decoder{b: body}
+	opts, seats := d.header()
+	return opts, seats, d.err
+}
+
+// Decode rebuilds a match from its encoding. Corrupt or truncated input is
+// an ErrCorrupt error, never a panic.
+func Decode(b []byte) (*Match, error) {
+	body, err := checked(b)
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{b: body}
+	opts, seats := d.header()
+	var seed Seed
+	if raw := d.bytes("seed", 16); raw != nil {
+		seed = Seed{binary.LittleEndian.Uint64(raw), binary.LittleEndian.Uint64(raw[8:])}
+	}
+	first := int(d.byte("first leader"))
+	// Every hand takes at least 20 bytes, which bounds the counts by the
+	// input's length before anything is allocated.
+	records := make([]HandRecord, d.uvarint("hands", uint64(len(d.b)/20)))
+	for h := range records {
+		deals := make([]DealRecord, d.uvarint("deals", uint64(len(d.b)/19)))
+		for k := range deals {
+			deals[k].Order = d.deal()
+			answers := d.bytes("answers", d.uvarint("answers", 4))
+			for _, a := range answers {
+				if a&^7 != 0 || int(a&3) >= opts.Players {
+					d.fail("answer")
+				}
+				deals[k].Answers = append(deals[k].Answers, Answer{Seat: int(a & 3), Redeal: a&4 != 0})
+			}
+		}
+		plays := d.bytes("plays", d.uvarint("plays", NumTiles))
+		records[h] = HandRecord{Deals: deals, Plays: make([]Choice, 0, len(plays))}
+		for _, p := range plays {
+			ti, e := int(p)/int(numEnds), End(int(p)%int(numEnds))
+			if ti >= NumTiles {
+				d.fail("play")
+				break
+			}
+			records[h].Plays = append(records[h].Plays, Choice{Tile: tileOf[ti], End: e})
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("trailing data")
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return Replay(opts, seats, seed, first, records)
+}
+
+func (d *decoder) deal() (order [NumTiles]Tile) {
+	raw := d.bytes("deal", packedDeal)
+	if raw == nil {
+		return order
+	}
+	var acc uint64
+	n, k := 0, 0
+	for i := range order {
+		for n < 5 {
+			acc |= uint64(raw[k]) << n
+			k++
+			n += 8
+		}
+		ti := acc & 31
+		acc >>= 5
+		n -= 5
+		if ti >= NumTiles {
+			d.fail("deal")
+			return order
+		}
+		order[i] = tileOf[ti]
+	}
+	return order
+}

@@ -1,0 +1,35 @@
+package engine
+
+// EventType is the kind of a public log event (API.md "log").
+type EventType uint8
+
+const (
+	EventDeal EventType = iota
+	EventPlay
+	EventDraw
+	EventPass
+	EventRedeal
+	EventKeep
+	EventHandEnd
+	EventMatchEnd
+)
+
+var eventNames = [...]string{"deal", "play", "draw", "pass", "redeal", "keep", "handEnd", "matchEnd"}
+
+func (t EventType) String() string { return eventNames[t] }
+
+// Event is one entry of the public record. Which fields mean something
+// depends on Type, as in API.md; the JSON encoding writes only those.
+type Event struct {
+	Seq    int
+	Hand   int
+	Type   EventType
+	Seat   int     // play, draw, pass, redeal, keep
+	Leader int     // deal
+	Tile   Tile    // play: as it lies
+	End    End     // play
+	Points int     // play: what the count scored
+	Count  int     // draw: how many tiles
+	Result *Result // handEnd
+	Team   int     // matchEnd
+}

@@ -1,0 +1,220 @@
+package engine
+
+import "fmt"
+
+// End names a place on the layout where a tile may be attached.
+type End uint8
+
+const (
+	EndLead  End = iota // the first tile of a hand, on an empty layout
+	EndLeft             // the left end of the main line
+	EndRight            // the right end of the main line
+	EndUp               // the spinner's up arm
+	EndDown             // the spinner's down arm
+	numEnds
+)
+
+var endNames = [numEnds]string{"lead", "left", "right", "up", "down"}
+
+func (e End) String() string {
+	if e < numEnds {
+		return endNames[e]
+	}
+	return fmt.Sprintf("end(%d)", uint8(e))
+}
+
+// ParseEnd maps an end's name to an End.
+func ParseEnd(s string) (End, bool) {
+	for i, n := range endNames {
+		if n == s {
+			return End(i), true
+		}
+	}
+	return 0, false
+}
+
+// lineCap leaves room for all 28 tiles on either side of the lead.
+const lineCap = 2*NumTiles + 1
+
+// Layout is the tiles on the table. The main line grows left and right from
+// the lead; with spinners enabled (Five Up), the first double played is the
+// spinner, and once both its long sides are covered it opens up and down arms.
+// A Layout is a value with fixed arrays: placing a tile never allocates.
+type Layout struct {
+	line     [lineCap]Tile // line[lo:hi], each tile written left to right
+	lo, hi   int
+	spinner  int               // absolute index into line, or -1
+	arms     [2][NumTiles]Tile // up and down, each tile written from the spinner outwards
+	armLen   [2]int
+	spinners bool // whether the first double becomes a spinner (Five Up)
+	lastLies Tile // the last tile placed, as it lies
+}
+
+func newLayout(spinners bool) Layout {
+	return Layout{lo: NumTiles, hi: NumTiles, spinner: -1, spinners: spinners}
+}
+
+// Empty reports whether no tile has been played.
+func (l *Layout) Empty() bool { return l.hi == l.lo }
+
+// Len is the number of tiles on the layout.
+func (l *Layout) Len() int { return l.hi - l.lo + l.armLen[0] + l.armLen[1] }
+
+// Line returns the main line from left to right.
+func (l *Layout) Line() []Tile { return append([]Tile{}, l.line[l.lo:l.hi]...) }
+
+// Spinner returns the spinner's index in Line, or -1.
+func (l *Layout) Spinner() int {
+	if l.spinner < 0 {
+		return -1
+	}
+	return l.spinner - l.lo
+}
+
+// Arm returns the up (EndUp) or down (EndDown) arm, from the spinner outwards.
+func (l *Layout) Arm(e End) []Tile {
+	a := int(e - EndUp)
+	return append([]Tile{}, l.arms[a][:l.armLen[a]]...)
+}
+
+// armsOpen reports whether the spinner's up and down arms are open: both its
+// long sides have a tile attached.
+func (l *Layout) armsOpen() bool {
+	return l.spinner > l.lo && l.spinner < l.hi-1
+}
+
+// Open reports whether e is an open end now.
+func (l *Layout) Open(e End) bool {
+	switch e {
+	case EndLead:
+		return l.Empty()
+	case EndLeft, EndRight:
+		return !l.Empty()
+	case EndUp, EndDown:
+		return l.armsOpen()
+	}
+	return false
+}
+
+// Pips is the number an open end shows. Only meaningful when Open(e).
+func (l *Layout) Pips(e End) int {
+	switch e {
+	case EndLeft:
+		return int(l.line[l.lo][0])
+	case EndRight:
+		return int(l.line[l.hi-1][1])
+	case EndUp, EndDown:
+		a := int(e - EndUp)
+		if n := l.armLen[a]; n > 0 {
+			return int(l.arms[a][n-1][1])
+		}
+		return int(l.line[l.spinner][0])
+	}
+	return 0
+}
+
+// fits reports whether tile t can be attached at open end e.
+func (l *Layout) fits(t Tile, e End) bool {
+	if e == EndLead {
+		return l.Empty()
+	}
+	if !l.Open(e) {
+		return false
+	}
+	p := uint8(l.Pips(e))
+	return t[0] == p || t[1] == p
+}
+
+// place attaches t at e, which must fit, and returns the tile as it lies
+// (left to right on the line, spinner outwards on an arm).
+func (l *Layout) place(t Tile, e End) Tile {
+	t = l.orient(t, e)
+	l.lastLies = t
+	return t
+}
+
+// orient places t at e and returns it as it lies.
+func (l *Layout) orient(t Tile, e End) Tile {
+	switch e {
+	case EndLead:
+		t = t.Normal()
+		l.line[l.lo] = t
+		l.hi++
+		if l.spinners && t.IsDouble() {
+			l.spinner = l.lo
+		}
+		return t
+	case EndLeft:
+		if t[1] != l.line[l.lo][0] {
+			t = t.Flip()
+		}
+		l.lo--
+		l.line[l.lo] = t
+		if l.spinners && l.spinner < 0 && t.IsDouble() {
+			l.spinner = l.lo
+		}
+		return t
+	case EndRight:
+		if t[0] != l.line[l.hi-1][1] {
+			t = t.Flip()
+		}
+		l.line[l.hi] = t
+		l.hi++
+		if l.spinners && l.spinner < 0 && t.IsDouble() {
+			l.spinner = l.hi - 1
+		}
+		return t
+	default: // EndUp, EndDown
+		if int(t[0]) != l.Pips(e) {
+			t = t.Flip()
+		}
+		a := int(e - EndUp)
+		l.arms[a][l.armLen[a]] = t
+		l.armLen[a]++
+		return t
+	}
+}
+
+// endValue is what a tile at the end of the line or an arm counts: both
+// halves when it is a double lying crosswise, else the exposed half.
+func endValue(t Tile, exposed uint8) int {
+	if t.IsDouble() {
+		return 2 * int(t[0])
+	}
+	return int(exposed)
+}
+
+// Count is the total of the open ends (Five Up): a lone lead tile counts both
+// halves; each end of the line counts its exposed half, or both halves of a
+// double lying there (the spinner with a bare long side is such a double);
+// each up/down arm with at least one tile counts its exposed half or both
+// halves of a double at its end; an empty arm counts 0.
+func (l *Layout) Count() int {
+	switch l.hi - l.lo {
+	case 0:
+		return 0
+	case 1:
+		return l.line[l.lo].Pips()
+	}
+	left, right := l.line[l.lo], l.line[l.hi-1]
+	c := endValue(left, left[0]) + endValue(right, right[1])
+	for a := 0; a < 2; a++ {
+		if n := l.armLen[a]; n > 0 {
+			t := l.arms[a][n-1]
+			c += endValue(t, t[1])
+		}
+	}
+	return c
+}
+
+// openMask is the set of tiles that fit at least one open end.
+func (l *Layout) openMask() uint32 {
+	if l.Empty() {
+		return 1<<NumTiles - 1
+	}
+	m := pipMask[l.line[l.lo][0]] | pipMask[l.line[l.hi-1][1]]
+	if l.armsOpen() {
+		m |= pipMask[l.Pips(EndUp)] | pipMask[l.Pips(EndDown)]
+	}
+	return m
+}

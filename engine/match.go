@@ -1,0 +1,354 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Status is where a match stands.
+type Status uint8
+
+const (
+	StatusOpen     Status = iota // waiting for seats
+	StatusPlaying                // hands are being played
+	StatusFinished               // a team reached the target
+)
+
+func (s Status) String() string { return [...]string{"open", "playing", "finished"}[s] }
+
+// Seat is one place at the table.
+type Seat struct {
+	Taken bool
+	Name  string
+	// Bot is the computer player's level, "" for a person.
+	Bot string
+	// TokenHash identifies the person holding the seat; opaque to the
+	// engine, stored and encoded as is, never shown in a view.
+	TokenHash []byte
+}
+
+// HandRecord is what a hand's replay needs: every deal (a redeal adds one)
+// with the redeal answers given to it, and every play in order. Forced
+// draws and passes follow from these.
+type HandRecord struct {
+	Deals []DealRecord
+	Plays []Choice
+}
+
+// DealRecord is one shuffle of the set and the answers to the redeal
+// question it raised.
+type DealRecord struct {
+	Order   [NumTiles]Tile
+	Answers []Answer
+}
+
+// Answer is one seat's reply to the redeal question.
+type Answer struct {
+	Seat   int
+	Redeal bool
+}
+
+// Choice is one play: a tile (low half first) and the end it went to. The
+// seat is whoever's turn it was.
+type Choice struct {
+	Tile Tile
+	End  End
+}
+
+// Match is a whole match: seats, scores, the hands played and the one being
+// played, and the public log.
+type Match struct {
+	opts        Options
+	seed        Seed
+	seats       []Seat
+	scores      []int
+	status      Status
+	winner      int
+	firstLeader int
+
+	handNo     int
+	hand       Sim
+	phase      Phase
+	confirming uint8   // bit per seat asked redeal or keep
+	result     *Result // the last hand's result once the match is over
+	lastPlay   int     // seq of the last play event, 0 for none
+
+	records []HandRecord
+	log     []Event
+	// feed holds recorded deals during replay; new deals are shuffled from
+	// the seed once it is empty.
+	feed [][NumTiles]uint8
+}
+
+// NewMatch creates an open match. The seed must be secret and random
+// (crypto/rand) in production; tests pass fixed seeds.
+func NewMatch(opts Options, seed Seed) (*Match, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Match{opts: opts, seed: seed, seats: make([]Seat, opts.Players),
+		scores: make([]int, opts.Teams()), winner: -1}
+	m.firstLeader = seed.firstLeader(opts.Players)
+	return m, nil
+}
+
+// Options returns the match's options.
+func (m *Match) Options() Options { return m.opts }
+
+// Status returns whether the match is open, playing or finished.
+func (m *Match) Status() Status { return m.status }
+
+// Winner is the winning team once the match is finished, else -1.
+func (m *Match) Winner() int { return m.winner }
+
+// Seat returns a copy of seat i.
+func (m *Match) Seat(i int) Seat { return m.seats[i] }
+
+// Scores returns the scores by team.
+func (m *Match) Scores() []int { return append([]int(nil), m.scores...) }
+
+// Log returns the public log (shared; do not modify).
+func (m *Match) Log() []Event { return m.log }
+
+// Records returns every hand's record (shared; do not modify).
+func (m *Match) Records() []HandRecord { return m.records }
+
+// HandNumber is the current hand's number (1-based), 0 before the first deal.
+func (m *Match) HandNumber() int { return m.handNo }
+
+// Phase is the current hand's phase.
+func (m *Match) Phase() Phase { return m.phase }
+
+// Sim returns the current hand (read only).
+func (m *Match) Sim() *Sim { return &m.hand }
+
+// FreeSeat returns the lowest free seat, or -1 when every seat is taken.
+func (m *Match) FreeSeat() int {
+	for i, s := range m.seats {
+		if !s.Taken {
+			return i
+		}
+	}
+	return -1
+}
+
+// TakeSeat gives seat i to a person (s.TokenHash set) or a computer player
+// (s.Bot set). When the last seat is taken the first hand is dealt.
+func (m *Match) TakeSeat(i int, s Seat) error {
+	if i < 0 || i >= len(m.seats) {
+		return fmt.Errorf("%w: seat %d is not at this table", ErrBadInput, i)
+	}
+	if m.FreeSeat() < 0 {
+		return fmt.Errorf("%w: every seat is taken", ErrGameFull)
+	}
+	if m.seats[i].Taken {
+		return fmt.Errorf("%w: seat %d is taken", ErrSeatTaken, i)
+	}
+	s.Taken = true
+	s.TokenHash = append([]byte(nil), s.TokenHash...)
+	m.seats[i] = s
+	if m.FreeSeat() < 0 {
+		m.status = StatusPlaying
+		m.startHand(m.firstLeader)
+	}
+	return nil
+}
+
+// ToAct lists the seats that must act now: the seat to play, or every seat
+// asked redeal or keep. Empty when the match is open or finished.
+func (m *Match) ToAct() []int {
+	if m.status != StatusPlaying {
+		return nil
+	}
+	if m.phase == PhaseConfirm {
+		var out []int
+		for c := m.confirming; c != 0; c &= c - 1 {
+			out = append(out, bits.TrailingZeros8(c))
+		}
+		return out
+	}
+	return []int{m.hand.turn}
+}
+
+// Turn is the seat to play, or -1 when nobody is (confirm phase, over).
+func (m *Match) Turn() int {
+	if m.status != StatusPlaying || m.phase != PhasePlay {
+		return -1
+	}
+	return m.hand.turn
+}
+
+// Confirming reports whether seat is asked redeal or keep.
+func (m *Match) Confirming(seat int) bool {
+	return m.status == StatusPlaying && m.phase == PhaseConfirm && m.confirming&(1<<seat) != 0
+}
+
+// BotSeed is the seed a computer player at seat uses for its next decision.
+func (m *Match) BotSeed(seat int) uint64 { return m.seed.botSeed(len(m.log), seat) }
+
+// AppendLegal appends the seat's legal plays to dst; nothing when it is not
+// that seat's turn to play.
+func (m *Match) AppendLegal(seat int, dst []Move) []Move {
+	if m.Turn() != seat {
+		return dst
+	}
+	return m.hand.AppendLegal(dst)
+}
+
+func (m *Match) emit(e Event) {
+	e.Seq = len(m.log) + 1
+	e.Hand = m.handNo
+	m.log = append(m.log, e)
+}
+
+// startHand deals hand m.handNo+1 led by leader.
+func (m *Match) startHand(leader int) {
+	m.handNo++
+	m.records = append(m.records, HandRecord{Plays: make([]Choice, 0, NumTiles)})
+	m.deal(leader)
+}
+
+// deal shuffles (or takes the next recorded deal) and sets up the hand.
+func (m *Match) deal(leader int) {
+	rec := &m.records[len(m.records)-1]
+	var order [NumTiles]uint8
+	if len(m.feed) > 0 {
+		order, m.feed = m.feed[0], m.feed[1:]
+	} else {
+		order = m.seed.shuffle(m.handNo, len(rec.Deals))
+	}
+	var d DealRecord
+	for i, ti := range order {
+		d.Order[i] = tileOf[ti]
+	}
+	rec.Deals = append(rec.Deals, d)
+	mustLead := noTile
+	if m.opts.Variant == Partnership && m.handNo == 1 {
+		mustLead = Tile{6, 6}
+		for i, ti := range order {
+			if tileOf[ti] == mustLead {
+				leader = i / 7
+			}
+		}
+	}
+	m.hand.deal(m.opts, &order, leader)
+	m.hand.mustLead = mustLead
+	m.emit(Event{Type: EventDeal, Leader: leader})
+	m.phase, m.confirming = PhasePlay, 0
+	if m.opts.Redeal {
+		for seat := 0; seat < m.opts.Players; seat++ {
+			if bits.OnesCount32(m.hand.held[seat]&doubleMask) >= 4 {
+				m.confirming |= 1 << seat
+			}
+		}
+		if m.confirming != 0 {
+			m.phase = PhaseConfirm
+		}
+	}
+}
+
+// Apply makes seat's move, then every forced draw and pass that follows. It
+// changes nothing when it returns an error.
+func (m *Match) Apply(seat int, mv Move) error {
+	if seat < 0 || seat >= len(m.seats) {
+		return fmt.Errorf("%w: seat %d is not at this table", ErrBadInput, seat)
+	}
+	switch m.status {
+	case StatusOpen:
+		return fmt.Errorf("%w: the match has not started", ErrNotYourTurn)
+	case StatusFinished:
+		return fmt.Errorf("%w: the match is over", ErrNotYourTurn)
+	}
+	switch mv.Kind {
+	case Redeal, Keep:
+		return m.answer(seat, mv.Kind == Redeal)
+	case Play:
+		return m.play(seat, mv.Tile, mv.End)
+	}
+	return fmt.Errorf("%w: unknown move kind %d", ErrBadInput, mv.Kind)
+}
+
+func (m *Match) answer(seat int, redeal bool) error {
+	if m.phase != PhaseConfirm {
+		return fmt.Errorf("%w: nobody is asked about a redeal now", ErrIllegalMove)
+	}
+	if m.confirming&(1<<seat) == 0 {
+		return fmt.Errorf("%w: seat %d is not asked about a redeal", ErrNotYourTurn, seat)
+	}
+	deals := m.records[len(m.records)-1].Deals
+	d := &deals[len(deals)-1]
+	d.Answers = append(d.Answers, Answer{Seat: seat, Redeal: redeal})
+	if redeal {
+		m.emit(Event{Type: EventRedeal, Seat: seat})
+		m.deal(m.hand.leader)
+		return nil
+	}
+	m.emit(Event{Type: EventKeep, Seat: seat})
+	m.confirming &^= 1 << seat
+	if m.confirming == 0 {
+		m.phase = PhasePlay
+	}
+	return nil
+}
+
+func (m *Match) play(seat int, t Tile, e End) error {
+	if m.phase == PhaseConfirm {
+		return fmt.Errorf("%w: waiting for the redeal answer", ErrNotYourTurn)
+	}
+	if seat != m.hand.turn {
+		return fmt.Errorf("%w: it is seat %d's turn", ErrNotYourTurn, m.hand.turn)
+	}
+	if t[0] > 6 || t[1] > 6 || e >= numEnds {
+		return fmt.Errorf("%w: no such tile or end", ErrBadInput)
+	}
+	points, err := m.hand.Play(t, e)
+	if err != nil {
+		return err
+	}
+	rec := &m.records[len(m.records)-1]
+	rec.Plays = append(rec.Plays, Choice{Tile: t.Normal(), End: e})
+	m.emit(Event{Type: EventPlay, Seat: seat, Tile: m.hand.layout.lastLies, End: e, Points: points})
+	m.lastPlay = len(m.log)
+	team := m.opts.TeamOf(seat)
+	m.scores[team] += points
+	if m.scores[team] >= m.opts.Target {
+		m.endHand(Result{Reason: ReasonTarget, Team: -1, Tiles: m.hand.revealed()}, team, -1)
+		return nil
+	}
+	if !m.hand.Over() {
+		m.hand.Advance()
+		for _, f := range m.hand.ForcedActions() {
+			if f.Drawn > 0 {
+				m.emit(Event{Type: EventDraw, Seat: f.Seat, Count: f.Drawn})
+			}
+			if f.Pass {
+				m.emit(Event{Type: EventPass, Seat: f.Seat})
+			}
+		}
+	}
+	if m.hand.Over() {
+		res, next := m.hand.Outcome()
+		if res.Team >= 0 {
+			m.scores[res.Team] += res.Points
+		}
+		winner := -1
+		if res.Team >= 0 && m.scores[res.Team] >= m.opts.Target {
+			winner = res.Team
+		}
+		m.endHand(res, winner, next)
+	}
+	return nil
+}
+
+// endHand logs the hand's result, then ends the match (winner >= 0) or
+// deals the next hand led by next.
+func (m *Match) endHand(res Result, winner, next int) {
+	m.emit(Event{Type: EventHandEnd, Result: &res})
+	if winner < 0 {
+		m.startHand(next)
+		return
+	}
+	m.status, m.winner, m.phase, m.result = StatusFinished, winner, PhaseOver, &res
+	m.confirming = 0
+	m.emit(Event{Type: EventMatchEnd, Team: winner})
+}

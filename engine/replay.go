@@ -1,0 +1,99 @@
+package engine
+
+import "fmt"
+
+// Replay rebuilds a match from what its encoding keeps: options, seats,
+// seed, the first leader and every hand's record. Draws, passes, scores, the
+// log and the current hand all follow from these. A record that does not
+// replay exactly (an illegal play, an answer nobody was asked for, a deal
+// that is not a permutation, left-over data) is ErrCorrupt.
+func Replay(opts Options, seats []Seat, seed Seed, firstLeader int, records []HandRecord) (*Match, error) {
+	m, err := NewMatch(opts, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if len(seats) != opts.Players {
+		return nil, fmt.Errorf("%w: %d seats for %d players", ErrCorrupt, len(seats), opts.Players)
+	}
+	if firstLeader < 0 || firstLeader >= opts.Players {
+		return nil, fmt.Errorf("%w: first leader %d", ErrCorrupt, firstLeader)
+	}
+	m.firstLeader = firstLeader
+	for hi, rec := range records {
+		if len(rec.Deals) == 0 {
+			return nil, fmt.Errorf("%w: hand %d has no deal", ErrCorrupt, hi+1)
+		}
+		for _, d := range rec.Deals {
+			order, err := dealOrder(&d.Order)
+			if err != nil {
+				return nil, err
+			}
+			m.feed = append(m.feed, order)
+		}
+	}
+	for i, s := range seats {
+		if !s.Taken {
+			continue
+		}
+		if err := m.TakeSeat(i, s); err != nil {
+			return nil, fmt.Errorf("%w: seat %d: %v", ErrCorrupt, i, err)
+		}
+	}
+	if m.status == StatusOpen && len(records) > 0 {
+		return nil, fmt.Errorf("%w: records for a match that has not started", ErrCorrupt)
+	}
+	for hi, rec := range records {
+		if m.status != StatusPlaying || m.handNo != hi+1 {
+			return nil, fmt.Errorf("%w: hand %d recorded after the match ended", ErrCorrupt, hi+1)
+		}
+		for di, d := range rec.Deals {
+			if len(m.records[hi].Deals) != di+1 {
+				return nil, fmt.Errorf("%w: hand %d deal %d out of place", ErrCorrupt, hi+1, di+1)
+			}
+			for ai, a := range d.Answers {
+				// Only the last answer to a deal can be a redeal, and it
+				// must be when another deal follows.
+				if a.Redeal != (ai == len(d.Answers)-1 && di < len(rec.Deals)-1) {
+					return nil, fmt.Errorf("%w: hand %d deal %d: answer %d out of place", ErrCorrupt, hi+1, di+1, ai+1)
+				}
+				kind := Keep
+				if a.Redeal {
+					kind = Redeal
+				}
+				if err := m.Apply(a.Seat, Move{Kind: kind}); err != nil {
+					return nil, fmt.Errorf("%w: hand %d: %v", ErrCorrupt, hi+1, err)
+				}
+			}
+		}
+		for k, c := range rec.Plays {
+			if m.handNo != hi+1 || m.status != StatusPlaying {
+				return nil, fmt.Errorf("%w: hand %d play %d after the hand ended", ErrCorrupt, hi+1, k+1)
+			}
+			if err := m.Apply(m.Turn(), Move{Kind: Play, Tile: c.Tile, End: c.End}); err != nil {
+				return nil, fmt.Errorf("%w: hand %d play %d: %v", ErrCorrupt, hi+1, k+1, err)
+			}
+		}
+	}
+	if len(m.feed) > 0 || len(m.records) != len(records) {
+		return nil, fmt.Errorf("%w: records left over", ErrCorrupt)
+	}
+	return m, nil
+}
+
+// dealOrder checks that a recorded deal is a permutation of the set.
+func dealOrder(tiles *[NumTiles]Tile) ([NumTiles]uint8, error) {
+	var order [NumTiles]uint8
+	var seen uint32
+	for i, t := range tiles {
+		if t[0] > 6 || t[1] > 6 {
+			return order, fmt.Errorf("%w: deal holds tile %v", ErrCorrupt, t)
+		}
+		ti := t.index()
+		if seen&(1<<ti) != 0 {
+			return order, fmt.Errorf("%w: deal holds %v twice", ErrCorrupt, t)
+		}
+		seen |= 1 << ti
+		order[i] = uint8(ti)
+	}
+	return order, nil
+}

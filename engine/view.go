@@ -1,0 +1,186 @@
+package engine
+
+import (
+	"math/bits"
+	"time"
+)
+
+// View is a match as one seat (or a spectator) may see it: API.md's view,
+// field for field. It is built only by Match.View, the one place that
+// decides what a seat may know.
+type View struct {
+	ID        string      `json:"id"`
+	Version   int64       `json:"version"`
+	Variant   string      `json:"variant"`
+	Options   ViewOptions `json:"options"`
+	Status    string      `json:"status"`
+	Seats     []ViewSeat  `json:"seats"`
+	Scores    []int       `json:"scores"`
+	Hand      *ViewHand   `json:"hand"`
+	You       *ViewYou    `json:"you"`
+	Log       []Event     `json:"log"`
+	Winner    *int        `json:"winner"`
+	UpdatedAt string      `json:"updatedAt"`
+}
+
+// ViewOptions always carries all four options.
+type ViewOptions struct {
+	Players int  `json:"players"`
+	Pairs   bool `json:"pairs"`
+	Target  int  `json:"target"`
+	Redeal  bool `json:"redeal"`
+}
+
+// ViewSeat is the public side of a seat.
+type ViewSeat struct {
+	Seat  int     `json:"seat"`
+	Name  *string `json:"name"`
+	Team  int     `json:"team"`
+	Bot   *string `json:"bot"`
+	Taken bool    `json:"taken"`
+	Tiles int     `json:"tiles"`
+}
+
+// ViewHand is the current hand.
+type ViewHand struct {
+	Number     int       `json:"number"`
+	Phase      string    `json:"phase"`
+	Leader     int       `json:"leader"`
+	Turn       *int      `json:"turn"`
+	Boneyard   int       `json:"boneyard"`
+	Board      ViewBoard `json:"board"`
+	Confirming []int     `json:"confirming"`
+	Result     *Result   `json:"result"`
+}
+
+// ViewBoard is the layout.
+type ViewBoard struct {
+	Line    []Tile    `json:"line"`
+	Spinner *int      `json:"spinner"`
+	Up      []Tile    `json:"up"`
+	Down    []Tile    `json:"down"`
+	Ends    []ViewEnd `json:"ends"`
+	Count   *int      `json:"count"`
+}
+
+// ViewEnd is an open end.
+type ViewEnd struct {
+	End  string `json:"end"`
+	Pips int    `json:"pips"`
+}
+
+// ViewYou is what only the viewing seat sees.
+type ViewYou struct {
+	Seat    int        `json:"seat"`
+	Team    int        `json:"team"`
+	Tiles   []Tile     `json:"tiles"`
+	Legal   []ViewMove `json:"legal"`
+	Confirm bool       `json:"confirm"`
+}
+
+// ViewMove is a legal play.
+type ViewMove struct {
+	Tile Tile   `json:"tile"`
+	End  string `json:"end"`
+}
+
+// ViewMeta is what the service adds to a view: the game's id, version and
+// time of the last change.
+type ViewMeta struct {
+	ID        string
+	Version   int64
+	UpdatedAt time.Time
+}
+
+// Spectator is the seat number of a viewer without a seat.
+const Spectator = -1
+
+func intPtr(i int) *int { return &i }
+
+// View builds the view for seat (or Spectator). It holds no other seat's
+// tiles, no boneyard tile or order, no seed and no token hash.
+func (m *Match) View(seat int, meta ViewMeta) *View {
+	o := m.opts
+	v := &View{
+		ID: meta.ID, Version: meta.Version, Variant: o.Variant.String(),
+		Options:   ViewOptions{Players: o.Players, Pairs: o.Pairs, Target: o.Target, Redeal: o.Redeal},
+		Status:    m.status.String(),
+		Seats:     make([]ViewSeat, len(m.seats)),
+		Scores:    append([]int{}, m.scores...),
+		Log:       m.recentLog(),
+		UpdatedAt: meta.UpdatedAt.UTC().Format(time.RFC3339),
+	}
+	for i, s := range m.seats {
+		vs := ViewSeat{Seat: i, Team: o.TeamOf(i), Taken: s.Taken}
+		if s.Taken {
+			vs.Name = &m.seats[i].Name
+			if s.Bot != "" {
+				vs.Bot = &m.seats[i].Bot
+			}
+			if m.handNo > 0 {
+				vs.Tiles = m.hand.HeldCount(i)
+			}
+		}
+		v.Seats[i] = vs
+	}
+	if m.winner >= 0 {
+		v.Winner = intPtr(m.winner)
+	}
+	if m.handNo > 0 {
+		v.Hand = m.viewHand()
+	}
+	if seat >= 0 && seat < len(m.seats) {
+		v.You = m.viewYou(seat)
+	}
+	return v
+}
+
+// recentLog is the events of the current hand and the hand before it.
+func (m *Match) recentLog() []Event {
+	i := len(m.log)
+	for i > 0 && m.log[i-1].Hand >= m.handNo-1 {
+		i--
+	}
+	return append([]Event{}, m.log[i:]...)
+}
+
+func (m *Match) viewHand() *ViewHand {
+	l := &m.hand.layout
+	h := &ViewHand{
+		Number: m.handNo, Phase: m.phase.String(), Leader: m.hand.leader,
+		Boneyard: m.hand.Boneyard(), Confirming: []int{}, Result: m.result,
+		Board: ViewBoard{Line: l.Line(), Up: l.Arm(EndUp), Down: l.Arm(EndDown), Ends: []ViewEnd{}},
+	}
+	if t := m.Turn(); t >= 0 {
+		h.Turn = intPtr(t)
+	}
+	for c := m.confirming; c != 0; c &= c - 1 {
+		h.Confirming = append(h.Confirming, bits.TrailingZeros8(c))
+	}
+	if sp := l.Spinner(); sp >= 0 {
+		h.Board.Spinner = intPtr(sp)
+	}
+	for e := EndLeft; e <= EndDown; e++ {
+		if l.Open(e) {
+			h.Board.Ends = append(h.Board.Ends, ViewEnd{End: e.String(), Pips: l.Pips(e)})
+		}
+	}
+	if m.opts.Variant == FiveUp {
+		h.Board.Count = intPtr(l.Count())
+	}
+	return h
+}
+
+func (m *Match) viewYou(seat int) *ViewYou {
+	y := &ViewYou{Seat: seat, Team: m.opts.TeamOf(seat), Tiles: []Tile{}, Legal: []ViewMove{},
+		Confirm: m.Confirming(seat)}
+	if m.handNo == 0 {
+		return y
+	}
+	y.Tiles = m.hand.Held(seat)
+	var buf [32]Move
+	for _, mv := range m.AppendLegal(seat, buf[:0]) {
+		y.Legal = append(y.Legal, ViewMove{Tile: mv.Tile, End: mv.End.String()})
+	}
+	return y
+}
