@@ -1,0 +1,172 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Dynamo is a Store in one DynamoDB table: one item per game (see
+// dynamo_item.go for the layout).
+type Dynamo struct {
+	client *dynamodb.Client
+	table  string
+}
+
+var _ Store = (*Dynamo)(nil)
+
+// NewDynamo uses client and table as given. Build the client with
+// DynamoConfig (or NewDynamoFromConfig) to get bounded retries and time-outs.
+func NewDynamo(client *dynamodb.Client, table string) *Dynamo {
+	return &Dynamo{client: client, table: table}
+}
+
+// NewDynamoFromConfig builds the client from the environment (see
+// DynamoConfig); endpoint is empty for AWS itself, or the URL of a local
+// DynamoDB-compatible server.
+func NewDynamoFromConfig(ctx context.Context, table, endpoint string) (*Dynamo, error) {
+	cfg, err := DynamoConfig(ctx, endpoint)
+	if err != nil {
+		return nil, err
+	}
+	return NewDynamo(dynamodb.NewFromConfig(cfg), table), nil
+}
+
+// Create puts the item at version 1 on condition that no item has its id.
+func (d *Dynamo) Create(ctx context.Context, id string, state []byte, now time.Time) error {
+	if err := checkCall(ctx, "create", id); err != nil {
+		return err
+	}
+	item := Item{Version: 1, State: state, UpdatedAt: normalizeTime(now)}
+	_, err := d.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                           aws.String(d.table),
+		Item:                                dynamoItem(id, item),
+		ConditionExpression:                 aws.String("attribute_not_exists(#id)"),
+		ExpressionAttributeNames:            map[string]string{"#id": DynamoKeyAttr},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		stored, found, lookErr := d.storedAfterFailedCheck(ctx, id, failed)
+		switch {
+		case lookErr != nil:
+			return lookErr
+		case found && sameItem(stored, item):
+			return nil // our own write, repeated by the SDK's retry after a lost response
+		case !found:
+			// Deleted (by TTL) between the put and the read: rare enough to
+			// report as a race rather than loop.
+			return fmt.Errorf("create %q: %w", id, ErrConflict)
+		}
+		return fmt.Errorf("create %q: %w", id, ErrExists)
+	}
+	if err != nil {
+		return dynamoError("create", id, err)
+	}
+	return nil
+}
+
+// Load reads the item with a strongly consistent read, so a Load after a
+// Save always sees it.
+func (d *Dynamo) Load(ctx context.Context, id string) (Item, error) {
+	if err := checkCall(ctx, "load", id); err != nil {
+		return Item{}, err
+	}
+	item, found, err := d.get(ctx, "load", id)
+	if err != nil {
+		return Item{}, err
+	}
+	if !found {
+		return Item{}, fmt.Errorf("load %q: %w", id, ErrNotFound)
+	}
+	return item, nil
+}
+
+// Save replaces the item on condition that its version is expected. This is
+// the adapter's one optimistic lock: DynamoDB evaluates the condition and
+// writes atomically, so of several writers holding the same version exactly
+// one succeeds.
+func (d *Dynamo) Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error {
+	if err := checkCall(ctx, "save", id); err != nil {
+		return err
+	}
+	item := Item{Version: expected + 1, State: state, UpdatedAt: normalizeTime(now)}
+	_, err := d.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                           aws.String(d.table),
+		Item:                                dynamoItem(id, item),
+		ConditionExpression:                 aws.String("#v = :expected"),
+		ExpressionAttributeNames:            map[string]string{"#v": DynamoVersionAttr},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":expected": &types.AttributeValueMemberN{Value: strconv.FormatInt(expected, 10)}},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		stored, found, lookErr := d.storedAfterFailedCheck(ctx, id, failed)
+		switch {
+		case lookErr != nil:
+			return lookErr
+		case !found:
+			return fmt.Errorf("save %q: %w", id, ErrNotFound)
+		case sameItem(stored, item):
+			return nil // our own write, repeated by the SDK's retry after a lost response
+		}
+		return fmt.Errorf("save %q at version %d (stored %d): %w", id, expected, stored.Version, ErrConflict)
+	}
+	if err != nil {
+		return dynamoError("save", id, err)
+	}
+	return nil
+}
+
+// storedAfterFailedCheck tells what blocked a conditional put. DynamoDB
+// returns the stored item in the exception (ReturnValuesOnConditionCheckFailure
+// ALL_OLD), which costs nothing; servers that ignore that option (dynalite)
+// return none, and then one consistent read decides.
+func (d *Dynamo) storedAfterFailedCheck(ctx context.Context, id string, failed *types.ConditionalCheckFailedException) (Item, bool, error) {
+	if len(failed.Item) > 0 {
+		item, err := parseDynamoItem(failed.Item)
+		if err != nil {
+			return Item{}, false, fmt.Errorf("store: dynamo %q: %w", id, err)
+		}
+		return item, true, nil
+	}
+	return d.get(ctx, "check", id)
+}
+
+// get reads one item consistently; found is false if there is none.
+func (d *Dynamo) get(ctx context.Context, op, id string) (Item, bool, error) {
+	out, err := d.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(d.table),
+		Key:            dynamoKey(id),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return Item{}, false, dynamoError(op, id, err)
+	}
+	if len(out.Item) == 0 {
+		return Item{}, false, nil
+	}
+	item, err := parseDynamoItem(out.Item)
+	if err != nil {
+		return Item{}, false, fmt.Errorf("store: dynamo %s %q: %w", op, id, err)
+	}
+	return item, true, nil
+}
+
+// sameItem reports whether stored is exactly the item this call wrote. The
+// SDK retries a put whose response was lost; the retry then fails its own
+// condition against the first attempt's write, which is success, not a
+// conflict. The write time has nanosecond precision, so a different writer
+// matching all three fields is not a practical concern.
+func sameItem(stored, written Item) bool {
+	return stored.Version == written.Version &&
+		stored.UpdatedAt.Equal(written.UpdatedAt) &&
+		bytes.Equal(stored.State, written.State)
+}

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+)
+
+// Limits of one DynamoDB call, so that a Lambda answers 503 in time instead
+// of hanging: at most DynamoMaxAttempts attempts of at most
+// DynamoAttemptTimeout each, with at most DynamoMaxBackoff between them.
+const (
+	DynamoMaxAttempts    = 3
+	DynamoAttemptTimeout = 2 * time.Second
+	DynamoMaxBackoff     = 300 * time.Millisecond
+	dynamoDialTimeout    = time.Second
+)
+
+// Credentials and default region used when an endpoint is given: local
+// servers (dynalite, DynamoDB Local) accept any credentials.
+const (
+	localRegion    = "us-east-1"
+	localAccessKey = "tessera-local"
+	localSecretKey = "tessera-local"
+)
+
+// DynamoConfig loads the AWS configuration from the environment (as a Lambda
+// has it) with bounded retries and time-outs. If endpoint is not empty, calls
+// go there instead of AWS, signed with static local credentials, and the
+// region defaults to us-east-1. optFns come last and may override anything,
+// e.g. config.WithHTTPClient in tests.
+func DynamoConfig(ctx context.Context, endpoint string, optFns ...func(*config.LoadOptions) error) (aws.Config, error) {
+	opts := []func(*config.LoadOptions) error{
+		config.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(o *retry.StandardOptions) {
+				o.MaxAttempts = DynamoMaxAttempts
+				o.MaxBackoff = DynamoMaxBackoff
+			})
+		}),
+		config.WithHTTPClient(awshttp.NewBuildableClient().
+			WithTimeout(DynamoAttemptTimeout).
+			WithDialerOptions(func(d *net.Dialer) { d.Timeout = dynamoDialTimeout }).
+			WithTransportOptions(func(t *http.Transport) { t.ResponseHeaderTimeout = DynamoAttemptTimeout })),
+	}
+	if endpoint != "" {
+		opts = append(opts,
+			config.WithBaseEndpoint(endpoint),
+			config.WithDefaultRegion(localRegion),
+			config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(localAccessKey, localSecretKey, "")),
+		)
+	}
+	opts = append(opts, optFns...)
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return aws.Config{}, fmt.Errorf("store: load AWS config: %w", err)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Sentinel errors. Callers test them with errors.Is; adapters wrap them with
+// the id and, for ErrUnavailable, with the underlying cause.
+var (
+	ErrNotFound    = errors.New("store: game not found")
+	ErrExists      = errors.New("store: game already exists")
+	ErrConflict    = errors.New("store: version conflict")
+	ErrUnavailable = errors.New("store: unavailable")
+)
+
+// errEmptyID is returned for an empty id by every adapter. It is a caller bug,
+// so it is deliberately none of the sentinels.
+var errEmptyID = errors.New("store: empty id")
+
+// Item is one game as stored.
+type Item struct {
+	Version   int64     // 1 when created, +1 on every save
+	State     []byte    // opaque compact binary
+	UpdatedAt time.Time // time of the last write, in UTC
+}
+
+// Store is what the API needs from persistence: create, load, and
+// save-if-version.
+type Store interface {
+	// Create stores a new game at version 1; ErrExists if the id is taken.
+	Create(ctx context.Context, id string, state []byte, now time.Time) error
+	// Load returns the game; ErrNotFound if absent.
+	Load(ctx context.Context, id string) (Item, error)
+	// Save writes state as version expected+1 only if the stored version is
+	// expected; else ErrConflict (ErrNotFound if absent).
+	Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error
+}
+
+// checkCall rejects calls that no adapter should carry out: an empty id, or a
+// context that is already done (reported as ErrUnavailable, like any deadline).
+func checkCall(ctx context.Context, op, id string) error {
+	if id == "" {
+		return fmt.Errorf("%s: %w", op, errEmptyID)
+	}
+	if err := ctx.Err(); err != nil {
+		return unavailable(op, id, err)
+	}
+	return nil
+}
+
+// unavailable wraps a transient cause so that both errors.Is(err,
+// ErrUnavailable) and errors.Is(err, cause) hold.
+func unavailable(op, id string, cause error) error {
+	return fmt.Errorf("%w: %s %q: %w", ErrUnavailable, op, id, cause)
+}
+
+// normalizeTime drops the monotonic clock reading and the location, so that a
+// time read back from any adapter compares equal (==) to the one written.
+func normalizeTime(t time.Time) time.Time {
+	return t.Round(0).UTC()
+}
+
+// cloneBytes copies b; the result is never nil so that an empty state reads
+// back the same from every adapter.
+func cloneBytes(b []byte) []byte {
+	out := make([]byte, len(b))
+	copy(out, b)
+	return out
+}

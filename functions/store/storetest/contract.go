@@ -1,0 +1,297 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"tessera/functions/store"
+)
+
+// t0 is the creation time used by the suite: nanoseconds and a non-UTC zone,
+// so an adapter that rounds or drops the zone's offset is caught.
+var t0 = time.Date(2026, time.March, 4, 5, 6, 7, 123456789, time.FixedZone("UTC+1", 3600))
+
+// Run checks that the stores made by newStore meet the contract of
+// store.Store. newStore is called once per subtest and should return an empty
+// store (or one where the suite's ids are unused).
+func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
+	cases := []struct {
+		name string
+		run  func(t *testing.T, s store.Store)
+	}{
+		{"create then load returns version 1 with the state and time", testCreateLoad},
+		{"create of a taken id is ErrExists and keeps the first", testCreateTwice},
+		{"load of a missing id is ErrNotFound", testLoadMissing},
+		{"save with the stored version increments it", testSaveIncrements},
+		{"save with a stale version is ErrConflict and changes nothing", testSaveStale},
+		{"save with a version ahead of the stored one is ErrConflict", testSaveAhead},
+		{"save of a missing id is ErrNotFound", testSaveMissing},
+		{"bytes are copied in and out, never aliased", testNoAliasing},
+		{"updatedAt is kept as written, to the nanosecond", testUpdatedAtKept},
+		{"an 8 KB state round trips", testLargeState},
+		{"an empty state round trips", testEmptyState},
+		{"games do not affect each other", testIndependentIDs},
+		{"an empty id is an error but none of the sentinels", testEmptyID},
+		{"a cancelled context is ErrUnavailable", testCancelledContext},
+		{"of 32 concurrent saves of one version exactly one wins", testConcurrentSaves},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.run(t, newStore(t))
+		})
+	}
+}
+
+// mustCreate creates id or fails the test.
+func mustCreate(t *testing.T, s store.Store, id string, state []byte, now time.Time) {
+	t.Helper()
+	if err := s.Create(t.Context(), id, state, now); err != nil {
+		t.Fatalf("Create(%q) = %v, want nil", id, err)
+	}
+}
+
+// mustSave saves id or fails the test.
+func mustSave(t *testing.T, s store.Store, id string, state []byte, expected int64, now time.Time) {
+	t.Helper()
+	if err := s.Save(t.Context(), id, state, expected, now); err != nil {
+		t.Fatalf("Save(%q, expected %d) = %v, want nil", id, expected, err)
+	}
+}
+
+// mustLoad loads id or fails the test.
+func mustLoad(t *testing.T, s store.Store, id string) store.Item {
+	t.Helper()
+	item, err := s.Load(t.Context(), id)
+	if err != nil {
+		t.Fatalf("Load(%q) = %v, want nil", id, err)
+	}
+	return item
+}
+
+// wantItem compares a loaded item with the expected fields.
+func wantItem(t *testing.T, got store.Item, version int64, state []byte, updatedAt time.Time) {
+	t.Helper()
+	if got.Version != version {
+		t.Errorf("Version = %d, want %d", got.Version, version)
+	}
+	if !bytes.Equal(got.State, state) {
+		t.Errorf("State = %q, want %q", abbrev(got.State), abbrev(state))
+	}
+	if !got.UpdatedAt.Equal(updatedAt) {
+		t.Errorf("UpdatedAt = %v, want %v", got.UpdatedAt, updatedAt)
+	}
+}
+
+// wantErr checks errors.Is(err, want).
+func wantErr(t *testing.T, call string, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("%s = %v, want %v", call, err, want)
+	}
+}
+
+func abbrev(b []byte) string {
+	if len(b) > 40 {
+		return fmt.Sprintf("%q... (%d bytes)", b[:40], len(b))
+	}
+	return string(b)
+}
+
+func testCreateLoad(t *testing.T, s store.Store) {
+	mustCreate(t, s, "g1", []byte("state one"), t0)
+	wantItem(t, mustLoad(t, s, "g1"), 1, []byte("state one"), t0)
+}
+
+func testCreateTwice(t *testing.T, s store.Store) {
+	mustCreate(t, s, "g1", []byte("first"), t0)
+	err := s.Create(t.Context(), "g1", []byte("second"), t0.Add(time.Minute))
+	wantErr(t, "second Create", err, store.ErrExists)
+	wantItem(t, mustLoad(t, s, "g1"), 1, []byte("first"), t0)
+}
+
+func testLoadMissing(t *testing.T, s store.Store) {
+	_, err := s.Load(t.Context(), "nobody")
+	wantErr(t, `Load("nobody")`, err, store.ErrNotFound)
+}
+
+func testSaveIncrements(t *testing.T, s store.Store) {
+	mustCreate(t, s, "g1", []byte("v1"), t0)
+	for v := int64(1); v < 5; v++ {
+		state := fmt.Appendf(nil, "v%d", v+1)
+		now := t0.Add(time.Duration(v) * time.Hour)
+		mustSave(t, s, "g1", state, v, now)
+		wantItem(t, mustLoad(t, s, "g1"), v+1, state, now)
+	}
+}
+
+func testSaveStale(t *testing.T, s store.Store) {
+	mustCreate(t, s, "g1", []byte("v1"), t0)
+	t1 := t0.Add(time.Second)
+	mustSave(t, s, "g1", []byte("v2"), 1, t1)
+	err := s.Save(t.Context(), "g1", []byte("stale"), 1, t0.Add(time.Hour))
+	wantErr(t, "Save with expected 1 at version 2", err, store.ErrConflict)
+	wantItem(t, mustLoad(t, s, "g1"), 2, []byte("v2"), t1)
+}
+
+func testSaveAhead(t *testing.T, s store.Store) {
+	mustCreate(t, s, "g1", []byte("v1"), t0)
+	err := s.Save(t.Context(), "g1", []byte("ahead"), 2, t0.Add(time.Hour))
+	wantErr(t, "Save with expected 2 at version 1", err, store.ErrConflict)
+	wantItem(t, mustLoad(t, s, "g1"), 1, []byte("v1"), t0)
+}
+
+func testSaveMissing(t *testing.T, s store.Store) {
+	err := s.Save(t.Context(), "nobody", []byte("x"), 1, t0)
+	wantErr(t, `Save("nobody")`, err, store.ErrNotFound)
+	_, err = s.Load(t.Context(), "nobody")
+	wantErr(t, "Load after a failed Save", err, store.ErrNotFound)
+}
+
+func testNoAliasing(t *testing.T, s store.Store) {
+	in := []byte("original")
+	mustCreate(t, s, "g1", in, t0)
+	copy(in, "XXXXXXXX") // the caller reuses its buffer after Create
+	got := mustLoad(t, s, "g1")
+	wantItem(t, got, 1, []byte("original"), t0)
+
+	copy(got.State, "YYYYYYYY") // the caller scribbles on what Load gave it
+	wantItem(t, mustLoad(t, s, "g1"), 1, []byte("original"), t0)
+
+	in = []byte("second")
+	mustSave(t, s, "g1", in, 1, t0)
+	copy(in, "ZZZZZZ") // and reuses its buffer after Save
+	wantItem(t, mustLoad(t, s, "g1"), 2, []byte("second"), t0)
+}
+
+func testUpdatedAtKept(t *testing.T, s store.Store) {
+	mustCreate(t, s, "g1", []byte("v1"), t0)
+	got := mustLoad(t, s, "g1")
+	if !got.UpdatedAt.Equal(t0) {
+		t.Fatalf("after Create: UpdatedAt = %v, want %v", got.UpdatedAt, t0)
+	}
+	if got.UpdatedAt.Location() != time.UTC {
+		t.Errorf("UpdatedAt location = %v, want UTC", got.UpdatedAt.Location())
+	}
+	// A save at another time replaces it; a time with a monotonic reading
+	// (time.Now) is stored by its wall clock.
+	now := time.Now()
+	mustSave(t, s, "g1", []byte("v2"), 1, now)
+	if got := mustLoad(t, s, "g1"); !got.UpdatedAt.Equal(now) {
+		t.Errorf("after Save: UpdatedAt = %v, want %v", got.UpdatedAt, now)
+	}
+}
+
+func testLargeState(t *testing.T, s store.Store) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	big := make([]byte, 8<<10)
+	for i := range big {
+		big[i] = byte(rng.UintN(256))
+	}
+	mustCreate(t, s, "g1", big, t0)
+	wantItem(t, mustLoad(t, s, "g1"), 1, big, t0)
+	big[0]++
+	mustSave(t, s, "g1", big, 1, t0)
+	wantItem(t, mustLoad(t, s, "g1"), 2, big, t0)
+}
+
+func testEmptyState(t *testing.T, s store.Store) {
+	mustCreate(t, s, "g1", nil, t0)
+	wantItem(t, mustLoad(t, s, "g1"), 1, nil, t0)
+	mustSave(t, s, "g1", []byte{}, 1, t0)
+	wantItem(t, mustLoad(t, s, "g1"), 2, nil, t0)
+}
+
+func testIndependentIDs(t *testing.T, s store.Store) {
+	mustCreate(t, s, "a", []byte("a1"), t0)
+	mustCreate(t, s, "b", []byte("b1"), t0)
+	mustSave(t, s, "a", []byte("a2"), 1, t0)
+	wantItem(t, mustLoad(t, s, "a"), 2, []byte("a2"), t0)
+	wantItem(t, mustLoad(t, s, "b"), 1, []byte("b1"), t0)
+	_, err := s.Load(t.Context(), "ab")
+	wantErr(t, `Load("ab")`, err, store.ErrNotFound)
+}
+
+func testEmptyID(t *testing.T, s store.Store) {
+	errs := map[string]error{
+		"Create": s.Create(t.Context(), "", []byte("x"), t0),
+		"Save":   s.Save(t.Context(), "", []byte("x"), 1, t0),
+	}
+	_, errs["Load"] = s.Load(t.Context(), "")
+	for call, err := range errs {
+		if err == nil {
+			t.Errorf(`%s("") = nil, want an error`, call)
+		}
+		for _, sentinel := range []error{store.ErrNotFound, store.ErrExists, store.ErrConflict, store.ErrUnavailable} {
+			if errors.Is(err, sentinel) {
+				t.Errorf(`%s("") = %v, want none of the sentinels`, call, err)
+			}
+		}
+	}
+}
+
+func testCancelledContext(t *testing.T, s store.Store) {
+	mustCreate(t, s, "g1", []byte("v1"), t0)
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	errs := map[string]error{
+		"Create": s.Create(cancelled, "g2", []byte("x"), t0),
+		"Save":   s.Save(cancelled, "g1", []byte("x"), 1, t0),
+	}
+	_, errs["Load"] = s.Load(cancelled, "g1")
+	for call, err := range errs {
+		if !errors.Is(err, store.ErrUnavailable) || !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a cancelled context = %v, want ErrUnavailable wrapping context.Canceled", call, err)
+		}
+	}
+	wantItem(t, mustLoad(t, s, "g1"), 1, []byte("v1"), t0)
+	_, err := s.Load(t.Context(), "g2")
+	wantErr(t, "Load of the id a cancelled Create named", err, store.ErrNotFound)
+}
+
+func testConcurrentSaves(t *testing.T, s store.Store) {
+	const writers = 32
+	mustCreate(t, s, "g1", []byte("v1"), t0)
+	mustSave(t, s, "g1", []byte("v2"), 1, t0) // race at version 2, not 1
+	const expected = 2
+
+	var (
+		start = make(chan struct{})
+		wg    sync.WaitGroup
+		errs  = make([]error, writers)
+	)
+	for i := range writers {
+		wg.Go(func() {
+			<-start
+			errs[i] = s.Save(t.Context(), "g1", fmt.Appendf(nil, "writer %d", i), expected, t0.Add(time.Duration(i)*time.Second))
+		})
+	}
+	close(start)
+	wg.Wait()
+
+	winner, conflicts := -1, 0
+	for i, err := range errs {
+		switch {
+		case err == nil && winner >= 0:
+			t.Errorf("writers %d and %d both succeeded", winner, i)
+		case err == nil:
+			winner = i
+		case errors.Is(err, store.ErrConflict):
+			conflicts++
+		default:
+			t.Errorf("writer %d: Save = %v, want nil or ErrConflict", i, err)
+		}
+	}
+	if winner < 0 {
+		t.Fatalf("no writer succeeded; %d conflicts", conflicts)
+	}
+	if conflicts != writers-1 {
+		t.Errorf("conflicts = %d, want %d", conflicts, writers-1)
+	}
+	wantItem(t, mustLoad(t, s, "g1"), expected+1, fmt.Appendf(nil, "writer %d", winner), t0.Add(time.Duration(winner)*time.Second))
+}

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package testenv
+
+import "os/exec"
+
+// killWithParent has no portable equivalent outside Linux; cleanups (and
+// testenv.Main) stop the server there.
+func killWithParent(cmd *exec.Cmd) {}
