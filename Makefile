@@ -9,32 +9,39 @@
 # Emulator on this machine.
 
 SHELL := /bin/bash
+ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 GO ?= go
 BUILD_GOOS ?= linux
 BUILD_GOARCH ?= arm64
-ARTIFACTS_DIR ?= $(CURDIR)/bin/lambda
+ARTIFACTS_DIR ?= $(ROOT)/bin/lambda
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags='-s -w'
 
 .PHONY: build-CreateFunction build-JoinFunction build-StateFunction build-MoveFunction \
 	lambda-bootstrap build run test test-deps test-fmt test-vet test-race test-go test-browser
 
-build-CreateFunction:
-	$(MAKE) --no-print-directory lambda-bootstrap PKG=./functions/create
-build-JoinFunction:
-	$(MAKE) --no-print-directory lambda-bootstrap PKG=./functions/join
-build-StateFunction:
-	$(MAKE) --no-print-directory lambda-bootstrap PKG=./functions/state
-build-MoveFunction:
-	$(MAKE) --no-print-directory lambda-bootstrap PKG=./functions/move
-
-# lambda-bootstrap builds one Lambda binary: PKG is the Go package,
-# ARTIFACTS_DIR the output directory. Also used by the tests to build a
-# hello-world function exactly the same way, as a cold-start baseline.
-lambda-bootstrap:
-	@test -n "$(PKG)" || { echo "lambda-bootstrap: set PKG" >&2; exit 2; }
+# lambda_bootstrap builds one Lambda binary, package $(1), into
+# $(ARTIFACTS_DIR)/bootstrap. It runs go from the directory of this Makefile
+# (the module root) whatever make's working directory is.
+define lambda_bootstrap
 	mkdir -p "$(ARTIFACTS_DIR)"
-	cd "$(CURDIR)" && GOOS=$(BUILD_GOOS) GOARCH=$(BUILD_GOARCH) CGO_ENABLED=0 \
-		$(GO) build $(LAMBDA_FLAGS) -o "$(ARTIFACTS_DIR)/bootstrap" $(PKG)
+	cd "$(ROOT)" && GOOS=$(BUILD_GOOS) GOARCH=$(BUILD_GOARCH) CGO_ENABLED=0 \
+		$(GO) build $(LAMBDA_FLAGS) -o "$(ARTIFACTS_DIR)/bootstrap" $(1)
+endef
+
+build-CreateFunction:
+	$(call lambda_bootstrap,./functions/create)
+build-JoinFunction:
+	$(call lambda_bootstrap,./functions/join)
+build-StateFunction:
+	$(call lambda_bootstrap,./functions/state)
+build-MoveFunction:
+	$(call lambda_bootstrap,./functions/move)
+
+# lambda-bootstrap builds any package PKG the same way; the tests use it for a
+# hello-world function, the cold-start baseline.
+lambda-bootstrap:
+	@test -n "$(PKG)" || { echo "lambda-bootstrap: set PKG=./path/to/main/package" >&2; exit 2; }
+	$(call lambda_bootstrap,$(PKG))
 
 # build compiles everything for this machine (a quick compile check).
 build:

@@ -119,9 +119,6 @@ func (m *Match) HandNumber() int { return m.handNo }
 // Phase is the current hand's phase.
 func (m *Match) Phase() Phase { return m.phase }
 
-// Sim returns the current hand (read only).
-func (m *Match) Sim() *Sim { return &m.hand }
-
 // FreeSeat returns the lowest free seat, or -1 when every seat is taken.
 func (m *Match) FreeSeat() int {
 	for i, s := range m.seats {
