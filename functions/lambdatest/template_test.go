@@ -1,0 +1,421 @@
+package lambdatest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/awslabs/goformation/v7"
+	"github.com/awslabs/goformation/v7/cloudformation"
+	"github.com/awslabs/goformation/v7/cloudformation/policies"
+	"github.com/awslabs/goformation/v7/cloudformation/serverless"
+	"github.com/awslabs/goformation/v7/intrinsics"
+
+	"tessera/frontend"
+	"tessera/functions/store"
+	"tessera/internal/testenv"
+)
+
+// apiRoutes is API.md's list of operations, and the function that must
+// serve each one.
+var apiRoutes = []struct{ method, path, function string }{
+	{"POST", "/api/games", "CreateFunction"},
+	{"POST", "/api/games/{id}/seats", "JoinFunction"},
+	{"GET", "/api/games/{id}", "StateFunction"},
+	{"POST", "/api/games/{id}/moves", "MoveFunction"},
+}
+
+// tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn
+// into.
+const tableARN = "GetAtt:GamesTable.Arn"
+
+// wantActions is each function's complete DynamoDB permission: the item
+// calls store.Dynamo makes for that function's routes. Load is GetItem;
+// Create and Save are a conditional PutItem, followed by a GetItem when the
+// condition fails (to tell a retry of our own write from a conflict).
+var wantActions = map[string][]string{
+	"CreateFunction": {"dynamodb:GetItem", "dynamodb:PutItem"},
+	"JoinFunction":   {"dynamodb:GetItem", "dynamodb:PutItem"},
+	"StateFunction":  {"dynamodb:GetItem"},
+	"MoveFunction":   {"dynamodb:GetItem", "dynamodb:PutItem"},
+}
+
+// symbolicIntrinsics keeps references visible after parsing: goformation
+// resolves Ref only to parameter defaults and GetAtt to nothing, which would
+// make "the resource is the table" uncheckable.
+func symbolicIntrinsics() *intrinsics.ProcessorOptions {
+	return &intrinsics.ProcessorOptions{IntrinsicHandlerOverrides: map[string]intrinsics.IntrinsicHandler{
+		"Ref": func(name string, input, template interface{}) interface{} {
+			if v := intrinsics.Ref(name, input, template); v != nil {
+				return v // a parameter default or a pseudo parameter
+			}
+			return fmt.Sprintf("Ref:%v", input)
+		},
+		"Fn::GetAtt": func(name string, input, template interface{}) interface{} {
+			switch v := input.(type) {
+			case []interface{}:
+				parts := make([]string, len(v))
+				for i, p := range v {
+					parts[i] = fmt.Sprint(p)
+				}
+				return "GetAtt:" + strings.Join(parts, ".")
+			default:
+				return fmt.Sprintf("GetAtt:%v", v)
+			}
+		},
+	}}
+}
+
+func loadTemplate(t *testing.T) *cloudformation.Template {
+	t.Helper()
+	tmpl, err := goformation.OpenWithOptions(filepath.Join(testenv.RepoRoot(), "template.yaml"), symbolicIntrinsics())
+	if err != nil {
+		t.Fatalf("parse template.yaml: %v", err)
+	}
+	return tmpl
+}
+
+func str(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}
+
+func TestTemplateDeclaresExactlyTheFourFunctions(t *testing.T) {
+	fns := loadTemplate(t).GetAllServerlessFunctionResources()
+	var got []string
+	for name := range fns {
+		got = append(got, name)
+	}
+	sort.Strings(got)
+	want := []string{"CreateFunction", "JoinFunction", "MoveFunction", "StateFunction"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("functions = %v, want %v", got, want)
+	}
+}
+
+func TestEveryFunctionBuildsWithItsMakeTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds four binaries; skipped with -short")
+	}
+	for name, fn := range loadTemplate(t).GetAllServerlessFunctionResources() {
+		t.Run(name, func(t *testing.T) {
+			if got := str(fn.Runtime); got != "provided.al2023" {
+				t.Errorf("Runtime = %s, want provided.al2023", got)
+			}
+			if !slices.Equal(fn.Architectures, []string{"arm64"}) {
+				t.Errorf("Architectures = %v, want [arm64]", fn.Architectures)
+			}
+			if got := str(fn.Handler); got != "bootstrap" {
+				t.Errorf("Handler = %s, want bootstrap", got)
+			}
+			if got := fn.AWSCloudFormationMetadata["BuildMethod"]; got != "makefile" {
+				t.Errorf("Metadata.BuildMethod = %v, want makefile", got)
+			}
+			if fn.Environment == nil || fn.Environment.Variables["TABLE_NAME"] != "Ref:GamesTable" {
+				t.Errorf("Environment = %+v, want TABLE_NAME: !Ref GamesTable", fn.Environment)
+			}
+			if fn.CodeUri == nil || fn.CodeUri.String == nil {
+				t.Fatalf("CodeUri must be a directory path")
+			}
+			src, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), *fn.CodeUri.String, "main.go"))
+			if err != nil {
+				t.Fatalf("CodeUri %s: %v", *fn.CodeUri.String, err)
+			}
+			if !strings.Contains(string(src), "package main") || !strings.Contains(string(src), "lambdaapp.Run()") {
+				t.Errorf("%s/main.go is not a thin main calling lambdaapp.Run()", *fn.CodeUri.String)
+			}
+			// The same make target SAM runs, for this machine's architecture.
+			checkLinuxExecutable(t, nativeBootstrap(t, name), runtime.GOARCH)
+		})
+	}
+}
+
+func TestTemplateRoutesEveryAPIOperationToItsFunction(t *testing.T) {
+	type route struct{ method, path string }
+	served := map[route][]string{}
+	for name, fn := range loadTemplate(t).GetAllServerlessFunctionResources() {
+		for eventName, ev := range fn.Events {
+			if ev.Type != "HttpApi" {
+				t.Errorf("%s event %s has type %s; only HttpApi events are expected", name, eventName, ev.Type)
+				continue
+			}
+			if ev.Properties == nil || ev.Properties.HttpApiEvent == nil {
+				t.Errorf("%s event %s: no HttpApi properties", name, eventName)
+				continue
+			}
+			p := ev.Properties.HttpApiEvent
+			if got := str(p.ApiId); got != "Ref:HttpApi" {
+				t.Errorf("%s %s: ApiId = %s, want !Ref HttpApi", name, eventName, got)
+			}
+			if got := str(p.PayloadFormatVersion); got != "2.0" {
+				t.Errorf("%s %s: PayloadFormatVersion = %s, want 2.0 (httpadapter.NewV2)", name, eventName, got)
+			}
+			r := route{str(p.Method), str(p.Path)}
+			served[r] = append(served[r], name)
+		}
+	}
+	for _, want := range apiRoutes {
+		r := route{want.method, want.path}
+		if got := served[r]; !slices.Equal(got, []string{want.function}) {
+			t.Errorf("%s %s is served by %v, want [%s]", want.method, want.path, got, want.function)
+		}
+		delete(served, r)
+	}
+	// The one extra route: the catch-all that lets the handler answer 404/405
+	// itself. It must go to a function that cannot write.
+	fallback := route{"ANY", "/api/{proxy+}"}
+	if got := served[fallback]; len(got) != 1 || slices.Contains(wantActions[got[0]], "dynamodb:PutItem") {
+		t.Errorf("ANY /api/{proxy+} is served by %v, want exactly one read-only function", got)
+	}
+	delete(served, fallback)
+	for r, fns := range served {
+		t.Errorf("unexpected route %s %s -> %v", r.method, r.path, fns)
+	}
+}
+
+func TestHttpAPIThrottlesTheDefaultRoute(t *testing.T) {
+	api, err := loadTemplate(t).GetServerlessHttpApiWithName("HttpApi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := api.DefaultRouteSettings
+	if s == nil || s.ThrottlingRateLimit == nil || s.ThrottlingBurstLimit == nil {
+		t.Fatalf("DefaultRouteSettings = %+v, want rate and burst limits", s)
+	}
+	if *s.ThrottlingRateLimit <= 0 || *s.ThrottlingBurstLimit <= 0 {
+		t.Errorf("throttling rate %v burst %v, want both > 0", *s.ThrottlingRateLimit, *s.ThrottlingBurstLimit)
+	}
+	if api.StageName != nil {
+		t.Errorf("StageName = %s; want the $default stage so paths keep their /api/ prefix unchanged", *api.StageName)
+	}
+}
+
+func TestGamesTableMatchesTheStoreLayout(t *testing.T) {
+	tmpl := loadTemplate(t)
+	table, err := tmpl.GetDynamoDBTableWithName("GamesTable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(table.KeySchema) != 1 || table.KeySchema[0].AttributeName != store.DynamoKeyAttr || table.KeySchema[0].KeyType != "HASH" {
+		t.Errorf("KeySchema = %+v, want one HASH key %q", table.KeySchema, store.DynamoKeyAttr)
+	}
+	if len(table.AttributeDefinitions) != 1 || table.AttributeDefinitions[0].AttributeName != store.DynamoKeyAttr || table.AttributeDefinitions[0].AttributeType != "S" {
+		t.Errorf("AttributeDefinitions = %+v, want only %q of type S", table.AttributeDefinitions, store.DynamoKeyAttr)
+	}
+	ttl := table.TimeToLiveSpecification
+	if ttl == nil || str(ttl.AttributeName) != store.DynamoTTLAttr || !ttl.Enabled {
+		t.Errorf("TimeToLiveSpecification = %+v, want enabled on %q", ttl, store.DynamoTTLAttr)
+	}
+	if got := str(table.BillingMode); got != "PAY_PER_REQUEST" {
+		t.Errorf("BillingMode = %s, want PAY_PER_REQUEST", got)
+	}
+	if p := table.PointInTimeRecoverySpecification; p == nil || p.PointInTimeRecoveryEnabled == nil || !*p.PointInTimeRecoveryEnabled {
+		t.Errorf("PointInTimeRecoverySpecification = %+v, want enabled", p)
+	}
+	if table.AWSCloudFormationDeletionPolicy != policies.DeletionPolicy("Retain") {
+		t.Errorf("DeletionPolicy = %q, want Retain", table.AWSCloudFormationDeletionPolicy)
+	}
+	if table.AWSCloudFormationUpdateReplacePolicy != policies.UpdateReplacePolicy("Retain") {
+		t.Errorf("UpdateReplacePolicy = %q, want Retain", table.AWSCloudFormationUpdateReplacePolicy)
+	}
+}
+
+// grantedActions returns a function's inline-policy actions, failing the
+// test on anything but Allow statements on the games table.
+func grantedActions(t *testing.T, name string, fn *serverless.Function) []string {
+	t.Helper()
+	if fn.Role != nil {
+		t.Errorf("%s: Role is set; want only the inline policy SAM attaches", name)
+	}
+	if fn.Policies == nil || fn.Policies.IAMPolicyDocumentArray == nil {
+		t.Fatalf("%s: Policies must be a list of inline policy documents (no managed policies, no SAM policy templates)", name)
+	}
+	if fn.Policies.String != nil {
+		t.Errorf("%s: managed policy %s; want inline statements only", name, *fn.Policies.String)
+	}
+	if fn.Policies.StringArray != nil {
+		for _, p := range *fn.Policies.StringArray {
+			if p != "" {
+				t.Errorf("%s: managed policy %s; want inline statements only", name, p)
+			}
+		}
+	}
+	var actions []string
+	for i, doc := range *fn.Policies.IAMPolicyDocumentArray {
+		// A SAM policy template ({DynamoDBCrudPolicy: ...}) parses as a
+		// document without statements.
+		if len(doc.Statement) == 0 {
+			t.Errorf("%s: policy %d is not an inline document with statements (a SAM policy template grants more than the item actions)", name, i)
+		}
+		for _, raw := range doc.Statement {
+			b, _ := json.Marshal(raw)
+			var st struct {
+				Effect   string
+				Action   interface{}
+				Resource interface{}
+			}
+			if err := json.Unmarshal(b, &st); err != nil {
+				t.Fatalf("%s: statement %s: %v", name, b, err)
+			}
+			var keys map[string]interface{}
+			_ = json.Unmarshal(b, &keys)
+			for k := range keys {
+				if k != "Effect" && k != "Action" && k != "Resource" {
+					t.Errorf("%s: statement has %s; want only Effect, Action, Resource", name, k)
+				}
+			}
+			if st.Effect != "Allow" {
+				t.Errorf("%s: Effect = %s, want Allow", name, st.Effect)
+			}
+			if got := asStrings(st.Resource); !slices.Equal(got, []string{tableARN}) {
+				t.Errorf("%s: Resource = %v, want only the games table's ARN", name, got)
+			}
+			actions = append(actions, asStrings(st.Action)...)
+		}
+	}
+	sort.Strings(actions)
+	return actions
+}
+
+func asStrings(v interface{}) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []interface{}:
+		out := make([]string, len(v))
+		for i, x := range v {
+			out[i] = fmt.Sprint(x)
+		}
+		return out
+	}
+	return []string{fmt.Sprintf("%v", v)}
+}
+
+func TestEachFunctionMayUseOnlyItsItemActionsOnTheTable(t *testing.T) {
+	for name, fn := range loadTemplate(t).GetAllServerlessFunctionResources() {
+		t.Run(name, func(t *testing.T) {
+			got := grantedActions(t, name, fn)
+			if want := wantActions[name]; !slices.Equal(got, want) {
+				t.Errorf("actions = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func TestFrontendBucketIsPrivateBehindCloudFront(t *testing.T) {
+	tmpl := loadTemplate(t)
+	bucket, err := tmpl.GetS3BucketWithName("FrontendBucket")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pab := bucket.PublicAccessBlockConfiguration
+	if pab == nil || !isTrue(pab.BlockPublicAcls) || !isTrue(pab.BlockPublicPolicy) || !isTrue(pab.IgnorePublicAcls) || !isTrue(pab.RestrictPublicBuckets) {
+		t.Errorf("PublicAccessBlockConfiguration = %+v, want all four true", pab)
+	}
+	oac, err := tmpl.GetCloudFrontOriginAccessControlWithName("FrontendOriginAccessControl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := oac.OriginAccessControlConfig; c == nil || c.OriginAccessControlOriginType != "s3" || c.SigningBehavior != "always" || c.SigningProtocol != "sigv4" {
+		t.Errorf("OriginAccessControlConfig = %+v, want s3, always, sigv4", c)
+	}
+	policy, err := tmpl.GetS3BucketPolicyWithName("FrontendBucketPolicy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(policy.PolicyDocument)
+	for _, want := range []string{`"Service":"cloudfront.amazonaws.com"`, `"Action":"s3:GetObject"`, `"AWS:SourceArn"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("bucket policy %s lacks %s", b, want)
+		}
+	}
+	if strings.Contains(string(b), `"Principal":"*"`) {
+		t.Errorf("bucket policy %s grants access to everyone", b)
+	}
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+func TestCloudFrontServesThePageAndRoutesAPIToTheHTTPAPI(t *testing.T) {
+	tmpl := loadTemplate(t)
+	dist, err := tmpl.GetCloudFrontDistributionWithName("Distribution")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := dist.DistributionConfig
+	origins := map[string]string{}
+	for _, o := range cfg.Origins {
+		origins[o.Id] = o.DomainName
+		if o.Id == "frontend" && str(o.OriginAccessControlId) != "GetAtt:FrontendOriginAccessControl.Id" {
+			t.Errorf("frontend origin OriginAccessControlId = %s, want the OAC", str(o.OriginAccessControlId))
+		}
+	}
+	if origins["frontend"] != "GetAtt:FrontendBucket.RegionalDomainName" {
+		t.Errorf("frontend origin = %q, want the bucket's regional domain", origins["frontend"])
+	}
+	if !strings.Contains(origins["api"], "execute-api") {
+		t.Errorf("api origin = %q, want the HTTP API's execute-api domain", origins["api"])
+	}
+	if cfg.DefaultCacheBehavior == nil || cfg.DefaultCacheBehavior.TargetOriginId != "frontend" {
+		t.Fatalf("default behaviour = %+v, want the frontend origin", cfg.DefaultCacheBehavior)
+	}
+	var apiBehaviour bool
+	for _, b := range cfg.CacheBehaviors {
+		if b.PathPattern != "/api/*" {
+			continue
+		}
+		apiBehaviour = true
+		if b.TargetOriginId != "api" {
+			t.Errorf("/api/* goes to origin %q, want api", b.TargetOriginId)
+		}
+		for _, m := range []string{"GET", "POST", "OPTIONS"} {
+			if !slices.Contains(b.AllowedMethods, m) {
+				t.Errorf("/api/* AllowedMethods = %v, lacks %s", b.AllowedMethods, m)
+			}
+		}
+		if str(b.CachePolicyId) != "Ref:ApiCachePolicy" {
+			t.Errorf("/api/* CachePolicyId = %s, want the API cache policy", str(b.CachePolicyId))
+		}
+		if str(b.OriginRequestPolicyId) == "<nil>" {
+			t.Errorf("/api/* has no origin request policy; bodies and Content-Type must reach the API")
+		}
+	}
+	if !apiBehaviour {
+		t.Fatal("no /api/* cache behaviour")
+	}
+	cp, err := tmpl.GetCloudFrontCachePolicyWithName("ApiCachePolicy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cp.CachePolicyConfig
+	if c.DefaultTTL != 0 || c.MinTTL != 0 {
+		t.Errorf("API cache policy TTLs default %v min %v, want 0 (no caching)", c.DefaultTTL, c.MinTTL)
+	}
+	hc := c.ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig
+	for _, h := range []string{"Authorization", "If-None-Match"} {
+		if hc == nil || !slices.Contains(hc.Headers, h) {
+			t.Errorf("API cache policy headers = %+v, must forward %s", hc, h)
+		}
+	}
+	hp, err := tmpl.GetCloudFrontResponseHeadersPolicyWithName("FrontendHeadersPolicy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	csp := hp.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy
+	if csp == nil || csp.ContentSecurityPolicy != frontend.ContentSecurityPolicy {
+		t.Errorf("CloudFront CSP = %+v, want the local server's %q", csp, frontend.ContentSecurityPolicy)
+	}
+	for _, out := range []string{"SiteUrl", "ApiUrl", "FrontendBucketName", "DistributionId"} {
+		if _, ok := tmpl.Outputs[out]; !ok {
+			t.Errorf("no output %s", out)
+		}
+	}
+}
