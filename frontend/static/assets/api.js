@@ -1,0 +1,181 @@
+// api.js: every call to the HTTP API (API.md), the ETag poll and its timing.
+// Nothing here knows the rules; it moves views between the server and app.js.
+
+/** An answer with an error body: {error: {code, message}} (+ game on 409 stale_version). */
+export class ApiError extends Error {
+  constructor(status, code, message, game) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+    this.game = game || null;
+  }
+}
+
+/** NetworkError: the request never got an HTTP answer, or the server said 503. */
+export class NetworkError extends Error {}
+
+async function call(method, path, { token, body, etag } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (token) headers.Authorization = 'Bearer ' + token;
+  if (etag) headers['If-None-Match'] = etag;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, {
+      method, headers, cache: 'no-store', credentials: 'omit',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new NetworkError(e && e.message ? e.message : 'network error');
+  }
+  if (res.status === 304) return { status: 304, etag };
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (res.ok) return { status: res.status, data, etag: res.headers.get('ETag') };
+  if (res.status === 503 || res.status >= 500 || !data || !data.error) {
+    throw new NetworkError('server answered ' + res.status);
+  }
+  throw new ApiError(res.status, data.error.code, data.error.message, data.game);
+}
+
+/** createGame(request) -> {game, seat, token} */
+export async function createGame(request) {
+  return (await call('POST', '/api/games', { body: request })).data;
+}
+
+/** joinGame(id, name, seat?) -> {game, seat, token} */
+export async function joinGame(id, name, seat) {
+  const body = { name };
+  if (seat !== undefined && seat !== null) body.seat = seat;
+  return (await call('POST', `/api/games/${encodeURIComponent(id)}/seats`, { body })).data;
+}
+
+/** readGame(id, token, etag) -> {status: 200, data: view, etag} or {status: 304}. */
+export function readGame(id, token, etag) {
+  return call('GET', `/api/games/${encodeURIComponent(id)}`, { token, etag });
+}
+
+/** newMoveId returns a fresh id for one intended move (kept across its retries). */
+export function newMoveId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * sendMove posts one move. After a network error it retries with the same
+ * moveId (the server applies it at most once), backing off 1, 2, 4 … 30 s.
+ * onRetry(attempt, delayMs) lets the page show a quiet banner.
+ */
+export async function sendMove(id, token, move, onRetry) {
+  const body = { ...move, moveId: move.moveId || newMoveId() };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { token, body })).data;
+    } catch (e) {
+      if (!(e instanceof NetworkError) || attempt >= 8) throw e;
+      const delay = Math.min(30000, 1000 * 2 ** (attempt - 1));
+      if (onRetry) onRetry(attempt, delay);
+      await sleep(delay);
+    }
+  }
+}
+
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+
+/**
+ * pollDelay says how long to wait before the next poll.
+ * visible: the page is shown; waiting: someone else is to act (or seats are
+ * open); finished: the match is over; idleMs: time since the view last changed.
+ */
+export function pollDelay({ visible, waiting, finished, idleMs }) {
+  if (finished) return 0; // 0: stop polling
+  let d = 2 * SECOND;
+  if (idleMs >= 60 * MINUTE) d = 2 * MINUTE;
+  else if (idleMs >= 5 * MINUTE) d = 30 * SECOND;
+  if (!waiting) d = Math.max(d, 30 * SECOND); // our own turn: only other devices change it
+  if (!visible) d = Math.max(d, 30 * SECOND);
+  return d;
+}
+
+/** errorDelay backs off after failed polls: 2, 4, 8 … 60 s. */
+export function errorDelay(failures) {
+  return Math.min(60 * SECOND, 2 * SECOND * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * Poller keeps one game fresh. onView(view) runs for every new view,
+ * onError(err, failures) for failed polls (failures 0 means recovered).
+ * state() is asked before each wait: {waiting, finished}.
+ */
+export class Poller {
+  constructor(id, { token, onView, onError, state }) {
+    this.id = id;
+    this.token = token;
+    this.onView = onView;
+    this.onError = onError;
+    this.state = state;
+    this.etag = null;
+    this.timer = null;
+    this.failures = 0;
+    this.changedAt = Date.now();
+    this.busy = false;
+    this.again = false;
+    this.stopped = false;
+  }
+
+  setToken(token) { this.token = token; this.etag = null; }
+
+  /** seen tells the poller a view arrived another way (a move's answer). */
+  seen() { this.etag = null; this.changedAt = Date.now(); }
+
+  /** now polls at once (focus, visibility, a user action). */
+  now() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.busy) { this.again = true; return; }
+    this.tick();
+  }
+
+  stop() { this.stopped = true; clearTimeout(this.timer); }
+
+  async tick() {
+    this.busy = true;
+    try {
+      const r = await readGame(this.id, this.token, this.etag);
+      if (this.failures) { this.failures = 0; this.onError(null, 0); }
+      if (r.status !== 304) {
+        this.etag = r.etag;
+        this.changedAt = Date.now();
+        this.onView(r.data);
+      }
+    } catch (e) {
+      if (e instanceof NetworkError) {
+        this.failures++;
+        this.onError(e, this.failures);
+      } else {
+        this.onError(e, -1);
+        this.busy = false;
+        return; // 401/404: the page decides what to do
+      }
+    }
+    this.busy = false;
+    if (this.again) { this.again = false; this.tick(); return; }
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    const s = this.state();
+    let d = this.failures
+      ? errorDelay(this.failures)
+      : pollDelay({ visible: !document.hidden, waiting: s.waiting, finished: s.finished, idleMs: Date.now() - this.changedAt });
+    if (d === 0) return;
+    this.timer = setTimeout(() => { this.timer = null; this.tick(); }, d);
+  }
+}

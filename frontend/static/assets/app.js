@@ -1,0 +1,337 @@
+// app.js: the game page's wiring. It keeps the seat token, polls the view,
+// hands it to the renderers and sends the moves the player picks from
+// `you.legal`. No rules live here.
+
+import { Poller, ApiError, NetworkError, sendMove, joinGame, createGame, newMoveId } from './api.js';
+import { renderBoard, tileName } from './render.js';
+import { renderHand, attachInput, endsFor } from './input.js';
+import { renderLog, seatName } from './log.js';
+import { renderSeats, renderInfo, renderSummary, statusText, lastHandEnd } from './table.js';
+import { getGame, putGame, forgetGame, summarize } from './mygames.js';
+
+const $ = (s) => document.querySelector(s);
+const id = decodeURIComponent(location.pathname.split('/')[2] || '');
+const inviteURL = (gid) => `${location.origin}/g/${encodeURIComponent(gid)}`;
+
+let token = null;
+let view = null;
+let selectedTile = null;
+let focusIndex = 0;
+let moving = false;
+let wasMyTurn = null;
+let seenEnd = 0;
+let summaryOpen = false;
+
+// A private link (#seat=<token>) is kept for this game and taken out of the
+// address bar and the history at once.
+function takeFragment() {
+  const m = /(?:^#|&)seat=([^&]+)/.exec(location.hash);
+  if (m) putGame(id, { token: decodeURIComponent(m[1]) });
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+}
+
+const me = () => (view && view.you ? view.you.seat : null);
+const myTurn = () => !!(view && view.you && view.hand &&
+  ((view.hand.phase === 'play' && view.hand.turn === view.you.seat) || view.you.confirm));
+
+function banner(text) {
+  const b = $('#banner');
+  b.textContent = text || '';
+  b.hidden = !text;
+}
+
+function prompt(text) { $('#prompt').textContent = text; }
+
+function signalTurn() {
+  const mine = myTurn();
+  document.title = mine ? '● Your turn — Tessera' : `${view ? statusText(view, me()) : 'Game'} — Tessera`;
+  $('#favicon').href = mine ? '/assets/favicon-turn.svg' : '/assets/favicon.svg';
+  if (mine && wasMyTurn === false && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
+    try { new Notification('Tessera: your turn', { body: statusText(view, me()), tag: 'tessera-' + id }); } catch (e) { /* not allowed here */ }
+  }
+  wasMyTurn = mine;
+}
+
+function drawBoard() {
+  if (!view) return;
+  const legal = view.you ? view.you.legal : [];
+  const targets = selectedTile ? endsFor(legal, selectedTile) : [];
+  renderBoard($('#board'), view, targets);
+}
+
+function drawHand() {
+  const you = view.you;
+  const hand = $('#hand');
+  if (!you) { hand.replaceChildren(); return; }
+  const sel = selectedTile ? you.tiles.findIndex((t) => t[0] === selectedTile[0] && t[1] === selectedTile[1]) : -1;
+  focusIndex = Math.min(focusIndex, Math.max(0, you.tiles.length - 1));
+  const hadFocus = hand.contains(document.activeElement);
+  renderHand(hand, you.tiles, moving ? [] : you.legal, sel, focusIndex);
+  if (hadFocus && hand.children[focusIndex]) hand.children[focusIndex].focus();
+}
+
+function describePrompt() {
+  if (!view.you) {
+    prompt(view.status === 'open' ? 'Take a free seat to play.' : 'You are watching this game.');
+    return;
+  }
+  if (view.status === 'open') { prompt('Send the invite link to your friends; the game starts when every seat is taken.'); return; }
+  if (view.status === 'finished') { prompt(statusText(view, me())); return; }
+  if (view.you.confirm) { prompt('You may call a redeal.'); return; }
+  if (!myTurn()) { prompt(`Waiting for ${seatName(view, view.hand.turn ?? (view.hand.confirming || [])[0], null)}…`); return; }
+  if (selectedTile) prompt(`Choose an end for ${tileName(selectedTile)}.`);
+  else prompt('Your turn: pick a tile that stands out.');
+}
+
+function show(v) {
+  if (view && v.id === view.id && v.version < view.version) return; // an older answer arriving late
+  const before = view;
+  view = v;
+  if (selectedTile && (!view.you || !endsFor(view.you.legal, selectedTile).length)) selectedTile = null;
+  if (token) putGame(id, { seat: me(), summary: summarize(view) });
+  $('#status').textContent = statusText(view, me());
+  document.body.dataset.status = view.status;
+  document.body.dataset.variant = view.variant;
+  renderSeats($('#table'), view, me());
+  renderInfo($('#board-info'), view, me());
+  drawBoard();
+  drawHand();
+  describePrompt();
+  $('#confirm').hidden = !(view.you && view.you.confirm) || moving;
+  renderLog($('#log'), view, me());
+  showJoin();
+  showShare(before);
+  showSummary();
+  signalTurn();
+}
+
+function showSummary() {
+  const end = lastHandEnd(view);
+  const finished = view.status === 'finished';
+  const seq = end ? end.e.seq : 0;
+  if (summaryOpen || (end && seq > seenEnd) || (finished && seenEnd !== Infinity)) {
+    if (!end && !finished) return;
+    renderSummary($('#summary'), view, me(), { onClose: closeSummary, onNewMatch: view.you ? newMatch : null });
+    $('#summary').hidden = false;
+    summaryOpen = true;
+  }
+}
+
+function closeSummary() {
+  const end = lastHandEnd(view);
+  seenEnd = view.status === 'finished' ? Infinity : (end ? end.e.seq : 0);
+  if (token && seenEnd !== Infinity) putGame(id, { seenEnd });
+  $('#summary').hidden = true;
+  summaryOpen = false;
+}
+
+// ---- moves -----------------------------------------------------------------
+
+async function send(move) {
+  if (moving) return;
+  moving = true;
+  selectedTile = null;
+  drawHand();
+  $('#confirm').hidden = true;
+  try {
+    const v = await sendMove(id, token, { ...move, version: view.version, moveId: newMoveId() },
+      (n, ms) => banner(`Connection trouble; retrying your move in ${Math.round(ms / 1000)} s…`));
+    banner('');
+    moving = false;
+    poller.seen();
+    show(v);
+  } catch (e) {
+    moving = false;
+    if (e instanceof ApiError && e.code === 'stale_version' && e.game) {
+      show(e.game);
+      prompt('The game moved on while you were choosing; here is the table as it is now.');
+    } else if (e instanceof ApiError) {
+      show(view);
+      prompt(e.message);
+      poller.now();
+    } else {
+      banner('Could not reach the server; your move was not sent. Try again in a moment.');
+      show(view);
+    }
+  }
+}
+
+function choose(i) {
+  if (!view || !view.you || moving) return;
+  const tile = view.you.tiles[i];
+  focusIndex = i;
+  const ends = endsFor(view.you.legal, tile);
+  if (!ends.length) { prompt(myTurn() ? `${tileName(tile)} does not fit any end.` : 'It is not your turn yet.'); return; }
+  if (ends.length === 1) { send({ type: 'play', tile, end: ends[0] }); return; }
+  selectedTile = tile;
+  drawHand();
+  drawBoard();
+  describePrompt();
+  input.focusFirstTarget();
+}
+
+function select(i) {
+  if (!view || !view.you) return;
+  selectedTile = view.you.tiles[i];
+  drawHand();
+  drawBoard();
+}
+
+function play(end) {
+  if (!selectedTile || moving) return;
+  if (!endsFor(view.you.legal, selectedTile).includes(end)) return;
+  send({ type: 'play', tile: selectedTile, end });
+}
+
+function cancel() {
+  selectedTile = null;
+  drawHand();
+  drawBoard();
+  describePrompt();
+  input.focusTile(focusIndex);
+}
+
+// ---- seats and sharing -------------------------------------------------------
+
+function showJoin() {
+  const canJoin = !token && view.status === 'open';
+  $('#join').hidden = !canJoin;
+  if (!canJoin) return;
+  const sel = $('#join-form select[name=seat]');
+  const free = view.seats.filter((s) => !s.taken).map((s) => s.seat);
+  const want = sel.value;
+  sel.replaceChildren(new Option('Any free seat', ''), ...free.map((s) => new Option(`Seat ${s + 1}`, String(s))));
+  if (free.map(String).includes(want)) sel.value = want;
+}
+
+async function join(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  const err = $('#join-error');
+  err.hidden = true;
+  const name = form.name.value.trim();
+  if (!name) { err.textContent = 'Please enter your name.'; err.hidden = false; return; }
+  const seat = form.seat.value === '' ? undefined : Number(form.seat.value);
+  try {
+    const res = await joinGame(id, name, seat);
+    token = res.token;
+    putGame(id, { token, seat: res.seat, name });
+    poller.setToken(token);
+    show(res.game);
+    poller.now();
+  } catch (e) {
+    err.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again.';
+    err.hidden = false;
+    poller.now();
+  }
+}
+
+function showShare(before) {
+  $('#invite-link').value = inviteURL(id);
+  $('#private-share').hidden = !token;
+  $('#private-link').value = token ? `${inviteURL(id)}#seat=${token}` : '';
+  const n = $('#notify-btn');
+  n.hidden = !(token && 'Notification' in window && Notification.permission === 'default');
+  // The creator waiting for friends sees the invite link straight away.
+  if (!before && token && view.status === 'open') toggleMenu(true);
+}
+
+function toggleMenu(open) {
+  const m = $('#menu');
+  m.hidden = open === undefined ? !m.hidden : !open;
+  $('#menu-btn').setAttribute('aria-expanded', String(!m.hidden));
+}
+
+async function share(url, title, button) {
+  const old = button.textContent;
+  try {
+    if (navigator.share) { await navigator.share({ title, url }); return; }
+    await navigator.clipboard.writeText(url);
+    button.textContent = 'Copied!';
+  } catch (e) {
+    if (e && e.name === 'AbortError') return;
+    button.textContent = 'Select the link above and copy it';
+  }
+  setTimeout(() => { button.textContent = old; }, 2500);
+}
+
+async function newMatch() {
+  const slot = $('#new-match-slot');
+  const o = view.options;
+  const req = { variant: view.variant, target: o.target, name: view.seats[me()].name,
+    bots: view.seats.filter((s) => s.bot).map((s) => ({ seat: s.seat, level: s.bot })) };
+  if (view.variant === 'fiveup') Object.assign(req, { players: o.players, redeal: o.redeal }, o.players === 4 ? { pairs: o.pairs } : {});
+  slot.textContent = 'Creating…';
+  try {
+    const res = await createGame(req);
+    putGame(res.game.id, { token: res.token, seat: res.seat, name: req.name, summary: summarize(res.game) });
+    slot.replaceChildren();
+    const label = document.createElement('label');
+    label.textContent = 'Invite link for the new match ';
+    const input = document.createElement('input');
+    input.readOnly = true;
+    input.id = 'new-invite-link';
+    input.value = inviteURL(res.game.id);
+    label.append(input);
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = 'Share invite link';
+    b.addEventListener('click', () => share(input.value, 'Tessera: join my game', b));
+    const a = document.createElement('a');
+    a.href = `/g/${encodeURIComponent(res.game.id)}`;
+    a.textContent = 'Go to the new game';
+    a.id = 'new-game-link';
+    slot.append(label, b, a);
+  } catch (e) {
+    slot.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again.';
+  }
+}
+
+// ---- start -------------------------------------------------------------------
+
+takeFragment();
+const saved = getGame(id);
+token = saved ? saved.token || null : null;
+seenEnd = saved && saved.seenEnd ? saved.seenEnd : 0;
+
+const input = attachInput($('#hand'), $('#board'), {
+  choose, select, play, cancel, focusIndex: (i) => { focusIndex = i; },
+});
+
+const poller = new Poller(id, {
+  token,
+  onView: show,
+  state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished' }),
+  onError: (e, failures) => {
+    if (failures > 0) { banner(`Connection trouble; trying again in ${Math.round(failures < 5 ? 2 ** failures : 60)} s…`); return; }
+    if (failures === 0) { banner(''); return; }
+    if (e instanceof ApiError && e.status === 401) {
+      forgetGame(id);
+      token = null;
+      poller.setToken(null);
+      banner('Your seat link for this game is no longer valid; you are watching.');
+      poller.now();
+    } else if (e instanceof ApiError && e.status === 404) {
+      $('#status').textContent = 'Game not found';
+      prompt('There is no game at this address. Check the link, or start a new game.');
+      poller.stop();
+    } else banner(e.message);
+  },
+});
+
+$('#join-form').addEventListener('submit', join);
+$('#menu-btn').addEventListener('click', () => toggleMenu());
+$('#share-invite').addEventListener('click', (ev) => share(inviteURL(id), 'Tessera: join my game', ev.target));
+$('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#seat=${token}`, 'Tessera: my seat', ev.target));
+$('#notify-btn').addEventListener('click', async (ev) => {
+  try { await Notification.requestPermission(); } catch (e) { /* ignored */ }
+  ev.target.hidden = Notification.permission !== 'default';
+});
+$('#redeal-btn').addEventListener('click', () => send({ type: 'redeal' }));
+$('#keep-btn').addEventListener('click', () => send({ type: 'keep' }));
+document.addEventListener('visibilitychange', () => { if (!document.hidden) poller.now(); else poller.schedule(); });
+window.addEventListener('focus', () => poller.now());
+let resizeTimer = null;
+window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawBoard, 100); });
+
+if (!id) { $('#status').textContent = 'Game not found'; } else poller.now();

@@ -1,0 +1,144 @@
+// start.js: the start page. It builds a create request from the form (the
+// server checks it) and lists the games this device has a seat in.
+
+import { createGame, readGame, ApiError } from './api.js';
+import { allGames, putGame, forgetGame, summarize } from './mygames.js';
+
+/** LEVELS: the computer players offered. Add "medium" and "hard" here when the server has them. */
+export const LEVELS = [
+  { id: 'easy', label: 'Computer (easy)' },
+];
+
+const $ = (s) => document.querySelector(s);
+const form = $('#create');
+
+const DEFAULT_TARGET = { fiveup: 250, partnership: 50 };
+
+function variant() { return form.variant.value; }
+function players() { return variant() === 'partnership' ? 4 : Number(form.players.value); }
+
+function seatRows() {
+  const box = $('#seats');
+  const keep = {};
+  for (const s of box.querySelectorAll('select')) keep[s.name] = s.value;
+  const rows = [];
+  for (let seat = 1; seat < players(); seat++) {
+    const label = document.createElement('label');
+    const partner = variant() === 'partnership' || form.pairs.checked ? (seat === 2 ? ' (your partner)' : ' (opponent)') : '';
+    label.textContent = `Seat ${seat + 1}${partner} `;
+    const sel = document.createElement('select');
+    sel.name = `seat${seat}`;
+    sel.append(new Option('A friend (invite link)', 'human'), ...LEVELS.map((l) => new Option(l.label, l.id)));
+    if (keep[sel.name]) sel.value = keep[sel.name];
+    label.append(sel);
+    rows.push(label);
+  }
+  box.replaceChildren(...rows);
+}
+
+let lastVariant = variant();
+function sync() {
+  const five = variant() === 'fiveup';
+  $('#fiveup-options').disabled = !five;
+  $('#fiveup-options').hidden = !five;
+  const four = players() === 4;
+  form.pairs.disabled = !five || !four;
+  if (!four) form.pairs.checked = false;
+  if (variant() !== lastVariant) {
+    if (Number(form.target.value) === DEFAULT_TARGET[lastVariant]) form.target.value = DEFAULT_TARGET[variant()];
+    lastVariant = variant();
+  }
+  seatRows();
+}
+
+/** request builds the POST /api/games body from the form. */
+export function request() {
+  const req = { variant: variant(), name: form.name.value.trim(), target: Number(form.target.value) };
+  if (req.variant === 'fiveup') {
+    req.players = players();
+    req.redeal = form.redeal.checked;
+    if (req.players === 4) req.pairs = form.pairs.checked;
+  }
+  req.bots = [];
+  for (const s of $('#seats').querySelectorAll('select')) {
+    if (s.value !== 'human') req.bots.push({ seat: Number(s.name.slice(4)), level: s.value });
+  }
+  return req;
+}
+
+async function submit(ev) {
+  ev.preventDefault();
+  const err = $('#create-error');
+  err.hidden = true;
+  const req = request();
+  const problem = !req.name ? 'Please enter your name.'
+    : !(Number.isInteger(req.target) && req.target >= 1 && req.target <= 1000) ? 'The target must be a whole number from 1 to 1000.' : '';
+  if (problem) { err.textContent = problem; err.hidden = false; return; }
+  const button = form.querySelector('button[type=submit]');
+  button.disabled = true;
+  try {
+    const res = await createGame(req);
+    putGame(res.game.id, { token: res.token, seat: res.seat, name: req.name, summary: summarize(res.game) });
+    location.assign(`/g/${encodeURIComponent(res.game.id)}`);
+  } catch (e) {
+    err.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again in a moment.';
+    err.hidden = false;
+    button.disabled = false;
+  }
+}
+
+// ---- my games ------------------------------------------------------------------
+
+function gameLine(id, g) {
+  const s = g.summary;
+  const li = document.createElement('li');
+  li.dataset.game = id;
+  const a = document.createElement('a');
+  a.href = `/g/${encodeURIComponent(id)}`;
+  a.textContent = s ? (s.variant === 'partnership' ? 'Partnership' : 'Five Up') + ' with ' + s.players.map((p) => p || '(free seat)').join(', ') : id;
+  li.append(a);
+  const p = document.createElement('p');
+  p.className = 'game-state';
+  if (s) {
+    const teams = [...new Set(s.teams)];
+    const score = teams.map((t) => `${s.players.filter((_, i) => s.teams[i] === t).join(' & ')} ${s.scores[t] ?? 0}`).join(' · ');
+    let who = '';
+    if (s.status === 'open') who = 'waiting for players';
+    else if (s.status === 'finished') who = 'finished';
+    else if (s.turn === g.seat) { who = 'your turn'; li.classList.add('your-turn'); }
+    else if (s.turn !== null && s.turn !== undefined) who = `${s.players[s.turn]}'s turn`;
+    p.textContent = `${score} (to ${s.target}) — ${who}`;
+  }
+  const forget = document.createElement('button');
+  forget.type = 'button';
+  forget.className = 'link';
+  forget.textContent = 'Forget';
+  forget.setAttribute('aria-label', 'Forget this game on this device');
+  forget.addEventListener('click', () => { forgetGame(id); listGames(); });
+  li.append(p, forget);
+  return li;
+}
+
+function listGames() {
+  const games = Object.entries(allGames()).sort((a, b) => (b[1].savedAt || 0) - (a[1].savedAt || 0));
+  $('#no-games').hidden = games.length > 0;
+  $('#my-games').replaceChildren(...games.map(([id, g]) => gameLine(id, g)));
+  return games;
+}
+
+async function refreshGames(games) {
+  for (const [id, g] of games.slice(0, 20)) {
+    try {
+      const r = await readGame(id, g.token);
+      if (r.data) putGame(id, { summary: summarize(r.data), seat: r.data.you ? r.data.you.seat : g.seat });
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 404)) forgetGame(id);
+    }
+  }
+  listGames();
+}
+
+form.addEventListener('change', sync);
+form.addEventListener('submit', submit);
+sync();
+refreshGames(listGames());

@@ -1,0 +1,177 @@
+// table.js: the seats around the table, the status line, the scores and the
+// hand-end / match-end summary. It reads the view; it decides nothing.
+
+import { seatName, teamName, handEndText, closerOf } from './log.js';
+import { tileSVG, tileName } from './render.js';
+
+/** Five Up turns clockwise; partnership counterclockwise (next seat on the right). */
+export function clockwise(view) { return view.variant !== 'partnership'; }
+
+/**
+ * seatPositions places the seats around the table, the reader (or seat 0
+ * for a spectator) at the bottom, the next player in turn order on the
+ * left when the table turns clockwise and on the right otherwise.
+ */
+export function seatPositions(n, me, cw) {
+  const order = { 2: ['top'], 3: ['left', 'right'], 4: ['left', 'top', 'right'] }[n] || [];
+  const mirror = { left: 'right', right: 'left', top: 'top' };
+  const pos = { [me]: 'bottom' };
+  for (let k = 1; k < n; k++) pos[(me + k) % n] = cw ? order[k - 1] : mirror[order[k - 1]];
+  return pos;
+}
+
+const pairs = (view) => view.options.pairs;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function seatCard(view, s, me) {
+  const hand = view.hand;
+  const card = el('div', 'seat');
+  card.dataset.seat = s.seat;
+  if (hand && hand.turn === s.seat) card.classList.add('turn');
+  if (s.seat === me) card.classList.add('me');
+  if (pairs(view)) card.classList.add('team-' + s.team);
+  const name = el('div', 'name', s.taken ? seatName(view, s.seat, me) : 'Free seat');
+  if (s.seat === me) name.textContent = `${s.name} (you)`;
+  card.append(name);
+  const info = [];
+  if (s.bot) info.push(`computer, ${s.bot}`);
+  if (view.status !== 'open' || s.taken) info.push(`${s.tiles} tile${s.tiles === 1 ? '' : 's'}`);
+  card.append(el('div', 'meta', info.join(' · ')));
+  const score = view.scores[s.team] ?? 0;
+  const sc = el('div', 'score', pairs(view) ? `Team ${score}/${view.options.target}` : `${score}/${view.options.target}`);
+  card.append(sc);
+  if (hand && hand.turn === s.seat) card.append(el('div', 'flag', s.seat === me ? 'your turn' : 'to play'));
+  if (hand && hand.phase === 'confirm' && (hand.confirming || []).includes(s.seat)) card.append(el('div', 'flag', 'redeal?'));
+  let label = `${s.taken ? seatName(view, s.seat, me) : 'Free seat'}, ${s.tiles} tiles, score ${score} of ${view.options.target}`;
+  if (hand && hand.turn === s.seat) label += ', to play';
+  card.setAttribute('aria-label', label);
+  card.setAttribute('role', 'group');
+  return card;
+}
+
+/** renderSeats fills the four seat slots of the table. */
+export function renderSeats(root, view, me) {
+  const pos = seatPositions(view.seats.length, me ?? 0, clockwise(view));
+  for (const slot of root.querySelectorAll('.seat-slot')) slot.replaceChildren();
+  for (const s of view.seats) {
+    const slot = root.querySelector(`.seat-slot[data-pos="${pos[s.seat]}"]`);
+    if (slot) slot.append(seatCard(view, s, me));
+  }
+  root.dataset.direction = clockwise(view) ? 'clockwise' : 'counterclockwise';
+}
+
+/** statusText: one line saying who is to act. */
+export function statusText(view, me) {
+  if (view.status === 'open') {
+    const free = view.seats.filter((s) => !s.taken).length;
+    return `Waiting for ${free} more player${free === 1 ? '' : 's'}`;
+  }
+  if (view.status === 'finished') {
+    const t = teamName(view, view.winner, me);
+    return `Match over: ${t} ${t === 'You' || t.includes(' & ') ? 'win' : 'wins'}`;
+  }
+  const h = view.hand;
+  if (h.phase === 'confirm') {
+    if (view.you && view.you.confirm) return 'Your choice: redeal or keep?';
+    const names = (h.confirming || []).map((s) => seatName(view, s, me)).join(', ');
+    return `${names} may call a redeal…`;
+  }
+  if (h.turn === me) return 'Your turn';
+  return `${seatName(view, h.turn, me)}'s turn`;
+}
+
+/** renderInfo: hand number, count, boneyard and team scores above the board. */
+export function renderInfo(elInfo, view, me) {
+  const parts = [];
+  const h = view.hand;
+  if (h) {
+    parts.push(['Hand', h.number]);
+    if (h.board && h.board.count !== null && h.board.count !== undefined) parts.push(['Count', h.board.count]);
+    if (view.seats.length < 4) parts.push(['Boneyard', h.boneyard]);
+  }
+  parts.push(['Target', view.options.target]);
+  const row = parts.map(([k, v]) => {
+    const s = el('span', 'info-' + k.toLowerCase());
+    s.append(el('span', 'k', k + ' '), el('b', '', String(v)));
+    return s;
+  });
+  if (pairs(view)) {
+    for (const team of [0, 1]) {
+      const s = el('span', 'team-score team-' + team);
+      s.textContent = `${teamName(view, team, me)}: ${view.scores[team] ?? 0}`;
+      row.push(s);
+    }
+  }
+  elInfo.replaceChildren(...row);
+}
+
+const pipSum = (tiles) => tiles.reduce((n, t) => n + t[0] + t[1], 0);
+
+/** lastHandEnd finds the newest handEnd event (and its index) in the log. */
+export function lastHandEnd(view) {
+  const log = view.log || [];
+  for (let i = log.length - 1; i >= 0; i--) if (log[i].type === 'handEnd') return { e: log[i], i };
+  return null;
+}
+
+/**
+ * renderSummary fills the hand-end panel: what happened, every seat's
+ * revealed tiles with their pips, the points and the scores; at the end of
+ * the match, the winner and the "new match" action.
+ */
+export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
+  const found = lastHandEnd(view);
+  panel.replaceChildren();
+  const finished = view.status === 'finished';
+  const e = found ? found.e : view.hand && view.hand.result;
+  panel.append(el('h2', '', finished ? statusText(view, me) : `Hand ${e.hand} result`));
+  if (e) {
+    const closer = found && e.reason === 'domino' ? closerOf(view.log, found.i) : null;
+    panel.append(el('p', 'why', handEndText(view, { hand: e.hand ?? view.hand.number, ...e }, me, closer)));
+    const list = el('ul', 'revealed');
+    for (const s of view.seats) {
+      const tiles = (e.tiles && e.tiles[s.seat]) || [];
+      const li = el('li');
+      li.append(el('span', 'who', seatName(view, s.seat, me)));
+      const row = el('span', 'tiles');
+      for (const t of tiles) {
+        const box = el('span', 'mini');
+        box.setAttribute('role', 'img');
+        box.setAttribute('aria-label', tileName(t));
+        box.append(tileSVG(t, true));
+        row.append(box);
+      }
+      if (!tiles.length) row.append(el('span', 'muted', 'no tiles left'));
+      li.append(row, el('span', 'pips', `${pipSum(tiles)} pips`));
+      list.append(li);
+    }
+    panel.append(list);
+  }
+  const scores = el('p', 'scores');
+  const teams = [...new Set(view.seats.map((s) => s.team))];
+  scores.textContent = 'Scores: ' + teams.map((t) => `${teamName(view, t, me)} ${view.scores[t] ?? 0}`).join(' · ') + ` (target ${view.options.target})`;
+  panel.append(scores);
+  const actions = el('div', 'actions');
+  if (finished && onNewMatch) {
+    const b = el('button', 'primary', 'New match with the same players');
+    b.type = 'button';
+    b.id = 'new-match';
+    b.addEventListener('click', onNewMatch);
+    actions.append(b);
+  }
+  const close = el('button', '', finished ? 'Look at the table' : 'Continue');
+  close.type = 'button';
+  close.id = 'summary-close';
+  close.addEventListener('click', onClose);
+  actions.append(close);
+  panel.append(actions);
+  const slot = el('div', 'new-match');
+  slot.id = 'new-match-slot';
+  panel.append(slot);
+}
