@@ -1,0 +1,295 @@
+//go:build linux
+
+package lambdatest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"tessera/functions/store"
+	"tessera/internal/testenv"
+)
+
+// actionRecorder sits between one function and dynalite and notes every
+// DynamoDB operation the function calls (the X-Amz-Target header).
+type actionRecorder struct {
+	mu      sync.Mutex
+	actions map[string]int
+}
+
+func recordingProxy(t *testing.T, endpoint string) (*actionRecorder, string) {
+	t.Helper()
+	target, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &actionRecorder{actions: map[string]int{}}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if op, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810."); ok {
+			rec.mu.Lock()
+			rec.actions["dynamodb:"+op]++
+			rec.mu.Unlock()
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return rec, srv.URL
+}
+
+func (r *actionRecorder) used() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for a := range r.actions {
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// view is the part of API.md's view the game loop reads.
+type view struct {
+	ID      string `json:"id"`
+	Version int    `json:"version"`
+	Status  string `json:"status"`
+	Hand    *struct {
+		Phase      string `json:"phase"`
+		Turn       *int   `json:"turn"`
+		Confirming []int  `json:"confirming"`
+	} `json:"hand"`
+	You *struct {
+		Seat  int `json:"seat"`
+		Legal []struct {
+			Tile [2]int `json:"tile"`
+			End  string `json:"end"`
+		} `json:"legal"`
+		Confirm bool `json:"confirm"`
+	} `json:"you"`
+	Winner *int `json:"winner"`
+}
+
+type seated struct {
+	Game  view   `json:"game"`
+	Seat  int    `json:"seat"`
+	Token string `json:"token"`
+}
+
+type apiError struct {
+	Error struct {
+		Code string `json:"code"`
+	} `json:"error"`
+	Game *view `json:"game"`
+}
+
+func decode(t *testing.T, what string, resp events.APIGatewayV2HTTPResponse, wantStatus int, out any) {
+	t.Helper()
+	if resp.StatusCode != wantStatus {
+		t.Fatalf("%s: status %d, want %d; body %s", what, resp.StatusCode, wantStatus, resp.Body)
+	}
+	if out != nil {
+		if err := json.Unmarshal([]byte(resp.Body), out); err != nil {
+			t.Fatalf("%s: body is not the expected JSON: %v\n%s", what, err, resp.Body)
+		}
+	}
+}
+
+func bearer(token string) map[string]string {
+	return map[string]string{"Authorization": "Bearer " + token}
+}
+
+// TestAGameThroughTheFourBootstraps plays a two-player Five Up match to the
+// end through the real bootstrap binaries, each under its own emulator,
+// against dynalite, with API Gateway HTTP API v2 events.
+func TestAGameThroughTheFourBootstraps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs four Lambda binaries; skipped with -short")
+	}
+	endpoint := testenv.Dynalite(t)
+	table := testenv.TableName(t)
+	ctx := context.Background()
+	st, err := store.NewDynamoFromConfig(ctx, table, endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	fns := map[string]*emulated{}
+	recorders := map[string]*actionRecorder{}
+	for _, name := range []string{"CreateFunction", "JoinFunction", "StateFunction", "MoveFunction"} {
+		bootstrap := nativeBootstrap(t, name)
+		rec, proxyURL := recordingProxy(t, endpoint)
+		recorders[name] = rec
+		fns[name] = startEmulated(t, name, bootstrap, "TABLE_NAME="+table, "DYNAMODB_ENDPOINT="+proxyURL)
+	}
+	create, join, state, move := fns["CreateFunction"], fns["JoinFunction"], fns["StateFunction"], fns["MoveFunction"]
+
+	// Create, then take the other seat: the match starts.
+	var ana seated
+	decode(t, "create", create.invoke(t, apiEvent("POST /api/games", "POST", "/api/games", nil,
+		`{"variant": "fiveup", "players": 2, "target": 10, "name": "Ana"}`)), http.StatusCreated, &ana)
+	id := ana.Game.ID
+	if id == "" || ana.Token == "" || ana.Seat != 0 || ana.Game.Version != 1 || ana.Game.Status != "open" {
+		t.Fatalf("create answer = %+v, want seat 0 of an open game at version 1 with a token", ana)
+	}
+	var bea seated
+	decode(t, "join", join.invoke(t, apiEvent("POST /api/games/{id}/seats", "POST", "/api/games/"+id+"/seats", nil,
+		`{"name": "Bea"}`)), http.StatusCreated, &bea)
+	if bea.Seat != 1 || bea.Token == "" || bea.Game.Version != 2 || bea.Game.Status != "playing" {
+		t.Fatalf("join answer = seat %d version %d status %s, want seat 1, version 2, playing", bea.Seat, bea.Game.Version, bea.Game.Status)
+	}
+	tokens := []string{ana.Token, bea.Token}
+
+	// The poll: 200 with an ETag, then 304 without a body.
+	stateRoute := "GET /api/games/{id}"
+	first := state.invoke(t, apiEvent(stateRoute, "GET", "/api/games/"+id, bearer(ana.Token), ""))
+	var polled view
+	decode(t, "state", first, http.StatusOK, &polled)
+	etag := header(first, "ETag")
+	if etag == "" || polled.You == nil || polled.You.Seat != 0 {
+		t.Fatalf("state: ETag %q, you %+v; want an ETag and seat 0's view", etag, polled.You)
+	}
+	if cc := header(first, "Cache-Control"); cc != "no-store" {
+		t.Errorf("state Cache-Control = %q, want no-store", cc)
+	}
+	notModified := state.invoke(t, apiEvent(stateRoute, "GET", "/api/games/"+id,
+		map[string]string{"Authorization": "Bearer " + ana.Token, "If-None-Match": etag}, ""))
+	if notModified.StatusCode != http.StatusNotModified || notModified.Body != "" {
+		t.Errorf("state with If-None-Match: %d %q, want 304 without a body", notModified.StatusCode, notModified.Body)
+	}
+	var spectator view
+	decode(t, "spectator state", state.invoke(t, apiEvent(stateRoute, "GET", "/api/games/"+id, nil, "")), http.StatusOK, &spectator)
+	if spectator.You != nil {
+		t.Errorf("spectator view has you = %+v, want null", spectator.You)
+	}
+	decode(t, "state with a wrong token", state.invoke(t, apiEvent(stateRoute, "GET", "/api/games/"+id, bearer("not-a-token"), "")), http.StatusUnauthorized, nil)
+
+	// Play until the match is over: whoever must act takes the first legal
+	// move (or keeps the hand when asked about a redeal).
+	moveRoute := "POST /api/games/{id}/moves"
+	current := polled
+	var lastMove struct {
+		seat int
+		body string
+	}
+	moves := 0
+	for current.Status != "finished" {
+		if moves++; moves > 400 {
+			t.Fatalf("match not finished after 400 moves; last view %+v", current)
+		}
+		if current.Hand == nil {
+			t.Fatalf("playing game without a hand: %+v", current)
+		}
+		var seat int
+		var body string
+		moveID := fmt.Sprintf("m%d", moves)
+		switch current.Hand.Phase {
+		case "confirm":
+			seat = current.Hand.Confirming[0]
+			body = fmt.Sprintf(`{"version": %d, "moveId": %q, "type": "keep"}`, current.Version, moveID)
+		case "play":
+			seat = *current.Hand.Turn
+			var mine view
+			decode(t, "state before a move", state.invoke(t, apiEvent(stateRoute, "GET", "/api/games/"+id, bearer(tokens[seat]), "")), http.StatusOK, &mine)
+			if mine.You == nil || len(mine.You.Legal) == 0 {
+				t.Fatalf("seat %d to play but no legal moves: %+v", seat, mine.You)
+			}
+			l := mine.You.Legal[0]
+			body = fmt.Sprintf(`{"version": %d, "moveId": %q, "type": "play", "tile": [%d, %d], "end": %q}`,
+				mine.Version, moveID, l.Tile[0], l.Tile[1], l.End)
+		default:
+			t.Fatalf("phase %q while the match is %s", current.Hand.Phase, current.Status)
+		}
+		var next view
+		decode(t, "move "+moveID, move.invoke(t, apiEvent(moveRoute, "POST", "/api/games/"+id+"/moves", bearer(tokens[seat]), body)), http.StatusOK, &next)
+		if next.Version != current.Version+1 {
+			t.Fatalf("move %s: version %d -> %d, want +1", moveID, current.Version, next.Version)
+		}
+		current = next
+		lastMove.seat, lastMove.body = seat, body
+	}
+	if current.Winner == nil {
+		t.Errorf("finished match without a winner: %+v", current)
+	}
+	t.Logf("match finished after %d moves at version %d, winner team %d", moves, current.Version, *current.Winner)
+
+	// A retried move (same moveId) is answered 200 and applied only once.
+	var retried view
+	decode(t, "retried move", move.invoke(t, apiEvent(moveRoute, "POST", "/api/games/"+id+"/moves", bearer(tokens[lastMove.seat]), lastMove.body)), http.StatusOK, &retried)
+	if retried.Version != current.Version {
+		t.Errorf("retried move changed the version %d -> %d", current.Version, retried.Version)
+	}
+	// A move on an old version is 409 stale_version with the current view.
+	var stale apiError
+	decode(t, "stale move", move.invoke(t, apiEvent(moveRoute, "POST", "/api/games/"+id+"/moves", bearer(tokens[0]),
+		`{"version": 1, "type": "keep"}`)), http.StatusConflict, &stale)
+	if stale.Error.Code != "stale_version" || stale.Game == nil || stale.Game.Version != current.Version {
+		t.Errorf("stale move: %+v, want stale_version with the current view", stale)
+	}
+	// The fallback route: the handler itself answers unknown paths and
+	// wrong methods, as API.md says.
+	var notFound apiError
+	decode(t, "unknown path", state.invoke(t, apiEvent("ANY /api/{proxy+}", "GET", "/api/nothing/here", nil, "")), http.StatusNotFound, &notFound)
+	if notFound.Error.Code != "not_found" {
+		t.Errorf("unknown path: code %q, want not_found", notFound.Error.Code)
+	}
+	var wrongMethod apiError
+	decode(t, "wrong method", state.invoke(t, apiEvent("ANY /api/{proxy+}", "DELETE", "/api/games/"+id, nil, "")), http.StatusMethodNotAllowed, &wrongMethod)
+	if wrongMethod.Error.Code != "method_not_allowed" {
+		t.Errorf("wrong method: code %q, want method_not_allowed", wrongMethod.Error.Code)
+	}
+
+	// Secrets never reach a log line.
+	for name, fn := range fns {
+		for i, token := range tokens {
+			if strings.Contains(fn.out.String(), token) {
+				t.Errorf("%s's log contains seat %d's token", name, i)
+			}
+		}
+	}
+
+	// Least privilege, checked against what the functions really did: every
+	// operation a function called is granted to it by template.yaml, and
+	// every granted operation was used by some function.
+	tmpl := loadTemplate(t)
+	usedAnywhere := map[string]bool{}
+	grantedAnywhere := map[string]bool{}
+	for name, fn := range tmpl.GetAllServerlessFunctionResources() {
+		granted := grantedActions(t, name, fn)
+		for _, a := range granted {
+			grantedAnywhere[a] = true
+		}
+		for _, a := range recorders[name].used() {
+			usedAnywhere[a] = true
+			if !slices.Contains(granted, a) {
+				t.Errorf("%s called %s, which template.yaml does not grant it (grants %v)", name, a, granted)
+			}
+		}
+	}
+	for a := range grantedAnywhere {
+		if !usedAnywhere[a] {
+			t.Errorf("template.yaml grants %s, which no function used during a whole game", a)
+		}
+	}
+
+	for _, name := range []string{"CreateFunction", "JoinFunction", "StateFunction", "MoveFunction"} {
+		fn := fns[name]
+		initMs, _ := fn.initMillis()
+		t.Logf("%s: emulator start to first answer %v (bootstrap init %.1f ms); DynamoDB calls %v",
+			name, fn.coldStart.Round(100_000), initMs, recorders[name].used())
+	}
+}

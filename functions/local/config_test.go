@@ -1,0 +1,71 @@
+package main
+
+import (
+	"io"
+	"testing"
+)
+
+func TestConfigFlagsBeatEnvironmentBeatDefaults(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want config
+	}{
+		{"defaults serve :8080 from ./data", nil, nil,
+			config{addr: ":8080", dataDir: "data"}},
+		{"PORT alone is a port on every interface", nil, map[string]string{"PORT": "9000"},
+			config{addr: ":9000", dataDir: "data"}},
+		{"PORT with a host is an address", nil, map[string]string{"PORT": "127.0.0.1:9000"},
+			config{addr: "127.0.0.1:9000", dataDir: "data"}},
+		{"-addr beats PORT", []string{"-addr", "127.0.0.1:7000"}, map[string]string{"PORT": "9000"},
+			config{addr: "127.0.0.1:7000", dataDir: "data"}},
+		{"DATA_DIR moves the store", nil, map[string]string{"DATA_DIR": "/var/lib/tessera"},
+			config{addr: ":8080", dataDir: "/var/lib/tessera"}},
+		{"-data beats DATA_DIR", []string{"-data", "here"}, map[string]string{"DATA_DIR": "there"},
+			config{addr: ":8080", dataDir: "here"}},
+		{"a table with an endpoint is a local DynamoDB whose table is created", nil,
+			map[string]string{"TABLE_NAME": "games", "DYNAMODB_ENDPOINT": "http://127.0.0.1:4567"},
+			config{addr: ":8080", dataDir: "data", dynamoTable: "games", dynamoEndpoint: "http://127.0.0.1:4567", createDynamoTable: true}},
+		{"a table without an endpoint is AWS, whose table the template owns",
+			[]string{"-dynamodb-table", "games"}, nil,
+			config{addr: ":8080", dataDir: "data", dynamoTable: "games"}},
+		{"-dynamodb flags beat the environment",
+			[]string{"-dynamodb-table", "t2", "-dynamodb-endpoint", "http://b"},
+			map[string]string{"TABLE_NAME": "t1", "DYNAMODB_ENDPOINT": "http://a"},
+			config{addr: ":8080", dataDir: "data", dynamoTable: "t2", dynamoEndpoint: "http://b", createDynamoTable: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseConfig(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			if err != nil {
+				t.Fatalf("parseConfig: %v", err)
+			}
+			if got != tc.want {
+				t.Errorf("parseConfig = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestConfigRefusesWhatCannotWork(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{"an endpoint without a table", []string{"-dynamodb-endpoint", "http://x"}, nil},
+		{"an endpoint from the environment without a table", nil, map[string]string{"DYNAMODB_ENDPOINT": "http://x"}},
+		{"an unknown flag", []string{"-port", "1"}, nil},
+		{"stray arguments", []string{"serve"}, nil},
+		{"an empty address", []string{"-addr", ""}, nil},
+		{"an empty data directory for bbolt", []string{"-data", ""}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if cfg, err := parseConfig(tc.args, func(k string) string { return tc.env[k] }, io.Discard); err == nil {
+				t.Errorf("parseConfig = %+v, nil; want an error", cfg)
+			}
+		})
+	}
+}

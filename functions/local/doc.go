@@ -1,0 +1,18 @@
+// Command local is Tessera as one program, for a laptop or a small server:
+// the HTTP API under /api/ (package api) and the web page everywhere else
+// (package frontend), over the embedded bbolt store in ./data by default.
+//
+//	go run ./functions/local            # http://localhost:8080
+//
+// Every setting is a flag or an environment variable (the flag wins):
+//
+//	-addr               PORT               listen address (":8080"; PORT=9000 means ":9000")
+//	-data               DATA_DIR           directory of the bbolt file ("data", created if missing)
+//	-dynamodb-table     TABLE_NAME         use this DynamoDB table instead of bbolt
+//	-dynamodb-endpoint  DYNAMODB_ENDPOINT  DynamoDB endpoint (a local server); the table
+//	                                       is created there if it does not exist
+//
+// Logs are text (log/slog) on stderr, one line per request. On SIGINT or
+// SIGTERM the server stops accepting connections, lets the requests in
+// flight finish (up to ShutdownTimeout), and then closes the store.
+package main

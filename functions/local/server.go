@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"tessera/frontend"
+	"tessera/functions/api"
+	"tessera/functions/store"
+)
+
+// Server limits. The API reads small bodies (at most 16 KiB) and answers
+// quickly; the limits only bound slow or idle clients.
+const (
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 30 * time.Second
+	IdleTimeout       = 2 * time.Minute
+	MaxHeaderBytes    = 64 << 10
+	// ShutdownTimeout bounds how long a stopping server waits for the
+	// requests in flight.
+	ShutdownTimeout = 20 * time.Second
+)
+
+// boltFile is the name of the bbolt file inside the data directory.
+const boltFile = "tessera.db"
+
+// openStore opens the store cfg describes and returns it with its closer.
+func openStore(ctx context.Context, cfg config, logger *slog.Logger) (store.Store, func() error, error) {
+	if cfg.dynamoTable != "" {
+		d, err := store.NewDynamoFromConfig(ctx, cfg.dynamoTable, cfg.dynamoEndpoint)
+		if err != nil {
+			return nil, nil, err
+		}
+		if cfg.createDynamoTable {
+			if err := d.CreateTable(ctx); err != nil {
+				return nil, nil, err
+			}
+		}
+		logger.Info("store", "kind", "dynamodb", "table", cfg.dynamoTable, "endpoint", cfg.dynamoEndpoint)
+		return d, func() error { return nil }, nil
+	}
+	if err := os.MkdirAll(cfg.dataDir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("create data directory: %w", err)
+	}
+	path := filepath.Join(cfg.dataDir, boltFile)
+	b, err := store.OpenBolt(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	logger.Info("store", "kind", "bbolt", "path", path)
+	return b, b.Close, nil
+}
+
+// newHandler routes /api/ to the API and everything else to the page, and
+// logs every request.
+func newHandler(st store.Store, logger *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/api/", api.New(api.Config{Store: st, Logger: logger}))
+	mux.Handle("/", frontend.Handler())
+	return logRequests(logger, mux)
+}
+
+// run is the whole program; it returns the exit status. ready, if not nil,
+// is called with the listening address once connections are accepted.
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready func(addr string)) int {
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	cfg, err := parseConfig(args, getenv, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		logger.Error("configuration", "err", err)
+		return 2
+	}
+	if err := serve(ctx, cfg, logger, ready); err != nil {
+		logger.Error("server", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// serve runs the server until ctx is cancelled, then shuts it down
+// gracefully and closes the store.
+func serve(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr string)) (err error) {
+	st, closeStore, err := openStore(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := closeStore(); cerr != nil && err == nil {
+			err = fmt.Errorf("close store: %w", cerr)
+		}
+		if err == nil {
+			logger.Info("stopped")
+		}
+	}()
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           newHandler(st, logger),
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+displayAddr(ln.Addr()))
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+
+	select {
+	case err := <-served:
+		return err // the listener failed; nothing is in flight
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", ShutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		srv.Close()
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// displayAddr makes a wildcard listen address clickable.
+func displayAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return a.String()
+	}
+	return net.JoinHostPort("localhost", fmt.Sprint(tcp.Port))
+}

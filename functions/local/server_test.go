@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tessera/internal/testenv"
+)
+
+// syncBuffer is a log sink the server and the test may use at once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// inProcess runs the server in this process until the test ends and returns
+// its base URL, its log, and a stop function that returns run's exit status.
+func inProcess(t *testing.T, args ...string) (base string, logs *syncBuffer, stop func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	logs = &syncBuffer{}
+	addrc := make(chan string, 1)
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), func(string) string { return "" }, logs,
+			func(addr string) { addrc <- addr })
+	}()
+	select {
+	case addr := <-addrc:
+		base = "http://" + addr
+	case code := <-done:
+		cancel()
+		t.Fatalf("server exited with %d before listening; log:\n%s", code, logs)
+	case <-time.After(20 * time.Second):
+		cancel()
+		t.Fatalf("server not listening after 20s; log:\n%s", logs)
+	}
+	var once sync.Once
+	code := -1
+	stop = func() int {
+		once.Do(func() {
+			cancel()
+			select {
+			case code = <-done:
+			case <-time.After(ShutdownTimeout + 5*time.Second):
+				t.Errorf("server did not stop; log:\n%s", logs)
+			}
+		})
+		return code
+	}
+	t.Cleanup(func() { stop() })
+	return base, logs, stop
+}
+
+// call sends a JSON request and decodes a JSON answer into out (if not nil).
+func call(t *testing.T, method, url, token, body string, out any) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != nil && len(data) > 0 {
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s %s: answer %d is not JSON: %v\n%s", method, url, resp.StatusCode, err, data)
+		}
+	}
+	return resp
+}
+
+// seatAnswer is the part of a create or join answer the tests use.
+type seatAnswer struct {
+	Game struct {
+		ID      string `json:"id"`
+		Version int    `json:"version"`
+		Status  string `json:"status"`
+		Seats   []struct {
+			Name  *string `json:"name"`
+			Taken bool    `json:"taken"`
+		} `json:"seats"`
+	} `json:"game"`
+	Seat  int    `json:"seat"`
+	Token string `json:"token"`
+}
+
+const createTwoPlayerGame = `{"variant": "fiveup", "players": 2, "name": "Ana"}`
+
+func TestServesTheAPIUnderAPIAndThePageEverywhereElse(t *testing.T) {
+	dir := t.TempDir()
+	base, logs, stop := inProcess(t, "-data", dir)
+
+	var created seatAnswer
+	if resp := call(t, "POST", base+"/api/games", "", createTwoPlayerGame, &created); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /api/games = %d, want 201", resp.StatusCode)
+	}
+	if created.Game.ID == "" || created.Token == "" {
+		t.Fatalf("create answer = %+v, want a game id and a token", created)
+	}
+	var apiErr struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	if resp := call(t, "GET", base+"/api/no-such-thing", "", "", &apiErr); resp.StatusCode != http.StatusNotFound || apiErr.Error.Code != "not_found" {
+		t.Errorf("GET /api/no-such-thing = %d %q, want 404 not_found from the API", resp.StatusCode, apiErr.Error.Code)
+	}
+	for _, path := range []string{"/", "/g/" + created.Game.ID} {
+		resp := call(t, "GET", base+path, "", "", nil)
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("GET %s = %d %s, want 200 text/html (the page)", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+	}
+	if code := stop(); code != 0 {
+		t.Errorf("exit status = %d, want 0; log:\n%s", code, logs)
+	}
+	log := logs.String()
+	for _, want := range []string{"msg=request method=POST path=/api/games status=201", "msg=\"shutting down\"", "msg=stopped"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, created.Token) {
+		t.Errorf("the seat token appears in the log:\n%s", log)
+	}
+	if _, err := os.Stat(filepath.Join(dir, boltFile)); err != nil {
+		t.Errorf("bbolt file: %v", err)
+	}
+}
+
+func TestCreatesAMissingDataDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "not", "yet", "there")
+	_, _, stop := inProcess(t, "-data", dir)
+	if code := stop(); code != 0 {
+		t.Fatalf("exit status = %d, want 0", code)
+	}
+	if _, err := os.Stat(filepath.Join(dir, boltFile)); err != nil {
+		t.Errorf("bbolt file in the new directory: %v", err)
+	}
+}
+
+func TestASecondServerOnTheSameDataFails(t *testing.T) {
+	dir := t.TempDir()
+	inProcess(t, "-data", dir)
+	logs := &syncBuffer{}
+	code := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-data", dir}, func(string) string { return "" }, logs, nil)
+	if code == 0 || !strings.Contains(logs.String(), "locked") {
+		t.Errorf("second server: exit %d, log %q; want a failure naming the lock", code, logs)
+	}
+}
+
+func TestUsesDynamoDBWhenGivenATable(t *testing.T) {
+	endpoint := testenv.Dynalite(t)
+	table := testenv.TableName(t)
+	args := []string{"-dynamodb-table", table, "-dynamodb-endpoint", endpoint, "-data", ""}
+
+	base, logs, stop := inProcess(t, args...)
+	var created seatAnswer
+	if resp := call(t, "POST", base+"/api/games", "", createTwoPlayerGame, &created); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /api/games = %d, want 201; log:\n%s", resp.StatusCode, logs)
+	}
+	if code := stop(); code != 0 {
+		t.Fatalf("exit status = %d; log:\n%s", code, logs)
+	}
+	if !strings.Contains(logs.String(), "kind=dynamodb") {
+		t.Errorf("log does not say the store is DynamoDB:\n%s", logs)
+	}
+
+	// A new server on the same table sees the game: it was in DynamoDB.
+	base, _, _ = inProcess(t, args...)
+	var got struct {
+		ID      string `json:"id"`
+		Version int    `json:"version"`
+	}
+	if resp := call(t, "GET", base+"/api/games/"+created.Game.ID, "", "", &got); resp.StatusCode != http.StatusOK || got.ID != created.Game.ID {
+		t.Errorf("GET game after restart = %d %+v, want 200 with id %s", resp.StatusCode, got, created.Game.ID)
+	}
+}
