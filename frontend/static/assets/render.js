@@ -138,6 +138,9 @@ export function layoutBoard(board, anchorIndex, hx, hy) {
   const anchor = line[k];
   const dbl = anchor[0] === anchor[1];
   const arms = board.spinner !== null && board.spinner !== undefined;
+  // With arms, each snake lives in a quarter beyond 2 units from the spinner;
+  // 7 units leave every return run room for at least one tile.
+  if (arms) { hx = Math.max(hx, 7); hy = Math.max(hy, 7); }
   if (dbl) tiles.push({ x: -0.5, y: -1, w: 1, h: 2, a: anchor[0], b: anchor[1], tile: anchor });
   else tiles.push({ x: -1, y: -0.5, w: 2, h: 1, a: anchor[0], b: anchor[1], tile: anchor });
   const half = dbl ? 0.5 : 1, across = dbl ? 2 : 1;

@@ -1,0 +1,111 @@
+// harness.js: what every browser test needs: the local server (real API,
+// real store, real frontend), Debian's chromium through playwright-core, and
+// a watch on console errors.
+//
+// The server: TESSERA_URL (an already running server), else TESSERA_BIN (a
+// built functions/local binary), else `go build ./functions/local` here.
+// Chromium: CHROMIUM or /usr/bin/chromium. With CI=true a missing chromium
+// or server FAILS the tests; otherwise they are skipped with a message.
+
+'use strict';
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const CI = process.env.CI === 'true';
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+/** missing returns why the tests cannot run here, or '' when they can. */
+function missing() {
+  if (!fs.existsSync(CHROMIUM)) return `chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`;
+  try { require.resolve('playwright-core'); } catch (e) { return 'playwright-core is not installed (npm ci --ignore-scripts)'; }
+  return '';
+}
+
+/** skipOrFail: call at the top of a test file; returns a skip reason or throws under CI. */
+function skipReason() {
+  const why = missing();
+  if (why && CI) throw new Error(`browser tests cannot run: ${why}`);
+  if (why) console.log(`# SKIP browser tests: ${why}`);
+  return why;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+}
+
+async function waitUp(url, child, ms = 60000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child && child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try { const r = await fetch(url); if (r.ok) return; } catch (e) { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`server at ${url} did not answer within ${ms} ms`);
+}
+
+/** startServer returns {url, stop}. */
+async function startServer() {
+  if (process.env.TESSERA_URL) return { url: process.env.TESSERA_URL.replace(/\/$/, ''), stop: async () => {} };
+  let bin = process.env.TESSERA_BIN;
+  if (!bin) {
+    bin = path.join(os.tmpdir(), `tessera-local-${process.pid}`);
+    execFileSync('go', ['build', '-o', bin, './functions/local'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-data-'));
+  const port = await freePort();
+  const child = spawn(bin, ['-addr', `127.0.0.1:${port}`, '-data', data], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
+  const url = `http://127.0.0.1:${port}`;
+  try { await waitUp(url + '/', child); } catch (e) { child.kill(); throw new Error(e.message + '\n' + stderr); }
+  return {
+    url,
+    log: () => stderr,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => { child.once('exit', r); setTimeout(r, 5000); });
+      }
+      if (!process.env.TESSERA_BIN) fs.rmSync(bin, { force: true });
+      fs.rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+async function launch() {
+  const { chromium } = require('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+}
+
+/**
+ * watch records console errors, page errors and failed requests of a page,
+ * so a test can assert there were none. 304s are answers, not failures.
+ */
+function watch(page, errors) {
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    const why = r.failure() ? r.failure().errorText : '';
+    if (!/ERR_ABORTED/.test(why)) errors.push(`requestfailed: ${r.url()} ${why}`);
+  });
+  return page;
+}
+
+/** newPlayer opens a fresh browser context (its own localStorage) and page. */
+async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 }) {
+  const context = await browser.newContext({ viewport });
+  const page = watch(await context.newPage(), errors);
+  return { context, page };
+}
+
+module.exports = { ROOT, CI, skipReason, startServer, launch, watch, newPlayer, waitUp };
