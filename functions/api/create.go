@@ -1,0 +1,77 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// createAttempts bounds the fresh ids a create tries when one exists.
+const createAttempts = 5
+
+// create is POST /api/games: a new match with the creator in seat 0 and the
+// computer players asked for. If that fills the table, the first hand is
+// dealt and played until a person must act, all at version 1.
+func (h *handler) create(c *call, body []byte) {
+	req, err := decodeCreate(body, h.hasLevel)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	seed, err := newSeed(h.rand)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	m, err := engine.NewMatch(req.Options, seed)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	token, hash, err := newToken(h.rand)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if err := m.TakeSeat(0, engine.Seat{Name: req.Name, TokenHash: hash}); err != nil {
+		c.fail(err)
+		return
+	}
+	for _, b := range req.Bots {
+		if err := m.TakeSeat(b.Seat, engine.Seat{Name: botName(b.Seat), Bot: b.Level}); err != nil {
+			c.fail(err)
+			return
+		}
+	}
+	if err := h.runBots(m); err != nil {
+		c.fail(err)
+		return
+	}
+	state := encodeState(newState(m))
+	now := h.now()
+	ctx := c.r.Context()
+	for attempt := 0; ; attempt++ {
+		id, err := newGameID(h.rand)
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		err = h.store.Create(ctx, id, state, now)
+		if errors.Is(err, store.ErrExists) && attempt+1 < createAttempts {
+			continue
+		}
+		if errors.Is(err, store.ErrExists) {
+			err = fmt.Errorf("%w: %d game ids in a row exist", errInternal, createAttempts)
+		}
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		c.gameID, c.seat, c.version = id, 0, 1
+		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(0, meta(id, 1, now)), Seat: 0, Token: token})
+		return
+	}
+}

@@ -1,0 +1,110 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// What every endpoint that reads a stored game shares.
+
+// loaded is a game as read from the store.
+type loaded struct {
+	item  store.Item
+	state *gameState
+}
+
+// load reads the game c names: 404 for an id that cannot exist or is not
+// stored, the store's errors otherwise, ErrCorrupt for a bad envelope.
+func (h *handler) load(ctx context.Context, c *call) (*loaded, error) {
+	if !validGameID(c.gameID) {
+		return nil, errNotFound
+	}
+	item, err := h.store.Load(ctx, c.gameID)
+	if err != nil {
+		return nil, err
+	}
+	c.version = item.Version
+	st, err := decodeState(item.State)
+	if err != nil {
+		return nil, err
+	}
+	return &loaded{item: item, state: st}, nil
+}
+
+// match replays the stored match.
+func (g *loaded) match() (*engine.Match, error) {
+	m, err := engine.Decode(g.state.match)
+	if err != nil {
+		return nil, err
+	}
+	if len(g.state.moves) != m.Options().Players {
+		return nil, fmt.Errorf("%w: state envelope: %d seats of moveIds for %d players",
+			engine.ErrCorrupt, len(g.state.moves), m.Options().Players)
+	}
+	return m, nil
+}
+
+// authenticate finds the seat of the request's bearer token: -1 (a
+// spectator) without an Authorization header when spectators are allowed,
+// 401 for a malformed token or one that is none of this game's seats.
+// Only the seats are decoded, not the match (the poll's fast path).
+func (g *loaded) authenticate(c *call, spectatorOK bool) (int, error) {
+	token, present, ok := bearer(c.r)
+	if !present && spectatorOK {
+		return engine.Spectator, nil
+	}
+	if !ok {
+		return 0, errUnauthorized
+	}
+	_, seats, err := engine.DecodeSeats(g.state.match)
+	if err != nil {
+		return 0, err
+	}
+	seat := seatOf(seats, token)
+	if seat < 0 {
+		return 0, errUnauthorized
+	}
+	c.seat = seat
+	return seat, nil
+}
+
+// meta is what a view of the game at version, last changed at t, shows.
+func meta(id string, version int64, t time.Time) engine.ViewMeta {
+	return engine.ViewMeta{ID: id, Version: version, UpdatedAt: t}
+}
+
+// etag names a view: it changes with the version and differs by seat.
+func etag(version int64, seat int) string {
+	who := "x"
+	if seat >= 0 {
+		who = "s" + strconv.Itoa(seat)
+	}
+	return `"v` + strconv.FormatInt(version, 10) + "-" + who + `"`
+}
+
+// notModified reports whether If-None-Match names tag (RFC 9110: a list,
+// weak tags compared weakly, "*" matching any current representation).
+func notModified(header []string, tag string) bool {
+	for _, h := range header {
+		for _, t := range strings.Split(h, ",") {
+			t = strings.TrimSpace(t)
+			if t == "*" || strings.TrimPrefix(t, "W/") == tag {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// seatAnswer is the 201 of a create or a seat taken.
+type seatAnswer struct {
+	Game  *engine.View `json:"game"`
+	Seat  int          `json:"seat"`
+	Token string       `json:"token"`
+}

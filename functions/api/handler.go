@@ -1,0 +1,296 @@
+package api
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/awslabs/aws-lambda-go-api-proxy/core"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// Config is what the handler is built from.
+type Config struct {
+	Store  store.Store        // required
+	Logger *slog.Logger       // nil: discard
+	Now    func() time.Time   // nil: time.Now
+	Rand   io.Reader          // nil: crypto/rand.Reader (game ids, tokens, seeds)
+	Bots   map[string]BotFunc // nil: DefaultBots()
+}
+
+// handler serves every endpoint of API.md.
+type handler struct {
+	store store.Store
+	log   *slog.Logger
+	now   func() time.Time
+	rand  io.Reader
+	bots  map[string]BotFunc
+}
+
+// New returns the API handler. It panics when cfg.Store is nil: that is a
+// wiring mistake no request can recover from.
+func New(cfg Config) http.Handler {
+	if cfg.Store == nil {
+		panic("api: Config.Store is required")
+	}
+	h := &handler{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if h.rand == nil {
+		h.rand = rand.Reader
+	}
+	if h.bots == nil {
+		h.bots = DefaultBots()
+	}
+	return h
+}
+
+// route is one of the four endpoints.
+type route int
+
+const (
+	routeNone route = iota
+	routeCreate
+	routePoll
+	routeSeats
+	routeMoves
+)
+
+// allowed is each route's one method.
+var allowed = [...]string{routeCreate: http.MethodPost, routePoll: http.MethodGet,
+	routeSeats: http.MethodPost, routeMoves: http.MethodPost}
+
+var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
+	routeSeats: "seats", routeMoves: "moves"}
+
+// match finds the route of an (escaped) path and the game id in it. The id
+// is any non-empty segment here; whether it can name a game is checked
+// later, at the 404 step of API.md's order.
+func match(path string) (route, string) {
+	if path == "/api/games" {
+		return routeCreate, ""
+	}
+	rest, ok := strings.CutPrefix(path, "/api/games/")
+	if !ok {
+		return routeNone, ""
+	}
+	id, sub, hasSub := strings.Cut(rest, "/")
+	if id == "" {
+		return routeNone, ""
+	}
+	switch {
+	case !hasSub:
+		return routePoll, id
+	case sub == "seats":
+		return routeSeats, id
+	case sub == "moves":
+		return routeMoves, id
+	}
+	return routeNone, ""
+}
+
+// call is one request being answered, with what its log line reports.
+type call struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	route   route
+	gameID  string
+	seat    int // -1 until known
+	version int64
+	status  int
+	code    string
+	cause   error // the internal error behind a 5xx, for the log
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	reqID := requestID(r)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Request-Id", reqID)
+	c := &call{w: w, r: r, seat: -1}
+	defer func() {
+		if p := recover(); p != nil {
+			c.cause = errors.New("panic")
+			h.log.Error("panic", "requestId", reqID, "panic", p, "stack", string(debug.Stack()))
+			if c.status == 0 {
+				c.fail(errInternal)
+			}
+		}
+		h.logCall(c, reqID, time.Since(start))
+	}()
+	rt, id := match(r.URL.EscapedPath())
+	c.route, c.gameID = rt, id
+	if rt == routeNone {
+		c.fail(errNotFound)
+		return
+	}
+	if r.Method != allowed[rt] {
+		c.failWith(&apiError{status: 405, code: codeMethodNotAllowed,
+			message: "Use " + allowed[rt] + " on this path.", allow: allowed[rt]})
+		return
+	}
+	switch rt {
+	case routePoll:
+		h.poll(c)
+	case routeCreate, routeSeats, routeMoves:
+		body, err := readBody(r)
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		switch rt {
+		case routeCreate:
+			h.create(c, body)
+		case routeSeats:
+			h.takeSeat(c, body)
+		default:
+			h.move(c, body)
+		}
+	}
+}
+
+// readBody reads at most maxBody bytes; more is 413.
+func readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength > maxBody {
+		return nil, errTooLarge
+	}
+	if r.Body == nil {
+		return nil, badRequest("the body is empty")
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return nil, badRequest("the body could not be read")
+	}
+	if len(body) > maxBody {
+		return nil, errTooLarge
+	}
+	return body, nil
+}
+
+// requestID names the request in the logs: API Gateway's id, else the
+// Lambda invocation's, else a well-formed X-Request-Id, else a new one.
+func requestID(r *http.Request) string {
+	ctx := r.Context()
+	if gw, ok := core.GetAPIGatewayV2ContextFromContext(ctx); ok && gw.RequestID != "" {
+		return gw.RequestID
+	}
+	if lc, ok := lambdacontext.FromContext(ctx); ok && lc.AwsRequestID != "" {
+		return lc.AwsRequestID
+	}
+	if id := r.Header.Get("X-Request-Id"); plainID(id) {
+		return id
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// plainID accepts a client's request id only when it cannot disturb a log.
+func plainID(s string) bool {
+	if len(s) < 1 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.:", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// logCall writes the request's one log line. It holds ids, the seat
+// number, the version and codes: never a token, a hash or a tile.
+func (h *handler) logCall(c *call, reqID string, took time.Duration) {
+	attrs := []any{"requestId", reqID, "route", routeNames[c.route], "method", c.r.Method,
+		"status", c.status, "ms", float64(took.Microseconds()) / 1000}
+	if c.gameID != "" {
+		attrs = append(attrs, "gameId", c.gameID)
+	}
+	if c.seat >= 0 {
+		attrs = append(attrs, "seat", c.seat)
+	}
+	if c.version > 0 {
+		attrs = append(attrs, "version", c.version)
+	}
+	if c.code != "" {
+		attrs = append(attrs, "code", c.code)
+	}
+	switch {
+	case c.status >= 500:
+		if c.cause != nil {
+			attrs = append(attrs, "cause", logCause(c.cause))
+		}
+		h.log.Error("request failed", attrs...)
+	default:
+		h.log.Info("request", attrs...)
+	}
+}
+
+// logCause describes an internal error for the log. A corrupt stored state
+// is reported by kind only: the engine's replay messages may name tiles.
+func logCause(err error) string {
+	if errors.Is(err, engine.ErrCorrupt) {
+		return "stored state does not decode (" + engine.ErrCorrupt.Error() + ")"
+	}
+	return err.Error()
+}
+
+// writeJSON answers status with v as JSON.
+func (c *call) writeJSON(status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.cause = err
+		status = 500
+		b = []byte(`{"error":{"code":"internal","message":"Something went wrong on the server."}}`)
+	}
+	c.status = status
+	c.w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	c.w.WriteHeader(status)
+	_, _ = c.w.Write(append(b, '\n'))
+}
+
+// fail answers err as API.md's error body.
+func (c *call) fail(err error) {
+	e := toAPIError(err)
+	if e.status >= 500 {
+		c.cause = err
+	}
+	c.failWith(e)
+}
+
+// errorBody is {"error": {...}} with, for stale_version, the current game.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Game *engine.View `json:"game,omitempty"`
+}
+
+func (c *call) failWith(e *apiError) {
+	c.code = e.code
+	if e.allow != "" {
+		c.w.Header().Set("Allow", e.allow)
+	}
+	if e.status == http.StatusServiceUnavailable {
+		c.w.Header().Set("Retry-After", "1")
+	}
+	var body errorBody
+	body.Error.Code, body.Error.Message, body.Game = e.code, e.message, e.game
+	c.writeJSON(e.status, body)
+}

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// move is POST /api/games/{id}/moves. After the checks of API.md's order
+// (a retried moveId, the version, then the rules), the move is applied with
+// every forced draw and pass and computer move after it, and saved on
+// condition that nobody else wrote in between.
+func (h *handler) move(c *call, body []byte) {
+	req, err := decodeMove(body)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	ctx := c.r.Context()
+	g, err := h.load(ctx, c)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	seat, err := g.authenticate(c, false)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	m, err := g.match()
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if g.state.applied(seat, req.MoveID) {
+		c.writeView(m, seat, g.item.Version, g)
+		return
+	}
+	if req.Version != g.item.Version {
+		c.stale(m, seat, g)
+		return
+	}
+	if err := m.Apply(seat, req.Move); err != nil {
+		c.fail(err)
+		return
+	}
+	if err := h.runBots(m); err != nil {
+		c.fail(err)
+		return
+	}
+	g.state.match = engine.Encode(m)
+	g.state.remember(seat, req.MoveID)
+	now := h.now()
+	err = h.store.Save(ctx, c.gameID, encodeState(g.state), g.item.Version, now)
+	if errors.Is(err, store.ErrConflict) {
+		h.lostRace(c, seat, req.MoveID)
+		return
+	}
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.version = g.item.Version + 1
+	g.item.UpdatedAt = now
+	c.writeView(m, seat, c.version, g)
+}
+
+// lostRace answers a move whose save found a newer version: if that version
+// holds the same move (a retry that raced itself), it is the answer;
+// otherwise the move was decided on a stale version.
+func (h *handler) lostRace(c *call, seat int, moveID string) {
+	g, err := h.load(c.r.Context(), c)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	m, err := g.match()
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if g.state.applied(seat, moveID) {
+		c.writeView(m, seat, g.item.Version, g)
+		return
+	}
+	c.stale(m, seat, g)
+}
+
+// writeView answers 200 with seat's view and its ETag.
+func (c *call) writeView(m *engine.Match, seat int, version int64, g *loaded) {
+	c.w.Header().Set("ETag", etag(version, seat))
+	c.writeJSON(http.StatusOK, m.View(seat, meta(c.gameID, version, g.item.UpdatedAt)))
+}
+
+// stale answers 409 stale_version with the current view.
+func (c *call) stale(m *engine.Match, seat int, g *loaded) {
+	e := toAPIError(errStale)
+	e.game = m.View(seat, meta(c.gameID, g.item.Version, g.item.UpdatedAt))
+	c.failWith(e)
+}

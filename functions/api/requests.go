@@ -1,0 +1,263 @@
+package api
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"tessera/engine"
+)
+
+// The three request bodies of API.md, decoded strictly: every rule of
+// "Strict input" that can be checked without the game is checked here, so a
+// decoded request is well-formed and only the game can still refuse it.
+
+// maxNameLen is a name's length in code points after trimming.
+const maxNameLen = 24
+
+// maxMoveID is a moveId's length in characters (code points).
+const maxMoveID = 64
+
+// maxSeats is the largest table (4 players).
+const maxSeats = 4
+
+// botRequest is one entry of a create's bots.
+type botRequest struct {
+	Seat  int
+	Level string
+}
+
+// createRequest is POST /api/games, with the defaults filled in.
+type createRequest struct {
+	Options engine.Options
+	Name    string
+	Bots    []botRequest
+}
+
+// decodeCreate reads a create body. levels says which bot levels exist.
+func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) {
+	obj, err := parseObject(body)
+	if err != nil {
+		return createRequest{}, err
+	}
+	f := fields{obj: obj, what: "the body"}
+	var req createRequest
+	vname, hasVariant := f.str("variant")
+	f.require("variant", hasVariant)
+	players, hasPlayers := f.int("players", 2, 4)
+	pairs, hasPairs := f.bool("pairs")
+	target, hasTarget := f.int("target", 1, engine.MaxTarget)
+	redeal, hasRedeal := f.bool("redeal")
+	name, hasName := f.str("name")
+	f.require("name", hasName)
+	bots, hasBots := f.array("bots")
+	if f.err != nil {
+		return createRequest{}, f.err
+	}
+	if err := f.done(); err != nil {
+		return createRequest{}, err
+	}
+	variant, ok := engine.ParseVariant(vname)
+	if !ok {
+		return createRequest{}, badRequest("unknown variant %q", vname)
+	}
+	o := engine.DefaultOptions(variant)
+	switch variant {
+	case engine.FiveUp:
+		if hasPlayers {
+			o.Players = int(players)
+		}
+		if hasPairs {
+			if pairs && o.Players != 4 {
+				return createRequest{}, badRequest("pairs need 4 players")
+			}
+			o.Pairs = pairs
+		}
+		if hasRedeal {
+			o.Redeal = redeal
+		}
+	case engine.Partnership:
+		if hasPlayers && players != 4 {
+			return createRequest{}, badRequest("partnership is played by 4 players")
+		}
+		if hasPairs && !pairs {
+			return createRequest{}, badRequest("partnership is played in pairs")
+		}
+		if hasRedeal && redeal {
+			return createRequest{}, badRequest("partnership has no redeal")
+		}
+	}
+	if hasTarget {
+		o.Target = int(target)
+	}
+	if err := o.Validate(); err != nil {
+		return createRequest{}, err
+	}
+	req.Options = o
+	if req.Name, err = cleanName(name); err != nil {
+		return createRequest{}, err
+	}
+	if hasBots {
+		if req.Bots, err = decodeBots(bots, o.Players, levels); err != nil {
+			return createRequest{}, err
+		}
+	}
+	return req, nil
+}
+
+// decodeBots reads the bots array: each seat 1..players-1 at most once, each
+// level one the server offers.
+func decodeBots(arr []any, players int, levels func(string) bool) ([]botRequest, error) {
+	if len(arr) > players-1 {
+		return nil, badRequest("more bots than free seats")
+	}
+	out := make([]botRequest, 0, len(arr))
+	var used [maxSeats]bool
+	for i, v := range arr {
+		obj, ok := v.(object)
+		if !ok {
+			return nil, badRequest("bots[%d] must be an object", i)
+		}
+		f := fields{obj: obj, what: "a bot"}
+		seat, hasSeat := f.int("seat", 1, int64(players-1))
+		f.require("seat", hasSeat)
+		level, hasLevel := f.str("level")
+		f.require("level", hasLevel)
+		if err := f.done(); err != nil {
+			return nil, err
+		}
+		if !levels(level) {
+			return nil, badRequest("unknown bot level %q", level)
+		}
+		if used[seat] {
+			return nil, badRequest("seat %d is given two bots", seat)
+		}
+		used[seat] = true
+		out = append(out, botRequest{Seat: int(seat), Level: level})
+	}
+	return out, nil
+}
+
+// seatRequest is POST /api/games/{id}/seats. Seat is -1 for "any".
+type seatRequest struct {
+	Name string
+	Seat int
+}
+
+func decodeSeat(body []byte) (seatRequest, error) {
+	obj, err := parseObject(body)
+	if err != nil {
+		return seatRequest{}, err
+	}
+	f := fields{obj: obj, what: "the body"}
+	name, hasName := f.str("name")
+	f.require("name", hasName)
+	seat, hasSeat := f.int("seat", 0, maxSeats-1)
+	if err := f.done(); err != nil {
+		return seatRequest{}, err
+	}
+	req := seatRequest{Seat: -1}
+	if hasSeat {
+		req.Seat = int(seat)
+	}
+	if req.Name, err = cleanName(name); err != nil {
+		return seatRequest{}, err
+	}
+	return req, nil
+}
+
+// moveRequest is POST /api/games/{id}/moves.
+type moveRequest struct {
+	Version int64
+	MoveID  string // "" when absent
+	Move    engine.Move
+}
+
+func decodeMove(body []byte) (moveRequest, error) {
+	obj, err := parseObject(body)
+	if err != nil {
+		return moveRequest{}, err
+	}
+	f := fields{obj: obj, what: "the body"}
+	var req moveRequest
+	version, hasVersion := f.int("version", 1, maxVersion)
+	f.require("version", hasVersion)
+	moveID, hasMoveID := f.str("moveId")
+	kind, hasKind := f.str("type")
+	f.require("type", hasKind)
+	tile, hasTile := f.take("tile")
+	end, hasEnd := f.str("end")
+	if err := f.done(); err != nil {
+		return moveRequest{}, err
+	}
+	req.Version = version
+	if hasMoveID {
+		if n := utf8.RuneCountInString(moveID); n < 1 || n > maxMoveID {
+			return moveRequest{}, badRequest("moveId must be 1 to %d characters", maxMoveID)
+		}
+		req.MoveID = moveID
+	}
+	switch kind {
+	case "play":
+		req.Move.Kind = engine.Play
+	case "redeal":
+		req.Move.Kind = engine.Redeal
+	case "keep":
+		req.Move.Kind = engine.Keep
+	default:
+		return moveRequest{}, badRequest("unknown move type %q", kind)
+	}
+	// tile and end are checked whatever the type, so that a malformed one
+	// is refused, but only a play uses them.
+	if hasTile {
+		if req.Move.Tile, err = decodeTile(tile); err != nil {
+			return moveRequest{}, err
+		}
+	} else if req.Move.Kind == engine.Play {
+		return moveRequest{}, badRequest("a play needs a tile")
+	}
+	req.Move.End = engine.EndLead
+	if hasEnd {
+		e, ok := engine.ParseEnd(end)
+		if !ok {
+			return moveRequest{}, badRequest("unknown end %q", end)
+		}
+		req.Move.End = e
+	}
+	if req.Move.Kind != engine.Play {
+		req.Move.Tile, req.Move.End = engine.Tile{}, engine.EndLead
+	}
+	return req, nil
+}
+
+// decodeTile reads [a, b] with pips 0..6.
+func decodeTile(v any) (engine.Tile, error) {
+	arr, ok := v.([]any)
+	if !ok || len(arr) != 2 {
+		return engine.Tile{}, badRequest("tile must be an array of two pip numbers")
+	}
+	var pips [2]int64
+	for i, p := range arr {
+		n, err := intValue(p, "a pip", 0, 6)
+		if err != nil {
+			return engine.Tile{}, err
+		}
+		pips[i] = n
+	}
+	return engine.NewTile(int(pips[0]), int(pips[1]))
+}
+
+// cleanName applies API.md's Names rule: no control character (category Cc)
+// anywhere, then trimmed of surrounding white space, 1-24 code points.
+func cleanName(s string) (string, error) {
+	for _, r := range s {
+		if unicode.Is(unicode.Cc, r) {
+			return "", badRequest("a name may not hold control characters")
+		}
+	}
+	s = strings.TrimSpace(s)
+	if n := utf8.RuneCountInString(s); n < 1 || n > maxNameLen {
+		return "", badRequest("a name must be 1 to %d characters after trimming", maxNameLen)
+	}
+	return s, nil
+}

@@ -1,0 +1,78 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// seatAttempts bounds the retries of a seat lost to a concurrent write:
+// taking a seat commutes with taking another one, so a lost race is retried
+// on the new version instead of being answered stale.
+const seatAttempts = 5
+
+// takeSeat is POST /api/games/{id}/seats: the named seat, or the lowest
+// free one. Taking the last seat deals the first hand and plays the
+// computer players' moves that follow.
+func (h *handler) takeSeat(c *call, body []byte) {
+	req, err := decodeSeat(body)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	ctx := c.r.Context()
+	var token string
+	var hash []byte
+	for attempt := 0; attempt < seatAttempts; attempt++ {
+		g, err := h.load(ctx, c)
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		m, err := g.match()
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		seat := req.Seat
+		if seat < 0 {
+			if seat = m.FreeSeat(); seat < 0 {
+				c.fail(engine.ErrGameFull)
+				return
+			}
+		}
+		if token == "" {
+			if token, hash, err = newToken(h.rand); err != nil {
+				c.fail(err)
+				return
+			}
+		}
+		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name, TokenHash: hash}); err != nil {
+			c.fail(err)
+			return
+		}
+		if err := h.runBots(m); err != nil {
+			c.fail(err)
+			return
+		}
+		g.state.match = engine.Encode(m)
+		now := h.now()
+		err = h.store.Save(ctx, c.gameID, encodeState(g.state), g.item.Version, now)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		c.seat, c.version = seat, g.item.Version+1
+		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(seat, meta(c.gameID, c.version, now)),
+			Seat: seat, Token: token})
+		return
+	}
+	// Every attempt lost a race: the table is very busy. Nothing was taken;
+	// the client may try again.
+	c.fail(store.ErrUnavailable)
+}
