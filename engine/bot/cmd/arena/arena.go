@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"tessera/engine"
+	"tessera/engine/bot"
+)
+
+// configs are the table configurations the arena knows.
+var configs = map[string]engine.Options{
+	"fiveup2":      {Variant: engine.FiveUp, Players: 2, Target: 250, Redeal: true},
+	"fiveup3":      {Variant: engine.FiveUp, Players: 3, Target: 250, Redeal: true},
+	"fiveup4":      {Variant: engine.FiveUp, Players: 4, Target: 250, Redeal: true},
+	"fiveup4pairs": {Variant: engine.FiveUp, Players: 4, Pairs: true, Target: 250, Redeal: true},
+	"partnership":  engine.DefaultOptions(engine.Partnership),
+}
+
+// seatings lists, for one match seed, which seats level A takes in each of
+// the mirrored matches. Two teams (2 players, or pairs): A takes one team,
+// then the other. Three or four seats played alone: A takes one seat and B
+// all the others, and A's seat goes round the table, so A's fair share of
+// wins is 1/players.
+func seatings(o engine.Options) [][]bool {
+	if o.Teams() == 2 {
+		a0 := make([]bool, o.Players)
+		a1 := make([]bool, o.Players)
+		for s := range a0 {
+			a0[s] = o.TeamOf(s) == 0
+			a1[s] = !a0[s]
+		}
+		return [][]bool{a0, a1}
+	}
+	out := make([][]bool, o.Players)
+	for k := range out {
+		out[k] = make([]bool, o.Players)
+		out[k][k] = true
+	}
+	return out
+}
+
+// result is one match's outcome from A's side.
+type result struct {
+	aWon   bool
+	hands  int
+	aScore int // the best score of a team of A
+	bScore int // the best score of a team of B
+}
+
+// play runs one match to its end; isA[s] says whether seat s is level A.
+func play(o engine.Options, seed engine.Seed, isA []bool, pa, pb bot.Player) (result, error) {
+	m, err := engine.NewMatch(o, seed)
+	if err != nil {
+		return result{}, err
+	}
+	for s := range isA {
+		lvl := "b"
+		if isA[s] {
+			lvl = "a"
+		}
+		if err := m.TakeSeat(s, engine.Seat{Name: lvl, Bot: lvl}); err != nil {
+			return result{}, err
+		}
+	}
+	for steps := 0; m.Status() == engine.StatusPlaying; steps++ {
+		if steps > 100000 {
+			return result{}, fmt.Errorf("match %v does not end", seed)
+		}
+		seat := m.ToAct()[0]
+		p := pb
+		if isA[seat] {
+			p = pa
+		}
+		mv, ok := p(m.View(seat, engine.ViewMeta{}), m.BotSeed(seat))
+		if !ok {
+			return result{}, fmt.Errorf("match %v: seat %d has nothing to do but must act", seed, seat)
+		}
+		if err := m.Apply(seat, mv); err != nil {
+			return result{}, fmt.Errorf("match %v: seat %d: %w", seed, seat, err)
+		}
+	}
+	r := result{hands: m.HandNumber(), aScore: -1, bScore: -1}
+	scores := m.Scores()
+	for s, a := range isA {
+		t := o.TeamOf(s)
+		if a {
+			r.aScore = max(r.aScore, scores[t])
+			r.aWon = r.aWon || m.Winner() == t
+		} else {
+			r.bScore = max(r.bScore, scores[t])
+		}
+	}
+	return r, nil
+}
+
+// summary is the arena's tally.
+type summary struct {
+	Matches, AWins, Hands int
+	Players               int
+	AScore, BScore        int
+}
+
+// run plays n matches (whole mirrored groups) on workers goroutines. The
+// result does not depend on workers: every match's seed is fixed by its
+// number.
+func run(o engine.Options, pa, pb bot.Player, n int, base uint64, workers int) (summary, error) {
+	seats := seatings(o)
+	groups := (n + len(seats) - 1) / len(seats)
+	type job struct{ g, k int }
+	jobs := make(chan job)
+	results := make([]result, groups*len(seats))
+	errs := make([]error, len(results))
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				i := j.g*len(seats) + j.k
+				results[i], errs[i] = play(o, engine.Seed{base, uint64(j.g)}, seats[j.k], pa, pb)
+			}
+		}()
+	}
+	for g := 0; g < groups; g++ {
+		for k := range seats {
+			jobs <- job{g, k}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	sum := summary{Matches: len(results), Players: o.Players}
+	if o.Teams() == 2 {
+		sum.Players = 2
+	}
+	for i, r := range results {
+		if errs[i] != nil {
+			return sum, errs[i]
+		}
+		if r.aWon {
+			sum.AWins++
+		}
+		sum.Hands += r.hands
+		sum.AScore += r.aScore
+		sum.BScore += r.bScore
+	}
+	return sum, nil
+}
+
+// wilson is the 95% Wilson score interval of k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	const z = 1.959963984540054
+	p := float64(k) / float64(n)
+	nf := float64(n)
+	d := 1 + z*z/nf
+	c := (p + z*z/(2*nf)) / d
+	h := z / d * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	return c - h, c + h
+}
+
+// Report prints the win rates.
+func (s summary) Report() string {
+	var b strings.Builder
+	lo, hi := wilson(s.AWins, s.Matches)
+	bw := s.Matches - s.AWins
+	blo, bhi := wilson(bw, s.Matches)
+	fmt.Fprintf(&b, "A wins %d/%d = %.1f%% (95%% CI %.1f%%..%.1f%%)\n",
+		s.AWins, s.Matches, 100*float64(s.AWins)/float64(s.Matches), 100*lo, 100*hi)
+	fmt.Fprintf(&b, "B wins %d/%d = %.1f%% (95%% CI %.1f%%..%.1f%%)\n",
+		bw, s.Matches, 100*float64(bw)/float64(s.Matches), 100*blo, 100*bhi)
+	if s.Players > 2 {
+		fmt.Fprintf(&b, "(A holds one seat of %d: its fair share is %.1f%%)\n", s.Players, 100/float64(s.Players))
+	}
+	fmt.Fprintf(&b, "mean hands per match %.2f, mean final score A %.1f, B %.1f\n",
+		float64(s.Hands)/float64(s.Matches), float64(s.AScore)/float64(s.Matches), float64(s.BScore)/float64(s.Matches))
+	return b.String()
+}

@@ -1,0 +1,164 @@
+package bot
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"tessera/engine"
+)
+
+// HardPlayouts is the hard player's budget: playouts per decision, shared
+// among the candidate moves (each gets the same sampled worlds), but at
+// least minWorlds worlds per candidate. It is sized so that a decision
+// takes well under 150 ms on one core here (docs/bots.md).
+const HardPlayouts = 1200
+
+// minWorlds is the fewest sampled worlds every candidate move is played in.
+const minWorlds = 100
+
+// matchWin is what reaching the match target is worth in a playout, on top
+// of the hand's points: more than any hand can bring.
+const matchWin = 100
+
+// Hard is the "hard" level: determinized Monte Carlo over the hidden tiles
+// with HardPlayouts playouts (see the package documentation).
+func Hard(v *engine.View, seed uint64) (engine.Move, bool) {
+	return hard(v, seed, HardPlayouts)
+}
+
+// hard decides with a given playout budget.
+func hard(v *engine.View, seed uint64, budget int) (engine.Move, bool) {
+	if v == nil || v.You == nil {
+		return engine.Move{}, false
+	}
+	if v.You.Confirm {
+		return confirm(v.You.Tiles), true
+	}
+	legal := legalMoves(v)
+	switch len(legal) {
+	case 0:
+		return engine.Move{}, false
+	case 1:
+		return legal[0], true
+	}
+	p, err := readPosition(v)
+	if err != nil {
+		return Medium(v, seed)
+	}
+	r := rand.New(rand.NewPCG(seed, 0x68617264))
+	return search(p, legal, budget, r), true
+}
+
+// search plays every candidate out in the same sampled worlds and returns
+// the one with the best total.
+func search(p *position, legal []engine.Move, budget int, r *rand.Rand) engine.Move {
+	worlds := max(budget/len(legal), minWorlds)
+	sums := make([]float64, len(legal))
+	sa := newSampler(p)
+	hands := make([][]engine.Tile, p.opts.Players)
+	var scores [4]int
+	copy(scores[:], p.scores)
+	for w := 0; w < worlds; w++ {
+		bone := sa.sample(r, hands)
+		base, err := engine.NewSim(p.opts, p.plays, hands, bone, p.seat)
+		if err != nil {
+			continue // cannot happen: the world is a partition of the unseen tiles
+		}
+		for i, mv := range legal {
+			sim := *base
+			sums[i] += playout(&sim, mv, p, &scores)
+		}
+	}
+	best, bestV := 0, math.Inf(-1)
+	for i, s := range sums {
+		if s > bestV {
+			best, bestV = i, s
+		}
+	}
+	return legal[best]
+}
+
+// playout plays mv and then the rest of the hand with the rollout policy,
+// and returns the seat's team's points minus the mean of the other teams'
+// (count and hand-end points), plus or minus matchWin when a team reaches
+// the target.
+func playout(s *engine.Sim, mv engine.Move, p *position, scores *[4]int) float64 {
+	o := p.opts
+	me := o.TeamOf(p.seat)
+	var gain [4]int
+	var buf [32]engine.Move
+	mover := s.Turn()
+	pts, err := s.Play(mv.Tile, mv.End)
+	if err != nil {
+		return math.Inf(-1)
+	}
+	for {
+		t := o.TeamOf(mover)
+		gain[t] += pts
+		if scores[t]+gain[t] >= o.Target {
+			return final(&gain, me, o.Teams()) + win(t == me)
+		}
+		if s.Over() {
+			break
+		}
+		s.Advance()
+		if s.Over() {
+			break
+		}
+		mover = s.Turn()
+		mv = rollout(s, buf[:0])
+		pts, _ = s.Play(mv.Tile, mv.End)
+	}
+	res, _ := s.Outcome()
+	if res.Team >= 0 {
+		gain[res.Team] += res.Points
+		if scores[res.Team]+gain[res.Team] >= o.Target {
+			return final(&gain, me, o.Teams()) + win(res.Team == me)
+		}
+	}
+	return final(&gain, me, o.Teams())
+}
+
+func win(mine bool) float64 {
+	if mine {
+		return matchWin
+	}
+	return -matchWin
+}
+
+// final is the team's gain minus the mean gain of the other teams.
+func final(gain *[4]int, me, teams int) float64 {
+	others := 0
+	for t := 0; t < teams; t++ {
+		if t != me {
+			others += gain[t]
+		}
+	}
+	return float64(gain[me]) - float64(others)/float64(teams-1)
+}
+
+// rollout is the playout policy: the medium player's main terms (points
+// taken, pips and doubles shed, ending the hand) on the sampled world,
+// without its reading of the opponents.
+func rollout(s *engine.Sim, buf []engine.Move) engine.Move {
+	legal := s.AppendLegal(buf)
+	if len(legal) == 1 {
+		return legal[0]
+	}
+	best, bestV := legal[0], math.Inf(-1)
+	for _, mv := range legal {
+		c := *s
+		pts, _ := c.Play(mv.Tile, mv.End)
+		v := float64(pts) + wShedPip*float64(mv.Tile.Pips())
+		if mv.Tile.IsDouble() {
+			v += wDouble
+		}
+		if c.Over() {
+			v += 100
+		}
+		if v > bestV {
+			best, bestV = mv, v
+		}
+	}
+	return best
+}

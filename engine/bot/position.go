@@ -1,0 +1,173 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"tessera/engine"
+)
+
+// position is everything one seat knows about the hand being played, read
+// from its own view and nothing else.
+type position struct {
+	opts     engine.Options
+	seat     int
+	hand     uint32              // the seat's own tiles
+	plays    []engine.PlayedTile // the current hand's plays, in order
+	held     [4]int              // how many tiles each seat holds
+	boneyard int                 // how many tiles are left to draw
+	// void[s] has bit p set when seat s is known to hold no tile showing p:
+	// it drew or passed while the open ends showed p (see readLog).
+	void   [4]uint8
+	unseen uint32 // tiles neither in the seat's hand nor on the layout
+	scores []int
+}
+
+var errNoPosition = errors.New("bot: the view holds no hand in play for this seat")
+
+// readPosition builds the seat's knowledge from its view.
+func readPosition(v *engine.View) (*position, error) {
+	if v == nil || v.You == nil || v.Hand == nil {
+		return nil, errNoPosition
+	}
+	variant, ok := engine.ParseVariant(v.Variant)
+	if !ok {
+		return nil, fmt.Errorf("bot: unknown variant %q", v.Variant)
+	}
+	p := &position{
+		opts: engine.Options{Variant: variant, Players: v.Options.Players, Pairs: v.Options.Pairs,
+			Target: v.Options.Target, Redeal: v.Options.Redeal},
+		seat:     v.You.Seat,
+		boneyard: v.Hand.Boneyard,
+		scores:   v.Scores,
+	}
+	if p.opts.Players < 2 || p.opts.Players > 4 || len(v.Seats) != p.opts.Players ||
+		len(v.Scores) != p.opts.Teams() || p.seat < 0 || p.seat >= p.opts.Players {
+		return nil, errNoPosition
+	}
+	for _, t := range v.You.Tiles {
+		p.hand |= bit(t)
+	}
+	for i, s := range v.Seats {
+		p.held[i] = s.Tiles
+	}
+	if err := p.readLog(v.Log, v.Hand.Number); err != nil {
+		return nil, err
+	}
+	played := uint32(0)
+	for _, pl := range p.plays {
+		played |= bit(pl.Tile)
+	}
+	p.unseen = allTiles &^ p.hand &^ played
+	hidden := p.boneyard
+	for s := 0; s < p.opts.Players; s++ {
+		if s != p.seat {
+			hidden += p.held[s]
+		}
+	}
+	if hidden != bits.OnesCount32(p.unseen) || p.held[p.seat] != bits.OnesCount32(p.hand) {
+		return nil, fmt.Errorf("bot: the view's counts do not add up (%d hidden, %d unseen)", hidden, bits.OnesCount32(p.unseen))
+	}
+	return p, nil
+}
+
+// readLog collects the current hand's plays and what its draws and passes
+// say about the tiles each seat lacks. A seat that draws or passes while the
+// ends show the numbers E holds no tile showing E at that moment; the tiles
+// it then draws lack E too, except the last one of a draw that is not
+// followed by a pass, which it must play at once. So after the draw (and
+// that play) the seat lacks E; what it was known to lack before still holds
+// only when none of the tiles it drew stayed in its hand (a pure pass, or a
+// single tile drawn and played).
+func (p *position) readLog(log []engine.Event, hand int) error {
+	start := -1
+	for i, e := range log {
+		if e.Hand == hand && e.Type == engine.EventDeal {
+			start = i
+		}
+	}
+	if start < 0 {
+		return errNoPosition
+	}
+	events := log[start+1:]
+	var all uint32
+	for _, e := range events {
+		if e.Type == engine.EventPlay && e.Hand == hand {
+			all |= bit(e.Tile)
+		}
+	}
+	// The holder seat holds every tile played this hand and replays the
+	// plays one after the other, so its layout shows the ends as they were
+	// at every event.
+	hands := make([][]engine.Tile, p.opts.Players)
+	hands[0] = tilesOf(all)
+	holder, err := engine.NewSim(p.opts, nil, hands, nil, 0)
+	if err != nil {
+		return fmt.Errorf("bot: %w", err)
+	}
+	var drew [4]int // tiles drawn by a seat in its last draw not yet resolved
+	for _, e := range events {
+		if e.Hand != hand {
+			continue
+		}
+		switch e.Type {
+		case engine.EventPlay:
+			if _, err := holder.Play(e.Tile, e.End); err != nil {
+				return fmt.Errorf("bot: replaying the log: %w", err)
+			}
+			p.plays = append(p.plays, engine.PlayedTile{Seat: e.Seat, Tile: e.Tile, End: e.End})
+			drew[e.Seat] = 0
+		case engine.EventDraw:
+			ends := openNumbers(holder.Layout())
+			if e.Count == 1 {
+				p.void[e.Seat] |= ends // kept if it plays the drawn tile
+			} else {
+				p.void[e.Seat] = ends
+			}
+			drew[e.Seat] = e.Count
+		case engine.EventPass:
+			ends := openNumbers(holder.Layout())
+			if drew[e.Seat] > 0 {
+				p.void[e.Seat] = ends
+			} else {
+				p.void[e.Seat] |= ends
+			}
+			drew[e.Seat] = 0
+		}
+	}
+	return nil
+}
+
+// oracle is a Sim of the current layout in which the seat holds every tile
+// not yet played (its own and the unseen ones) and it is its turn. Playing
+// any tile on a copy of it answers "what would the count be if this tile went
+// there", for the seat's own tiles and for tiles an opponent may hold alike.
+func (p *position) oracle() (*engine.Sim, error) {
+	hands := make([][]engine.Tile, p.opts.Players)
+	hands[p.seat] = tilesOf(p.hand | p.unseen)
+	return engine.NewSim(p.opts, p.plays, hands, nil, p.seat)
+}
+
+// teamOf is the team of a seat.
+func (p *position) teamOf(seat int) int { return p.opts.TeamOf(seat) }
+
+// mayHold is the chance that seat s holds unseen tile i, given the seats'
+// counts, the boneyard and the numbers each seat lacks: the seat's share of
+// the places the tile can be.
+func (p *position) mayHold(s, i int) float64 {
+	num := numbers(tileOf[i])
+	if p.void[s]&num != 0 || p.unseen&(1<<i) == 0 {
+		return 0
+	}
+	room := p.boneyard
+	for q := 0; q < p.opts.Players; q++ {
+		if q != p.seat && p.void[q]&num == 0 {
+			room += p.held[q]
+		}
+	}
+	if room == 0 {
+		return 0
+	}
+	return float64(p.held[s]) / float64(room)
+}
