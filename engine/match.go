@@ -211,6 +211,9 @@ func (m *Match) deal(leader int) {
 	var order [NumTiles]uint8
 	if len(m.feed) > 0 {
 		order, m.feed = m.feed[0], m.feed[1:]
+		if len(m.feed) == 0 {
+			m.feed = nil
+		}
 	} else {
 		order = m.seed.shuffle(m.handNo, len(rec.Deals))
 	}

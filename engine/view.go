@@ -135,13 +135,18 @@ func (m *Match) View(seat int, meta ViewMeta) *View {
 	return v
 }
 
-// recentLog is the events of the current hand and the hand before it.
+// recentLog is the events of the current hand and the hand before it. The
+// view shares them with the match (events are never changed once logged);
+// the capacity is cut so that nothing can append into the match's log.
 func (m *Match) recentLog() []Event {
 	i := len(m.log)
 	for i > 0 && m.log[i-1].Hand >= m.handNo-1 {
 		i--
 	}
-	return append([]Event{}, m.log[i:]...)
+	if i == len(m.log) {
+		return []Event{}
+	}
+	return m.log[i:len(m.log):len(m.log)]
 }
 
 func (m *Match) viewHand() *ViewHand {

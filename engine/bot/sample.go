@@ -15,11 +15,11 @@ const boneyardPlace = 4
 // no seat gets a tile showing a number it is known to lack.
 type sampler struct {
 	p     *position
-	tiles []int    // the unseen tiles
-	elig  []uint8  // per tile: a bit per place it may be in
-	cap0  [5]int   // tiles each place takes
-	order []int    // scratch: tiles in dealing order
-	place []int    // scratch: the place each tile of order went to
+	tiles []int   // the unseen tiles
+	elig  []uint8 // per tile: a bit per place it may be in
+	cap0  [5]int  // tiles each place takes
+	order []int   // scratch: tiles in dealing order
+	place []int   // scratch: the place each tile of order went to
 	bone  []engine.Tile
 }
 
@@ -82,10 +82,10 @@ func (sa *sampler) try(r *rand.Rand, respectVoids bool) bool {
 		}
 	}
 	room := sa.cap0
-	for k, ti := range sa.order {
+	for k, j := range sa.order {
 		e := uint8(1<<(boneyardPlace+1) - 1)
 		if respectVoids {
-			e = sa.elig[ti]
+			e = sa.elig[j]
 		}
 		total := 0
 		for q := 0; q <= boneyardPlace; q++ {
@@ -120,11 +120,12 @@ func (sa *sampler) collect(r *rand.Rand, hands [][]engine.Tile) []engine.Tile {
 	}
 	hands[p.seat] = append(hands[p.seat], tilesOf(p.hand)...)
 	sa.bone = sa.bone[:0]
-	for k, ti := range sa.order {
+	for k, j := range sa.order {
+		t := tileOf[sa.tiles[j]]
 		if q := sa.place[k]; q == boneyardPlace {
-			sa.bone = append(sa.bone, tileOf[ti])
+			sa.bone = append(sa.bone, t)
 		} else {
-			hands[q] = append(hands[q], tileOf[ti])
+			hands[q] = append(hands[q], t)
 		}
 	}
 	r.Shuffle(len(sa.bone), func(i, j int) { sa.bone[i], sa.bone[j] = sa.bone[j], sa.bone[i] })
