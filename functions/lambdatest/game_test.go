@@ -141,7 +141,7 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 	// Create, then take the other seat: the match starts.
 	var ana seated
 	decode(t, "create", create.invoke(t, apiEvent("POST /api/games", "POST", "/api/games", nil,
-		`{"variant": "fiveup", "players": 2, "target": 10, "name": "Ana"}`)), http.StatusCreated, &ana)
+		`{"variant": "fiveup", "players": 2, "target": 50, "name": "Ana"}`)), http.StatusCreated, &ana)
 	id := ana.Game.ID
 	if id == "" || ana.Token == "" || ana.Seat != 0 || ana.Game.Version != 1 || ana.Game.Status != "open" {
 		t.Fatalf("create answer = %+v, want seat 0 of an open game at version 1 with a token", ana)
@@ -286,10 +286,10 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 		}
 	}
 
+	// Cold starts are measured by BenchmarkColdStart; here, only what the
+	// emulator reported for each bootstrap's init, and the calls it made.
 	for _, name := range []string{"CreateFunction", "JoinFunction", "StateFunction", "MoveFunction"} {
-		fn := fns[name]
-		initMs, _ := fn.initMillis()
-		t.Logf("%s: emulator start to first answer %v (bootstrap init %.1f ms); DynamoDB calls %v",
-			name, fn.coldStart.Round(100_000), initMs, recorders[name].used())
+		initMs, _ := fns[name].initMillis()
+		t.Logf("%s: bootstrap init %.1f ms; DynamoDB calls %v", name, initMs, recorders[name].used())
 	}
 }

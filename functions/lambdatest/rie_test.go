@@ -72,13 +72,10 @@ func (b *logBuffer) String() string {
 
 // emulated is one function running under its own emulator.
 type emulated struct {
-	name    string
-	url     string // the invocation endpoint
-	cmd     *exec.Cmd
-	out     *logBuffer
-	started time.Time
-	// coldStart is the time from starting the emulator to the first answer.
-	coldStart time.Duration
+	name string
+	url  string // the invocation endpoint
+	cmd  *exec.Cmd
+	out  *logBuffer
 }
 
 func freePort(t testing.TB) int {
@@ -112,7 +109,6 @@ func startEmulated(t testing.TB, name, bootstrap string, env ...string) *emulate
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	e := &emulated{name: name, url: fmt.Sprintf("http://127.0.0.1:%d/2015-03-31/functions/function/invocations", invokePort), cmd: cmd, out: &logBuffer{}}
 	cmd.Stdout, cmd.Stderr = e.out, e.out
-	e.started = time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start emulator: %v", err)
 	}
@@ -152,9 +148,6 @@ func (e *emulated) invokeRaw(t testing.TB, payload []byte) []byte {
 			resp.Body.Close()
 			if rerr != nil {
 				t.Fatalf("%s: read answer: %v", e.name, rerr)
-			}
-			if e.coldStart == 0 {
-				e.coldStart = time.Since(e.started)
 			}
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("%s: emulator answered %d: %s\nlog:\n%s", e.name, resp.StatusCode, body, e.out)
