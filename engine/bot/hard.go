@@ -58,6 +58,7 @@ func search(p *position, legal []engine.Move, budget int, r *rand.Rand) engine.M
 	hands := make([][]engine.Tile, p.opts.Players)
 	var scores [4]int
 	copy(scores[:], p.scores)
+	b := boardOf(p.plays, p.opts.Variant == engine.FiveUp)
 	for w := 0; w < worlds; w++ {
 		bone := sa.sample(r, hands)
 		base, err := engine.NewSim(p.opts, p.plays, hands, bone, p.seat)
@@ -66,7 +67,7 @@ func search(p *position, legal []engine.Move, budget int, r *rand.Rand) engine.M
 		}
 		for i, mv := range legal {
 			sim := *base
-			sums[i] += playout(&sim, mv, p, &scores)
+			sums[i] += playout(&sim, b, mv, p, &scores)
 		}
 	}
 	best, bestV := 0, math.Inf(-1)
@@ -82,7 +83,7 @@ func search(p *position, legal []engine.Move, budget int, r *rand.Rand) engine.M
 // and returns the seat's team's points minus the mean of the other teams'
 // (count and hand-end points), plus or minus matchWin when a team reaches
 // the target.
-func playout(s *engine.Sim, mv engine.Move, p *position, scores *[4]int) float64 {
+func playout(s *engine.Sim, b board, mv engine.Move, p *position, scores *[4]int) float64 {
 	o := p.opts
 	me := o.TeamOf(p.seat)
 	var gain [4]int
@@ -92,6 +93,8 @@ func playout(s *engine.Sim, mv engine.Move, p *position, scores *[4]int) float64
 	if err != nil {
 		return math.Inf(-1)
 	}
+	b.place(mv.Tile, mv.End)
+	fiveUp := o.Variant == engine.FiveUp
 	for {
 		t := o.TeamOf(mover)
 		gain[t] += pts
@@ -106,8 +109,9 @@ func playout(s *engine.Sim, mv engine.Move, p *position, scores *[4]int) float64
 			break
 		}
 		mover = s.Turn()
-		mv = rollout(s, buf[:0])
+		mv = rollout(s, &b, fiveUp, buf[:0])
 		pts, _ = s.Play(mv.Tile, mv.End)
+		b.place(mv.Tile, mv.End)
 	}
 	res, _ := s.Outcome()
 	if res.Team >= 0 {
@@ -137,24 +141,27 @@ func final(gain *[4]int, me, teams int) float64 {
 	return float64(gain[me]) - float64(others)/float64(teams-1)
 }
 
-// rollout is the playout policy: the medium player's main terms (points
-// taken, pips and doubles shed, ending the hand) on the sampled world,
-// without its reading of the opponents.
-func rollout(s *engine.Sim, buf []engine.Move) engine.Move {
+// rollout is the playout policy: the medium player's main terms (the count
+// taken, pips and doubles shed) on the sampled world, without its reading of
+// the opponents.
+func rollout(s *engine.Sim, b *board, fiveUp bool, buf []engine.Move) engine.Move {
 	legal := s.AppendLegal(buf)
 	if len(legal) == 1 {
 		return legal[0]
 	}
 	best, bestV := legal[0], math.Inf(-1)
 	for _, mv := range legal {
-		c := *s
-		pts, _ := c.Play(mv.Tile, mv.End)
-		v := float64(pts) + wShedPip*float64(mv.Tile.Pips())
-		if mv.Tile.IsDouble() {
-			v += wDouble
-		}
-		if c.Over() {
-			v += 100
+		var v float64
+		if fiveUp {
+			v = float64(points(b.countAfter(mv.Tile, mv.End))) + wShedPip*float64(mv.Tile.Pips())
+			if mv.Tile.IsDouble() {
+				v += wDouble
+			}
+		} else {
+			v = wShedPipBlock * float64(mv.Tile.Pips())
+			if mv.Tile.IsDouble() {
+				v += wDoubleBlock
+			}
 		}
 		if v > bestV {
 			best, bestV = mv, v

@@ -46,10 +46,7 @@ func Medium(v *engine.View, seed uint64) (engine.Move, bool) {
 	if err != nil {
 		return legal[0], true
 	}
-	ev, err := newEvaluator(p)
-	if err != nil {
-		return legal[0], true
-	}
+	ev := newEvaluator(p)
 	r := rand.New(rand.NewPCG(seed, 0x6d656469756d))
 	best, bestV := legal[0], math.Inf(-1)
 	for _, mv := range legal {
@@ -105,35 +102,32 @@ func confirm(tiles []engine.Tile) engine.Move {
 // evaluator scores moves for one position.
 type evaluator struct {
 	p       *position
-	oracle  *engine.Sim
+	board   board   // the layout now
 	next    int     // the next seat to play after this one
 	partner int     // -1 when playing alone
 	avgPips float64 // mean pips of an unseen tile
 }
 
-func newEvaluator(p *position) (*evaluator, error) {
-	o, err := p.oracle()
-	if err != nil {
-		return nil, err
-	}
-	ev := &evaluator{p: p, oracle: o, next: (p.seat + 1) % p.opts.Players, partner: -1}
+func newEvaluator(p *position) *evaluator {
+	ev := &evaluator{p: p, board: boardOf(p.plays, p.opts.Variant == engine.FiveUp), next: (p.seat + 1) % p.opts.Players, partner: -1}
 	if p.opts.Pairs {
 		ev.partner = (p.seat + 2) % 4
 	}
 	if n := bits.OnesCount32(p.unseen); n > 0 {
 		ev.avgPips = float64(pipsOf(p.unseen)) / float64(n)
 	}
-	return ev, nil
+	return ev
 }
 
 // value is the evaluation of one legal move; higher is better.
 func (ev *evaluator) value(mv engine.Move) float64 {
 	p := ev.p
-	after := *ev.oracle
-	pts, err := after.Play(mv.Tile, mv.End)
-	if err != nil {
+	if !ev.board.fits(mv.Tile, mv.End) || p.hand&bit(mv.Tile) == 0 {
 		return math.Inf(-1)
 	}
+	after := ev.board
+	after.place(mv.Tile, mv.End)
+	pts := points(after.count())
 	rest := p.hand &^ bit(mv.Tile)
 	fiveUp := p.opts.Variant == engine.FiveUp
 	myScore := p.scores[p.teamOf(p.seat)]
@@ -163,7 +157,7 @@ func (ev *evaluator) value(mv engine.Move) float64 {
 	if fiveUp {
 		v -= ev.risk(&after)
 	}
-	ends := openNumbers(after.Layout())
+	ends := after.openNumbers()
 	follow := 0
 	for m := rest; m != 0; m &= m - 1 {
 		if numbers(tileOf[bits.TrailingZeros32(m)])&ends != 0 {
@@ -215,7 +209,7 @@ func (ev *evaluator) dominoPoints() float64 {
 // best of their scoring replies, as if it held each independently with
 // probability mayHold. A reply that would reach its target counts as much as
 // a lost match.
-func (ev *evaluator) risk(after *engine.Sim) float64 {
+func (ev *evaluator) risk(after *board) float64 {
 	p := ev.p
 	if p.teamOf(ev.next) == p.teamOf(p.seat) {
 		return 0
@@ -232,9 +226,8 @@ func (ev *evaluator) risk(after *engine.Sim) float64 {
 		}
 		best := 0
 		for e := engine.EndLeft; e <= engine.EndDown; e++ {
-			c := *after
-			if pts, err := c.Play(tileOf[i], e); err == nil && pts > best {
-				best = pts
+			if after.fits(tileOf[i], e) {
+				best = max(best, points(after.countAfter(tileOf[i], e)))
 			}
 		}
 		if best > 0 {

@@ -139,16 +139,6 @@ func (p *position) readLog(log []engine.Event, hand int) error {
 	return nil
 }
 
-// oracle is a Sim of the current layout in which the seat holds every tile
-// not yet played (its own and the unseen ones) and it is its turn. Playing
-// any tile on a copy of it answers "what would the count be if this tile went
-// there", for the seat's own tiles and for tiles an opponent may hold alike.
-func (p *position) oracle() (*engine.Sim, error) {
-	hands := make([][]engine.Tile, p.opts.Players)
-	hands[p.seat] = tilesOf(p.hand | p.unseen)
-	return engine.NewSim(p.opts, p.plays, hands, nil, p.seat)
-}
-
 // teamOf is the team of a seat.
 func (p *position) teamOf(seat int) int { return p.opts.TeamOf(seat) }
 
