@@ -252,3 +252,5 @@ func (s *server) fullGame(body string) (string, []string) {
 }
 
 func newMemoryStore() store.Store { return store.NewMemory() }
+
+func (s *server) nowFunc() func() time.Time { return func() time.Time { return fixedNow } }

@@ -1,0 +1,492 @@
+package api
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"hash/crc32"
+	"log/slog"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/lambdacontext"
+
+	"tessera/engine"
+	"tessera/functions/store"
+	"tessera/functions/store/storetest"
+)
+
+func TestCreateAnswers201WithSeatZeroAndAToken(t *testing.T) {
+	s := newServer(t, store.NewMemory(), 1)
+	r := s.do("POST", "/api/games", `{"variant":"fiveup","players":3,"name":"  Ana  "}`, "")
+	if r.status != 201 {
+		t.Fatalf("status %d: %s", r.status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	if cc := r.header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control = %q, want no-store", cc)
+	}
+	var a seatAnswerJSON
+	if err := json.Unmarshal(r.body, &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Seat != 0 {
+		t.Errorf("seat = %d, want 0", a.Seat)
+	}
+	if raw, err := base64.RawURLEncoding.DecodeString(a.Token); err != nil || len(raw) < 16 {
+		t.Errorf("token %q is not base64url of at least 128 bits", a.Token)
+	}
+	v := mustView(t, a.Game)
+	if !regexp.MustCompile(`^[A-Za-z0-9_-]{10,}$`).MatchString(v.ID) {
+		t.Errorf("game id %q is not URL-safe with at least 10 characters", v.ID)
+	}
+	if v.Version != 1 || v.Status != "open" || v.Hand != nil || v.Winner != nil {
+		t.Errorf("new game: version %d, status %q, hand %v, winner %v", v.Version, v.Status, v.Hand, v.Winner)
+	}
+	if v.Seats[0].Name == nil || *v.Seats[0].Name != "Ana" || !v.Seats[0].Taken {
+		t.Errorf("seat 0 = %+v, want Ana (trimmed), taken", v.Seats[0])
+	}
+	if v.Seats[1].Name != nil || v.Seats[1].Taken || v.Seats[1].Tiles != 0 {
+		t.Errorf("free seat = %+v, want name null, not taken, 0 tiles", v.Seats[1])
+	}
+	if v.You == nil || v.You.Seat != 0 {
+		t.Errorf("you = %+v, want seat 0", v.You)
+	}
+	checkView(t, a.Game, 0, nil)
+	if strings.Count(string(r.body), a.Token) != 1 {
+		t.Errorf("the token appears more than once in the answer")
+	}
+	item := s.stored(v.ID)
+	if item.Version != 1 {
+		t.Errorf("stored version %d, want 1", item.Version)
+	}
+	if strings.Contains(string(item.State), a.Token) {
+		t.Errorf("the stored state holds the token itself, not only its hash")
+	}
+}
+
+func TestCreateFillsDefaults(t *testing.T) {
+	tests := []struct {
+		name, body      string
+		players, target int
+		pairs, redeal   bool
+	}{
+		{"fiveup defaults to 4 players, 250, redeal", `{"variant":"fiveup","name":"A"}`, 4, 250, false, true},
+		{"partnership defaults to 4 players in pairs to 50", `{"variant":"partnership","name":"A"}`, 4, 50, true, false},
+		{"partnership accepts its fixed options", `{"variant":"partnership","players":4,"pairs":true,"redeal":false,"target":100,"name":"A"}`, 4, 100, true, false},
+		{"fiveup pairs with 4 players", `{"variant":"fiveup","players":4,"pairs":true,"redeal":false,"target":1000,"name":"A"}`, 4, 1000, true, false},
+		{"fiveup pairs false with 2 players", `{"variant":"fiveup","players":2,"pairs":false,"target":1,"name":"A"}`, 2, 1, false, true},
+		{"null fields are absent", `{"variant":"fiveup","players":null,"pairs":null,"target":null,"redeal":null,"bots":null,"name":"A"}`, 4, 250, false, true},
+	}
+	s := newServer(t, store.NewMemory(), 2)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, v := s.create(tc.body)
+			o := v.Options
+			if o.Players != tc.players || o.Target != tc.target || o.Pairs != tc.pairs || o.Redeal != tc.redeal {
+				t.Errorf("options %+v, want players %d target %d pairs %v redeal %v", o, tc.players, tc.target, tc.pairs, tc.redeal)
+			}
+		})
+	}
+}
+
+func TestCreateWithComputersStartsAndWaitsForAPerson(t *testing.T) {
+	s := newServer(t, store.NewMemory(), 3)
+	for i := 0; i < 20; i++ {
+		_, _, v := s.create(`{"variant":"fiveup","players":4,"name":"Ana","bots":[{"seat":3,"level":"easy"},{"seat":1,"level":"easy"},{"seat":2,"level":"easy"}]}`)
+		if v.Version != 1 || v.Status != "playing" || v.Hand == nil {
+			t.Fatalf("version %d status %q hand %v, want version 1, playing", v.Version, v.Status, v.Hand)
+		}
+		for seat := 1; seat < 4; seat++ {
+			st := v.Seats[seat]
+			if st.Bot == nil || *st.Bot != "easy" || st.Name == nil || *st.Name != "Bot "+string(rune('0'+seat)) || !st.Taken {
+				t.Fatalf("seat %d = %+v, want the server-named easy bot", seat, st)
+			}
+		}
+		waiting := v.Hand.Turn != nil && *v.Hand.Turn == 0 || v.Hand.Phase == "confirm" && v.You.Confirm
+		if !waiting {
+			t.Fatalf("the view does not wait for seat 0: phase %s turn %v confirming %v", v.Hand.Phase, v.Hand.Turn, v.Hand.Confirming)
+		}
+		if v.Hand.Phase == "confirm" && len(v.Hand.Confirming) != 1 {
+			t.Fatalf("a computer seat is still asked about the redeal: %v", v.Hand.Confirming)
+		}
+	}
+}
+
+func TestTakeSeat(t *testing.T) {
+	s := newServer(t, store.NewMemory(), 4)
+	id, _, _ := s.create(`{"variant":"fiveup","players":4,"name":"Ana"}`)
+	t.Run("the named seat", func(t *testing.T) {
+		seat, tok, v := s.join(id, `{"name":"Cy","seat":2}`)
+		if seat != 2 || v.Version != 2 || v.You.Seat != 2 || tok == "" {
+			t.Fatalf("seat %d version %d you %+v", seat, v.Version, v.You)
+		}
+	})
+	t.Run("the lowest free seat without a number", func(t *testing.T) {
+		seat, _, v := s.join(id, `{"name":"Bea"}`)
+		if seat != 1 || v.Version != 3 || v.Status != "open" {
+			t.Fatalf("seat %d version %d status %s, want 1, 3, open", seat, v.Version, v.Status)
+		}
+	})
+	t.Run("the last seat deals the first hand", func(t *testing.T) {
+		seat, _, v := s.join(id, `{"name":"Dan"}`)
+		if seat != 3 || v.Version != 4 || v.Status != "playing" || v.Hand == nil || len(v.You.Tiles) != 7 {
+			t.Fatalf("seat %d version %d status %s, want 3, 4, playing with 7 tiles", seat, v.Version, v.Status)
+		}
+	})
+}
+
+func TestPollETags(t *testing.T) {
+	s := newServer(t, store.NewMemory(), 5)
+	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"redeal":false,"name":"Ana"}`)
+	get := func(token string, headers ...string) response {
+		return s.do("GET", "/api/games/"+id, "", token, headers...)
+	}
+	seat0, seat1, spec := get(tokens[0]), get(tokens[1]), get("")
+	tags := map[string]bool{}
+	for _, r := range []response{seat0, seat1, spec} {
+		if r.status != 200 || r.header.Get("ETag") == "" || r.header.Get("Cache-Control") != "no-store" {
+			t.Fatalf("poll: %d ETag %q Cache-Control %q", r.status, r.header.Get("ETag"), r.header.Get("Cache-Control"))
+		}
+		tags[r.header.Get("ETag")] = true
+	}
+	if len(tags) != 3 {
+		t.Errorf("ETags %v: each seat and the spectator need their own", tags)
+	}
+	tag := seat0.header.Get("ETag")
+	for _, inm := range []string{tag, "W/" + tag, `"other", ` + tag, "*"} {
+		r := get(tokens[0], "If-None-Match", inm)
+		if r.status != 304 || len(r.body) != 0 || r.header.Get("ETag") != tag || r.header.Get("Cache-Control") != "no-store" {
+			t.Errorf("If-None-Match %s: %d body %q ETag %q", inm, r.status, r.body, r.header.Get("ETag"))
+		}
+	}
+	if r := get(tokens[1], "If-None-Match", tag); r.status != 200 {
+		t.Errorf("another seat's ETag gave %d, want 200", r.status)
+	}
+	if r := get("", "If-None-Match", tag); r.status != 200 {
+		t.Errorf("a seat's ETag for a spectator gave %d, want 200", r.status)
+	}
+	// A move changes the version, so the old ETag no longer matches.
+	v := mustView(t, seat0.body)
+	actor := *v.Hand.Turn
+	me := s.poll(id, tokens[actor])
+	lm := me.You.Legal[0]
+	body := `{"version":` + itoa(v.Version) + `,"type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	if r := s.do("POST", "/api/games/"+id+"/moves", body, tokens[actor]); r.status != 200 {
+		t.Fatalf("move: %d %s", r.status, r.body)
+	}
+	r := get(tokens[0], "If-None-Match", tag)
+	if r.status != 200 || r.header.Get("ETag") == tag {
+		t.Errorf("after a move: %d with ETag %q, want 200 and a new ETag", r.status, r.header.Get("ETag"))
+	}
+	if r := get("Bearer-less", "If-None-Match", tag); r.status != 401 {
+		t.Errorf("an invalid token with a matching ETag gave %d, want 401", r.status)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// corruptRecords keeps the envelope and the engine's header (seats and
+// tokens) valid but makes the match impossible to replay.
+func corruptRecords(t *testing.T, state []byte) []byte {
+	t.Helper()
+	st, err := decodeState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := append([]byte(nil), st.match[:len(st.match)-4]...)
+	body = append(body, 0xff) // trailing data after the records
+	st.match = binary.LittleEndian.AppendUint32(body, crc32.ChecksumIEEE(body))
+	if _, _, err := engine.DecodeSeats(st.match); err != nil {
+		t.Fatalf("the header should still decode: %v", err)
+	}
+	if _, err := engine.Decode(st.match); err == nil {
+		t.Fatal("the match should not decode")
+	}
+	return encodeState(st)
+}
+
+func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
+	mem := store.NewMemory()
+	s := newServer(t, mem, 6)
+	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"name":"Ana"}`)
+	tag := s.do("GET", "/api/games/"+id, "", tokens[1]).header.Get("ETag")
+	item := s.stored(id)
+	if err := mem.Save(context.Background(), id, corruptRecords(t, item.State), item.Version, fixedNow); err != nil {
+		t.Fatal(err)
+	}
+	// The save made version+1; the poll compares that version.
+	tag = etag(item.Version+1, 1)
+	if r := s.do("GET", "/api/games/"+id, "", tokens[1], "If-None-Match", tag); r.status != 304 {
+		t.Errorf("304 path: %d %s, want 304 without replaying", r.status, r.body)
+	}
+	if r := s.do("GET", "/api/games/"+id, "", "AAAAAAAAAAAAAAAAAAAAAA", "If-None-Match", tag); r.status != 401 {
+		t.Errorf("304 path with a wrong token: %d, want 401", r.status)
+	}
+	r := s.do("GET", "/api/games/"+id, "", tokens[1])
+	e := mustError(t, r)
+	if r.status != 500 || e.Error.Code != "internal" {
+		t.Errorf("full poll of a corrupt state: %d %s, want 500 internal", r.status, r.body)
+	}
+	if strings.Contains(string(r.body), "corrupt") || strings.Contains(string(r.body), "trailing") {
+		t.Errorf("the 500 body tells internals: %s", r.body)
+	}
+	if !strings.Contains(s.logs.String(), "stored state does not decode") {
+		t.Errorf("the corrupt state is not logged")
+	}
+}
+
+func TestRetriedMoveID(t *testing.T) {
+	s := newServer(t, store.NewMemory(), 8)
+	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"redeal":false,"name":"Ana"}`)
+	v := s.poll(id, tokens[0])
+	actor := *v.Hand.Turn
+	lm := s.poll(id, tokens[actor]).You.Legal[0]
+	body := `{"version":` + itoa(v.Version) + `,"moveId":"abc","type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	first := s.do("POST", "/api/games/"+id+"/moves", body, tokens[actor])
+	if first.status != 200 {
+		t.Fatalf("move: %d %s", first.status, first.body)
+	}
+	after := s.stored(id)
+	t.Run("same body again is 200, nothing applied", func(t *testing.T) {
+		r := s.do("POST", "/api/games/"+id+"/moves", body, tokens[actor])
+		if r.status != 200 || mustView(t, r.body).Version != after.Version {
+			t.Fatalf("retry: %d %s", r.status, r.body)
+		}
+	})
+	t.Run("another body with the same moveId is 200, nothing applied", func(t *testing.T) {
+		r := s.do("POST", "/api/games/"+id+"/moves", `{"version":999,"moveId":"abc","type":"redeal"}`, tokens[actor])
+		if r.status != 200 || mustView(t, r.body).Version != after.Version {
+			t.Fatalf("retry: %d %s", r.status, r.body)
+		}
+	})
+	t.Run("the same moveId by the other seat is not a retry", func(t *testing.T) {
+		r := s.do("POST", "/api/games/"+id+"/moves", `{"version":1,"moveId":"abc","type":"keep"}`, tokens[1-actor])
+		if e := mustError(t, r); r.status != 409 || e.Error.Code != "stale_version" {
+			t.Fatalf("other seat: %d %s, want 409 stale_version", r.status, r.body)
+		}
+	})
+	if got := s.stored(id); got.Version != after.Version || string(got.State) != string(after.State) {
+		t.Errorf("retries changed the game")
+	}
+}
+
+func TestRememberKeepsSixteenMoveIDsPerSeat(t *testing.T) {
+	st := &gameState{moves: make([][]moveDigest, 2)}
+	for i := 0; i < 40; i++ {
+		st.remember(1, "id-"+itoa(int64(i)))
+	}
+	st2, err := decodeState(encodeState(st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 40; i++ {
+		want := i >= 40-keptMoveIDs
+		if got := st2.applied(1, "id-"+itoa(int64(i))); got != want {
+			t.Errorf("applied(id-%d) = %v, want %v", i, got, want)
+		}
+		if st2.applied(0, "id-"+itoa(int64(i))) {
+			t.Errorf("seat 0 remembers seat 1's move id-%d", i)
+		}
+	}
+}
+
+func TestStoreFaults(t *testing.T) {
+	unavailable := errors.New("injected: " + store.ErrUnavailable.Error())
+	wrapped := errors.Join(store.ErrUnavailable, unavailable)
+	unknown := errors.New("disk on fire")
+	tests := []struct {
+		name   string
+		inject func(f *storetest.Faulty)
+		req    func(g *faultGame) response
+	}{
+		{"load fails on a poll", func(f *storetest.Faulty) { f.FailNextLoad(wrapped) }, (*faultGame).poll},
+		{"load fails on a move", func(f *storetest.Faulty) { f.FailNextLoad(wrapped) }, (*faultGame).move},
+		{"save fails on a move", func(f *storetest.Faulty) { f.FailNextSave(wrapped) }, (*faultGame).move},
+		{"unknown save error on a move", func(f *storetest.Faulty) { f.FailNextSave(unknown) }, (*faultGame).move},
+		{"load fails on a seat", func(f *storetest.Faulty) { f.FailNextLoad(wrapped) }, (*faultGame).seat},
+		{"save fails on a seat", func(f *storetest.Faulty) { f.FailNextSave(wrapped) }, (*faultGame).seat},
+		{"create fails", func(f *storetest.Faulty) { f.FailNextCreate(wrapped) }, (*faultGame).create},
+		{"unknown create error", func(f *storetest.Faulty) { f.FailNextCreate(unknown) }, (*faultGame).create},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newFaultGame(t)
+			before := g.s.stored(g.id)
+			beforeOpen := g.s.stored(g.open)
+			creates, _, _ := g.f.Calls()
+			tc.inject(g.f)
+			r := tc.req(g)
+			e := mustError(t, r)
+			if r.status != 503 || e.Error.Code != "unavailable" || r.header.Get("Retry-After") == "" {
+				t.Fatalf("%d %q Retry-After %q, want 503 unavailable with Retry-After", r.status, e.Error.Code, r.header.Get("Retry-After"))
+			}
+			if strings.Contains(string(r.body), "injected") || strings.Contains(string(r.body), "fire") {
+				t.Errorf("the cause leaked into the body: %s", r.body)
+			}
+			after, afterOpen := g.s.stored(g.id), g.s.stored(g.open)
+			if after.Version != before.Version || afterOpen.Version != beforeOpen.Version {
+				t.Errorf("a failed request changed a game")
+			}
+			if c, _, _ := g.f.Calls(); c > creates+1 {
+				t.Errorf("creates %d -> %d", creates, c)
+			}
+			if !strings.Contains(g.s.logs.String(), "cause") {
+				t.Errorf("the cause is not logged")
+			}
+		})
+	}
+}
+
+// faultGame is a game in play and an open one over a Faulty store.
+type faultGame struct {
+	t      *testing.T
+	s      *server
+	f      *storetest.Faulty
+	id     string
+	open   string
+	tokens []string
+	actor  int
+	body   string // a legal move of the seat to play
+}
+
+func newFaultGame(t *testing.T) *faultGame {
+	g := &faultGame{t: t, f: storetest.NewFaulty(store.NewMemory())}
+	g.s = newServer(t, g.f, 9)
+	g.id, g.tokens = g.s.fullGame(`{"variant":"fiveup","players":2,"redeal":false,"name":"Ana"}`)
+	g.open, _, _ = g.s.create(`{"variant":"fiveup","players":2,"name":"Ana"}`)
+	v := g.s.poll(g.id, g.tokens[0])
+	g.actor = *v.Hand.Turn
+	lm := g.s.poll(g.id, g.tokens[g.actor]).You.Legal[0]
+	g.body = `{"version":` + itoa(v.Version) + `,"moveId":"f1","type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	return g
+}
+
+func (g *faultGame) poll() response { return g.s.do("GET", "/api/games/"+g.id, "", g.tokens[0]) }
+
+func (g *faultGame) move() response {
+	return g.s.do("POST", "/api/games/"+g.id+"/moves", g.body, g.tokens[g.actor])
+}
+
+func (g *faultGame) seat() response {
+	return g.s.do("POST", "/api/games/"+g.open+"/seats", `{"name":"Bea"}`, "")
+}
+
+func (g *faultGame) create() response {
+	return g.s.do("POST", "/api/games", `{"variant":"fiveup","name":"Ana"}`, "")
+}
+
+func TestLostSaveResponseThenRetryAppliesOnce(t *testing.T) {
+	g := newFaultGame(t)
+	v := g.s.poll(g.id, g.tokens[0])
+	actor := *v.Hand.Turn
+	lm := g.s.poll(g.id, g.tokens[actor]).You.Legal[0]
+	body := `{"version":` + itoa(v.Version) + `,"moveId":"lost","type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	g.f.LoseNextSaveResponse(store.ErrUnavailable)
+	if r := g.s.do("POST", "/api/games/"+g.id+"/moves", body, g.tokens[actor]); r.status != 503 {
+		t.Fatalf("lost response: %d, want 503", r.status)
+	}
+	r := g.s.do("POST", "/api/games/"+g.id+"/moves", body, g.tokens[actor])
+	if r.status != 200 || mustView(t, r.body).Version != v.Version+1 {
+		t.Fatalf("retry: %d %s, want 200 at version %d", r.status, r.body, v.Version+1)
+	}
+	if got := g.s.stored(g.id).Version; got != v.Version+1 {
+		t.Errorf("stored version %d, want %d (applied once)", got, v.Version+1)
+	}
+}
+
+func TestSaveConflictWithTheSameMoveIsNotStale(t *testing.T) {
+	// The same move reaches the store first through another request (a
+	// client retry racing its own first attempt): the loser reloads, finds
+	// its moveId applied, and answers 200.
+	g := newFaultGame(t)
+	v := g.s.poll(g.id, g.tokens[0])
+	actor := *v.Hand.Turn
+	lm := g.s.poll(g.id, g.tokens[actor]).You.Legal[0]
+	body := `{"version":` + itoa(v.Version) + `,"moveId":"twin","type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	other := New(Config{Store: g.f.Inner, Now: g.s.nowFunc(), Rand: seededReader(99)})
+	g.f.BeforeNextSave(func(ctx context.Context, id string, expected int64) {
+		req := httptest.NewRequest("POST", "/api/games/"+g.id+"/moves", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+g.tokens[actor])
+		rec := httptest.NewRecorder()
+		other.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Errorf("the twin request: %d %s", rec.Code, rec.Body)
+		}
+	})
+	r := g.s.do("POST", "/api/games/"+g.id+"/moves", body, g.tokens[actor])
+	if r.status != 200 || mustView(t, r.body).Version != v.Version+1 {
+		t.Fatalf("loser of its own race: %d %s, want 200 at version %d", r.status, r.body, v.Version+1)
+	}
+}
+
+func TestCorruptEnvelopeIsInternal(t *testing.T) {
+	mem := store.NewMemory()
+	s := newServer(t, mem, 10)
+	id := "abcdefghijklmnop"
+	if err := mem.Create(context.Background(), id, []byte("not a game"), fixedNow); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []response{
+		s.do("GET", "/api/games/"+id, "", ""),
+		s.do("POST", "/api/games/"+id+"/seats", `{"name":"Bea"}`, ""),
+	} {
+		if e := mustError(t, r); r.status != 500 || e.Error.Code != "internal" {
+			t.Errorf("%d %s, want 500 internal", r.status, r.body)
+		}
+	}
+}
+
+func TestPanicIsRecoveredAs500(t *testing.T) {
+	logs := &logBuffer{}
+	bots := DefaultBots()
+	bots["boom"] = func(*engine.View, uint64) (engine.Move, bool) { panic("bot exploded") }
+	h := New(Config{Store: store.NewMemory(), Logger: slog.New(slog.NewJSONHandler(logs, nil)), Bots: bots})
+	req := httptest.NewRequest("POST", "/api/games", strings.NewReader(
+		`{"variant":"fiveup","players":2,"name":"Ana","bots":[{"seat":1,"level":"boom"}]}`))
+	rec := httptest.NewRecorder()
+	for i := 0; i < 30; i++ { // the bot panics as soon as it is its turn
+		req = httptest.NewRequest("POST", "/api/games", strings.NewReader(
+			`{"variant":"fiveup","players":2,"name":"Ana","bots":[{"seat":1,"level":"boom"}]}`))
+		rec = httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 201 {
+			break
+		}
+	}
+	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"internal"`) {
+		t.Fatalf("%d %s, want 500 internal", rec.Code, rec.Body)
+	}
+	if !strings.Contains(logs.String(), "bot exploded") {
+		t.Errorf("the panic is not logged")
+	}
+}
+
+func TestRequestIDsInLogs(t *testing.T) {
+	s := newServer(t, store.NewMemory(), 11)
+	r := s.do("GET", "/api/games/aaaaaaaaaaaaaaaa", "", "", "X-Request-Id", "client-req-1")
+	if r.header.Get("X-Request-Id") != "client-req-1" || !strings.Contains(s.logs.String(), `"requestId":"client-req-1"`) {
+		t.Errorf("X-Request-Id not used: header %q, logs %s", r.header.Get("X-Request-Id"), s.logs.String())
+	}
+	req := httptest.NewRequest("GET", "/api/games/aaaaaaaaaaaaaaaa", nil)
+	req = req.WithContext(lambdacontext.NewContext(req.Context(), &lambdacontext.LambdaContext{AwsRequestID: "lambda-42"}))
+	req.Header.Set("X-Request-Id", "ignored")
+	s.h.ServeHTTP(httptest.NewRecorder(), req)
+	if !strings.Contains(s.logs.String(), `"requestId":"lambda-42"`) {
+		t.Errorf("the Lambda request id is not logged")
+	}
+	r = s.do("GET", "/api/games/aaaaaaaaaaaaaaaa", "", "", "X-Request-Id", "evil\"\nline")
+	if r.header.Get("X-Request-Id") == "evil\"\nline" || r.header.Get("X-Request-Id") == "" {
+		t.Errorf("a malformed X-Request-Id was used or none generated: %q", r.header.Get("X-Request-Id"))
+	}
+	if !strings.Contains(s.logs.String(), `"gameId":"aaaaaaaaaaaaaaaa"`) {
+		t.Errorf("the game id is not logged")
+	}
+}
