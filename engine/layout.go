@@ -48,10 +48,35 @@ type Layout struct {
 	armLen   [2]int
 	spinners bool // whether the first double becomes a spinner (Five Up)
 	lastLies Tile // the last tile placed, as it lies
+	// endPips caches what each open end shows (-1: not open) and mask the
+	// tiles that fit some open end; place keeps both up to date.
+	endPips [numEnds]int8
+	mask    uint32
+	count   int
 }
 
 func newLayout(spinners bool) Layout {
-	return Layout{lo: NumTiles, hi: NumTiles, spinner: -1, spinners: spinners}
+	l := Layout{lo: NumTiles, hi: NumTiles, spinner: -1, spinners: spinners}
+	l.refresh()
+	return l
+}
+
+// refresh recomputes the cached open ends.
+func (l *Layout) refresh() {
+	l.mask = 0
+	for e := EndLead; e < numEnds; e++ {
+		l.endPips[e] = -1
+		if l.Open(e) {
+			if e == EndLead {
+				l.mask = 1<<NumTiles - 1
+				continue
+			}
+			p := l.Pips(e)
+			l.endPips[e] = int8(p)
+			l.mask |= pipMask[p]
+		}
+	}
+	l.count = l.Count()
 }
 
 // Empty reports whether no tile has been played.
@@ -118,11 +143,8 @@ func (l *Layout) fits(t Tile, e End) bool {
 	if e == EndLead {
 		return l.Empty()
 	}
-	if !l.Open(e) {
-		return false
-	}
-	p := uint8(l.Pips(e))
-	return t[0] == p || t[1] == p
+	p := l.endPips[e]
+	return p >= 0 && (int8(t[0]) == p || int8(t[1]) == p)
 }
 
 // place attaches t at e, which must fit, and returns the tile as it lies
@@ -130,6 +152,7 @@ func (l *Layout) fits(t Tile, e End) bool {
 func (l *Layout) place(t Tile, e End) Tile {
 	t = l.orient(t, e)
 	l.lastLies = t
+	l.refresh()
 	return t
 }
 
@@ -208,13 +231,4 @@ func (l *Layout) Count() int {
 }
 
 // openMask is the set of tiles that fit at least one open end.
-func (l *Layout) openMask() uint32 {
-	if l.Empty() {
-		return 1<<NumTiles - 1
-	}
-	m := pipMask[l.line[l.lo][0]] | pipMask[l.line[l.hi-1][1]]
-	if l.armsOpen() {
-		m |= pipMask[l.Pips(EndUp)] | pipMask[l.Pips(EndDown)]
-	}
-	return m
-}
+func (l *Layout) openMask() uint32 { return l.mask }

@@ -45,6 +45,7 @@ func checkMatch(t *testing.T, opts Options, s uint64) {
 		checkLogStep(t, m, logSeen)
 		logSeen = len(m.log)
 		if mv.Kind == Play {
+			checkLegalIsMembership(t, m)
 			// Every forced draw happens only when the drawer cannot play:
 			// checked on a copy of the hand that plays the same move.
 			h := m.hand
@@ -289,5 +290,24 @@ func checkReplay(t *testing.T, m *Match) {
 	}
 	if !bytes.Equal(Encode(d), Encode(m)) {
 		t.Fatalf("re-encoding differs")
+	}
+}
+
+// checkLegalIsMembership: the check a play goes through accepts exactly the
+// moves of the legal list.
+func checkLegalIsMembership(t *testing.T, m *Match) {
+	legal := m.hand.AppendLegal(nil)
+	for ti := 0; ti < NumTiles; ti++ {
+		for e := EndLead; e < numEnds; e++ {
+			in := false
+			for _, mv := range legal {
+				in = in || mv.Tile == tileOf[ti] && mv.End == e
+			}
+			for _, tl := range []Tile{tileOf[ti], tileOf[ti].Flip()} {
+				if m.hand.isLegal(tl, e) != in {
+					t.Fatalf("isLegal(%v, %v) = %v, list says %v", tl, e, !in, in)
+				}
+			}
+		}
 	}
 }

@@ -183,42 +183,40 @@ func (s *Sim) legalMask(seat int) uint32 {
 }
 
 // AppendLegal appends every legal (tile, end) of the seat to play to dst:
-// a tile that fits two ends gives two moves. Tiles are written low half
-// first; ends in the order lead, left, right, up, down.
+// a tile that fits two ends gives two moves. Moves come end by end (lead,
+// left, right, up, down), tiles in set order within an end, written low
+// half first.
 func (s *Sim) AppendLegal(dst []Move) []Move {
 	if s.over {
 		return dst
 	}
-	m := s.legalMask(s.turn)
+	held := s.legalMask(s.turn)
 	if s.layout.Empty() {
-		for ; m != 0; m &= m - 1 {
+		for m := held; m != 0; m &= m - 1 {
 			dst = append(dst, Move{Kind: Play, Tile: tileOf[bits.TrailingZeros32(m)], End: EndLead})
 		}
 		return dst
 	}
-	for ; m != 0; m &= m - 1 {
-		t := tileOf[bits.TrailingZeros32(m)]
-		for e := EndLeft; e <= EndDown; e++ {
-			if s.layout.fits(t, e) {
-				dst = append(dst, Move{Kind: Play, Tile: t, End: e})
-			}
+	for e := EndLeft; e <= EndDown; e++ {
+		p := s.layout.endPips[e]
+		if p < 0 {
+			continue
+		}
+		for m := held & pipMask[p]; m != 0; m &= m - 1 {
+			dst = append(dst, Move{Kind: Play, Tile: tileOf[bits.TrailingZeros32(m)], End: e})
 		}
 	}
 	return dst
 }
 
-// isLegal reports whether (t, e) is in the seat to play's legal list.
+// isLegal reports whether (t, e) is in the seat to play's legal list: the
+// same two conditions AppendLegal enumerates (the tile is in legalMask, and
+// it fits the end), checked without building the list.
 func (s *Sim) isLegal(t Tile, e End) bool {
-	if t[0] > 6 || t[1] > 6 || e >= numEnds {
+	if s.over || t[0] > 6 || t[1] > 6 || e >= numEnds {
 		return false
 	}
-	var buf [32]Move
-	for _, mv := range s.AppendLegal(buf[:0]) {
-		if mv.Tile == t.Normal() && mv.End == e {
-			return true
-		}
-	}
-	return false
+	return s.legalMask(s.turn)&(1<<t.index()) != 0 && s.layout.fits(t, e)
 }
 
 // whyIllegal explains why (t, e) is not legal for the seat to play.
@@ -274,7 +272,7 @@ func (s *Sim) lastPoints() int {
 	if s.opts.Variant != FiveUp {
 		return 0
 	}
-	if c := s.layout.Count(); c > 0 && c%5 == 0 {
+	if c := s.layout.count; c > 0 && c%5 == 0 {
 		return c
 	}
 	return 0
