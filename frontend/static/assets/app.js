@@ -2,7 +2,7 @@
 // hands it to the renderers and sends the moves the player picks from
 // `you.legal`. No rules live here.
 
-import { Poller, ApiError, NetworkError, sendMove, joinGame, createGame, newMoveId } from './api.js';
+import { Poller, ApiError, sendMove, joinGame, createGame, newMoveId } from './api.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName } from './log.js';
@@ -92,6 +92,8 @@ function show(v) {
   $('#status').textContent = statusText(view, me());
   document.body.dataset.status = view.status;
   document.body.dataset.variant = view.variant;
+  document.body.dataset.version = view.version;
+  document.body.dataset.turn = myTurn() ? 'mine' : view.status === 'playing' ? 'other' : '';
   renderSeats($('#table'), view, me());
   renderInfo($('#board-info'), view, me());
   drawBoard();

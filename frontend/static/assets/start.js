@@ -138,7 +138,7 @@ async function refreshGames(games) {
   listGames();
 }
 
-form.addEventListener('change', sync);
+form.addEventListener('change', (ev) => { if (!ev.target.closest('#seats')) sync(); });
 form.addEventListener('submit', submit);
 sync();
 refreshGames(listGames());

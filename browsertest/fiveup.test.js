@@ -1,0 +1,154 @@
+// Two friends play a whole short Five Up match (target 10) in separate
+// browser contexts, by clicking: one creates, the other joins through the
+// invite link. Along the way: a second tab sees the other's move within one
+// poll, a reload keeps the seat, the private link gives the seat to another
+// device, and one move is made with the keyboard only.
+
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { createGame, joinGame, act, state, playToEnd, waitVersionAbove } = require('./play.js');
+
+const skip = h.skipReason() || false;
+let server, browser;
+const errors = [];
+
+before(async () => {
+  if (skip) return;
+  server = await h.startServer();
+  browser = await h.launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+const POLL_MS = 2000; // the page polls every 2 s while someone else is to play
+
+test('two friends play a Five Up match to 10 through the page', { skip, timeout: 300000 }, async () => {
+  const ana = await h.newPlayer(browser, errors);
+  const bea = await h.newPlayer(browser, errors);
+  const id = await createGame(ana.page, server.url, { variant: 'fiveup', players: 2, target: 10, name: 'Ana', seats: ['human'] });
+
+  // The creator sees the invite link at once; it carries no seat token.
+  const invite = await ana.page.inputValue('#invite-link');
+  assert.equal(invite, `${server.url}/g/${id}`);
+  assert.equal(await ana.page.isVisible('#invite-link'), true, 'the invite link is shown to the creator');
+  assert.ok(!ana.page.url().includes('#'), 'no token in the address bar');
+  assert.match(await ana.page.textContent('#status'), /Waiting for 1 more player/);
+
+  await joinGame(bea.page, invite, 'Bea');
+  assert.ok(!bea.page.url().includes('seat='), 'the joiner has no token in the address bar');
+  await bea.page.waitForSelector('.hand-tile');
+  // Ana's page learns by polling that the game started.
+  await ana.page.waitForSelector('.hand-tile', { timeout: POLL_MS + 3000 });
+  assert.equal(await ana.page.locator('.seat-slot[data-pos=top] .seat .name').textContent(), 'Bea');
+  assert.equal(await bea.page.locator('.seat-slot[data-pos=top] .seat .name').textContent(), 'Ana');
+
+  // A second tab of Ana's (same browser profile) follows the game too.
+  const anaTab2 = h.watch(await ana.context.newPage(), errors);
+  await anaTab2.goto(`${server.url}/g/${id}`);
+  await anaTab2.waitForSelector('.hand-tile');
+  assert.equal(await anaTab2.isVisible('#join'), false, 'the second tab has the seat from localStorage');
+
+  // Play until Bea has made a move; then the second tab must show it within one poll.
+  let checkedTab = false, reloaded = false, keyboard = false, privateLink = false;
+  const pages = [ana.page, bea.page];
+  for (let step = 0; step < 400 && !(checkedTab && reloaded && keyboard && privateLink); step++) {
+    const sa = await state(ana.page), sb = await state(bea.page);
+    if (sa.status === 'finished') break;
+    if (!keyboard && sa.turn === 'mine' && !(await ana.page.isVisible('#summary')) && !(await ana.page.isVisible('#confirm'))) {
+      await playWithKeyboard(ana.page);
+      keyboard = true;
+      continue;
+    }
+    if (sb.turn === 'mine' && !checkedTab && !(await bea.page.isVisible('#summary')) && !(await bea.page.isVisible('#confirm'))) {
+      const v2 = (await state(anaTab2)).version;
+      const r = await act(bea.page);
+      if (r === 'played') {
+        const vb = (await state(bea.page)).version;
+        await anaTab2.waitForFunction((v) => Number(document.body.dataset.version) >= v, vb, { timeout: POLL_MS + 1500 });
+        assert.ok((await state(anaTab2)).version > v2, 'the second tab moved on');
+        const lastLine = await bea.page.locator('#log li').first().textContent();
+        const seen = await anaTab2.locator('#log li').allTextContents();
+        assert.ok(seen.some((l) => l === lastLine.replace(/^You /, 'Bea ')), `second tab log shows "${lastLine}" as Bea's`);
+        checkedTab = true;
+      }
+      continue;
+    }
+    if (checkedTab && !reloaded) {
+      const tilesBefore = await bea.page.locator('.hand-tile').allTextContents();
+      const labels = await bea.page.locator('.hand-tile').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
+      await bea.page.reload();
+      await bea.page.waitForSelector('.hand-tile');
+      const labelsAfter = await bea.page.locator('.hand-tile').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label').replace(' (cannot be played)', '')));
+      assert.equal(await bea.page.isVisible('#join'), false, 'no join form after a reload');
+      if ((await state(bea.page)).version === (await state(ana.page)).version) {
+        assert.deepEqual(labelsAfter, labels.map((l) => l.replace(' (cannot be played)', '')), 'same tiles after the reload');
+      }
+      assert.equal(tilesBefore.length > 0, true);
+      reloaded = true;
+      continue;
+    }
+    if (reloaded && !privateLink) {
+      // Bea's private link opens her seat on another device, and leaves the address bar at once.
+      const link = await bea.page.inputValue('#private-link');
+      assert.match(link, new RegExp(`/g/${id}#seat=.+`));
+      const other = await h.newPlayer(browser, errors);
+      await other.page.goto(link);
+      await other.page.waitForSelector('.hand-tile');
+      assert.equal(other.page.url(), `${server.url}/g/${id}`, 'token removed from the address bar');
+      assert.match(await other.page.locator('.seat-slot[data-pos=bottom] .name').textContent(), /^Bea \(you\)$/);
+      await other.context.close();
+      privateLink = true;
+      continue;
+    }
+    let did = false;
+    for (const p of pages) if (await act(p)) did = true;
+    if (!did) await ana.page.waitForTimeout(200);
+  }
+  assert.ok(keyboard, 'a move was made with the keyboard');
+  assert.ok(checkedTab, 'the second tab saw a move');
+  assert.ok(reloaded && privateLink);
+
+  const states = await playToEnd(pages);
+  assert.deepEqual(states.map((s) => s.status), ['finished', 'finished']);
+  for (const p of pages) {
+    assert.match(await p.textContent('#status'), /^Match over: (You win|Ana wins|Bea wins)$/);
+    assert.equal(await p.isVisible('#summary'), true, 'the match result is shown');
+    assert.match(await p.textContent('#summary'), /Scores: .*\(target 10\)/);
+  }
+  const scores = await ana.page.textContent('#summary .scores');
+  const winnerScore = Math.max(...[...scores.matchAll(/ (\d+)/g)].map((m) => Number(m[1])));
+  assert.ok(winnerScore >= 10, `the winner reached the target: ${scores}`);
+  await anaTab2.close();
+  assert.deepEqual(errors, [], 'no console errors');
+});
+
+// playWithKeyboard: Tab into the hand, arrows to a playable tile, Enter; if
+// the tile fits several ends, Enter on the first glowing end.
+async function playWithKeyboard(page) {
+  const before = (await state(page)).version;
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement.classList.contains('hand-tile'))) break;
+  }
+  assert.ok(await page.evaluate(() => document.activeElement.classList.contains('hand-tile')), 'Tab reaches the hand');
+  const n = await page.locator('.hand-tile').count();
+  for (let i = 0; i < n; i++) {
+    if (await page.evaluate(() => document.activeElement.classList.contains('playable'))) break;
+    await page.keyboard.press('ArrowRight');
+  }
+  const name = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  assert.match(name, /^(blank|one|two|three|four|five|six)–(blank|one|two|three|four|five|six)$/, 'tiles have spoken names');
+  await page.keyboard.press('Enter');
+  if (await page.locator('.end-target').count()) {
+    assert.ok(await page.evaluate(() => document.activeElement.classList.contains('end-target')), 'focus moves to the ends');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+  }
+  await waitVersionAbove(page, before);
+  const line = await page.locator('#log li').allTextContents();
+  assert.ok(line.some((l) => /^You (played|led) /.test(l)), 'the keyboard move is in the log');
+}
