@@ -109,3 +109,16 @@ async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 
 }
 
 module.exports = { ROOT, CI, skipReason, startServer, launch, watch, newPlayer, waitUp };
+
+/**
+ * shot saves a screenshot under docs/screenshots/ when UPDATE_SCREENSHOTS=1
+ * (kept out of ordinary runs so tests do not rewrite tracked files).
+ */
+async function shot(page, name) {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  const dir = path.join(ROOT, 'docs', 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, name + '.png') });
+}
+
+module.exports.shot = shot;

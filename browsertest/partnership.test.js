@@ -1,0 +1,83 @@
+// A partnership game against three computer players, played to the end by
+// clicking; then a new match with the same players.
+
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { createGame, act, state } = require('./play.js');
+
+const skip = h.skipReason() || false;
+let server, browser;
+const errors = [];
+
+before(async () => {
+  if (skip) return;
+  server = await h.startServer();
+  browser = await h.launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+test('a partnership game against three computer players, to the end', { skip, timeout: 300000 }, async () => {
+  const { page } = await h.newPlayer(browser, errors, { width: 1000, height: 720 });
+  await page.goto(server.url + '/');
+  await h.shot(page, 'start-page');
+  const id = await createGame(page, server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  await page.waitForSelector('.hand-tile');
+
+  // Partnership turns counterclockwise: the next seat (1) sits on the right,
+  // the partner (2) across, seat 3 on the left.
+  const at = async (pos) => page.locator(`.seat-slot[data-pos=${pos}] .seat`).getAttribute('data-seat');
+  assert.deepEqual([await at('bottom'), await at('right'), await at('top'), await at('left')], ['0', '1', '2', '3']);
+  assert.match(await page.textContent('.seat-slot[data-pos=right] .meta'), /computer, easy/);
+  assert.match(await page.textContent('#board-info'), /Target 50/);
+  assert.doesNotMatch(await page.textContent('#board-info'), /Count/, 'no count in partnership');
+
+  let summaries = 0, hands = new Set();
+  for (let step = 0; step < 1000; step++) {
+    const s = await state(page);
+    if (s.status === 'finished') break;
+    if (await page.isVisible('#summary')) {
+      summaries++;
+      const text = await page.textContent('#summary');
+      assert.match(text, /Hand \d+ (over|blocked)/, 'the summary says how the hand ended');
+      assert.match(text, /\d+ pips/, 'revealed tiles are counted');
+      assert.equal(await page.locator('#summary .revealed li').count(), 4);
+      if (summaries === 1) await h.shot(page, 'hand-end-summary');
+    }
+    const did = await act(page);
+    hands.add(await page.textContent('.info-hand b').catch(() => ''));
+    if (!did) await page.waitForTimeout(150);
+  }
+  const s = await state(page);
+  assert.equal(s.status, 'finished', 'the match ended');
+  assert.ok(summaries >= 1, 'at least one hand summary was shown before the end');
+  assert.match(await page.textContent('#status'), /^Match over: .+ & .+ wins?$/);
+  const log = await page.locator('#log li').allTextContents();
+  assert.match(log[0], /wins? the match!$/, `the log ends with the match result: ${log[0]}`);
+  assert.ok(log.some((l) => !l.startsWith('You') && /(played|led) \d–\d/.test(l)), 'computer moves are in the log');
+
+  // A new match with the same players: same rule set, the same computer seats.
+  await page.click('#new-match');
+  await page.waitForSelector('#new-invite-link');
+  const invite = await page.inputValue('#new-invite-link');
+  assert.match(invite, new RegExp(`^${server.url}/g/[A-Za-z0-9_-]{10,}$`));
+  assert.notEqual(invite, `${server.url}/g/${id}`);
+  await page.click('#new-game-link');
+  await page.waitForURL(invite);
+  await page.waitForSelector('.hand-tile');
+  assert.equal((await state(page)).status, 'playing', 'three computer players: the new match starts at once');
+  assert.equal(await page.locator('.seat .meta:has-text("computer, easy")').count(), 3);
+  assert.match(await page.textContent('#board-info'), /Target 50/);
+
+  // The start page lists both games, with players and scores.
+  await page.goto(server.url + '/');
+  await page.waitForSelector('#my-games li');
+  assert.equal(await page.locator('#my-games li').count(), 2);
+  assert.match(await page.locator('#my-games li').first().textContent(), /^Partnership with Ana, [^,]+, [^,]+, [^,]+/);
+  assert.match(await page.locator(`#my-games li[data-game="${id}"] .game-state`).textContent(), /finished/);
+  assert.deepEqual(errors, [], 'no console errors');
+});

@@ -1,0 +1,100 @@
+// At 360x740 (a small phone) the whole table stays visible without
+// scrolling, also with 20 and more tiles on the layout: checked on the
+// element boxes. Also takes the Five Up screenshots (desktop and phone).
+
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { createGame, act, state, boardTiles } = require('./play.js');
+
+const skip = h.skipReason() || false;
+let server, browser;
+const errors = [];
+
+before(async () => {
+  if (skip) return;
+  server = await h.startServer();
+  browser = await h.launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+// playUntil acts until want(page) holds, across hands if need be.
+async function playUntil(page, want, maxSteps = 1500) {
+  for (let step = 0; step < maxSteps; step++) {
+    if (!(await page.isVisible('#summary')) && (await want(page))) return;
+    if ((await state(page)).status === 'finished') throw new Error('the match ended first');
+    if (!(await act(page))) await page.waitForTimeout(100);
+  }
+  throw new Error('never reached the wanted position');
+}
+
+async function boxes(page) {
+  return page.evaluate(() => {
+    const r = (el) => { const b = el.getBoundingClientRect(); return { x: b.left, y: b.top, r: b.right, b: b.bottom, w: b.width, h: b.height }; };
+    return {
+      vw: window.innerWidth, vh: window.innerHeight,
+      scrollW: document.documentElement.scrollWidth, scrollY: window.scrollY,
+      board: r(document.querySelector('#board')),
+      table: r(document.querySelector('#table')),
+      tiles: [...document.querySelectorAll('#board .layout > .tile')].map(r),
+      hand: [...document.querySelectorAll('.hand-tile')].map(r),
+      seats: [...document.querySelectorAll('.seat')].map(r),
+    };
+  });
+}
+
+const inside = (a, b, eps = 0.5) => a.x >= b.x - eps && a.y >= b.y - eps && a.r <= b.r + eps && a.b <= b.b + eps;
+
+test('at 360x740 the layout of 20+ tiles, the seats and the hand fit without scrolling', { skip, timeout: 300000 }, async () => {
+  const { page } = await h.newPlayer(browser, errors, { width: 360, height: 740 });
+  await createGame(page, server.url, { variant: 'fiveup', players: 4, target: 1000, name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  await page.waitForSelector('.hand-tile');
+  await playUntil(page, async (p) => (await boardTiles(p)) >= 20);
+  const b = await boxes(page);
+  assert.ok(b.tiles.length >= 20, `${b.tiles.length} tiles on the layout`);
+  const screen = { x: 0, y: 0, r: b.vw, b: b.vh };
+  assert.ok(b.scrollW <= b.vw, `page is ${b.scrollW}px wide on a ${b.vw}px screen`);
+  assert.ok(inside(b.table, screen), `the table ${JSON.stringify(b.table)} leaves the screen`);
+  for (const t of b.tiles) {
+    assert.ok(inside(t, b.board), `layout tile ${JSON.stringify(t)} outside the board ${JSON.stringify(b.board)}`);
+    assert.ok(inside(t, screen), `layout tile ${JSON.stringify(t)} off screen`);
+  }
+  for (const t of [...b.hand, ...b.seats]) assert.ok(inside(t, screen), `element ${JSON.stringify(t)} off screen`);
+  const smallest = Math.min(...b.tiles.map((t) => Math.min(t.w, t.h)));
+  console.log(`# phone: ${b.tiles.length} tiles, smallest tile side ${smallest.toFixed(1)} px, board ${b.board.w.toFixed(0)}x${b.board.h.toFixed(0)} px`);
+  assert.ok(smallest >= 8, `tiles are still readable (short side ${smallest} px)`);
+  // each layout tile has its spoken name
+  const names = await page.locator('#board .layout > .tile').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label')));
+  for (const n of names) assert.match(n, /^(blank|one|two|three|four|five|six)–(blank|one|two|three|four|five|six)$/);
+  await h.shot(page, 'phone-360x740');
+  assert.deepEqual(errors, [], 'no console errors');
+});
+
+test('desktop Five Up table mid-game with the spinner arms', { skip, timeout: 300000 }, async () => {
+  const { page } = await h.newPlayer(browser, errors, { width: 1000, height: 700 });
+  await createGame(page, server.url, { variant: 'fiveup', players: 4, target: 1000, name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  await page.waitForSelector('.hand-tile');
+  // wait for a position with tiles above and below the spinner: the log names them
+  await playUntil(page, async (p) => {
+    if ((await boardTiles(p)) < 12 || (await state(p)).turn !== 'mine') return false;
+    const hand = await p.textContent('.info-hand b');
+    const lines = await p.locator('#log li').allTextContents();
+    const cur = lines.slice(0, lines.findIndex((l) => l.startsWith(`Hand ${hand} dealt`)));
+    return cur.some((l) => l.includes('above the spinner')) && cur.some((l) => l.includes('below the spinner'));
+  });
+  assert.match(await page.textContent('#board-info'), /Count \d+/);
+  assert.equal(await page.locator('#board .tile.last').count(), 1, 'the last tile played is highlighted');
+  // seats run clockwise in Five Up: the next seat (1) on the left
+  assert.equal(await page.locator('.seat-slot[data-pos=left] .seat').getAttribute('data-seat'), '1');
+  // pick a tile with more than one end if there is one, to show the glowing ends
+  for (const t of await page.locator('.hand-tile.playable').all()) {
+    await t.click();
+    if (await page.locator('.end-target').count()) break;
+  }
+  await h.shot(page, 'fiveup-midgame');
+  assert.deepEqual(errors, [], 'no console errors');
+});
