@@ -23,7 +23,9 @@ func play(seat int, t engine.Tile, e engine.End) engine.Event {
 	return engine.Event{Type: engine.EventPlay, Seat: seat, Tile: t, End: e}
 }
 
-func draw(seat, n int) engine.Event { return engine.Event{Type: engine.EventDraw, Seat: seat, Count: n} }
+func draw(seat, n int) engine.Event {
+	return engine.Event{Type: engine.EventDraw, Seat: seat, Count: n}
+}
 
 func pass(seat int) engine.Event { return engine.Event{Type: engine.EventPass, Seat: seat} }
 
@@ -69,4 +71,6 @@ func (s spec) view(t testing.TB) *engine.View {
 }
 
 // move is a play for tables.
-func mv(t engine.Tile, e engine.End) engine.Move { return engine.Move{Kind: engine.Play, Tile: t, End: e} }
+func mv(t engine.Tile, e engine.End) engine.Move {
+	return engine.Move{Kind: engine.Play, Tile: t, End: e}
+}

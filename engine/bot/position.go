@@ -73,13 +73,13 @@ func readPosition(v *engine.View) (*position, error) {
 }
 
 // readLog collects the current hand's plays and what its draws and passes
-// say about the tiles each seat lacks. A seat that draws or passes while the
-// ends show the numbers E holds no tile showing E at that moment; the tiles
-// it then draws lack E too, except the last one of a draw that is not
-// followed by a pass, which it must play at once. So after the draw (and
-// that play) the seat lacks E; what it was known to lack before still holds
-// only when none of the tiles it drew stayed in its hand (a pure pass, or a
-// single tile drawn and played).
+// say about the numbers each seat lacks. A seat that passes while the ends
+// show the numbers E holds no tile showing E. A seat that draws on E draws
+// until a tile fits, so every tile it drew but the last lacks E, and the last
+// one it must play at once: after that play it lacks E, and what it lacked
+// before the draw still holds only when it drew a single tile (the one it
+// played). Between the draw and that play nothing is sure. A pass after a
+// draw (the boneyard ran out) leaves it lacking E alone.
 func (p *position) readLog(log []engine.Event, hand int) error {
 	start := -1
 	for i, e := range log {
@@ -106,26 +106,32 @@ func (p *position) readLog(log []engine.Event, hand int) error {
 	if err != nil {
 		return fmt.Errorf("bot: %w", err)
 	}
-	var drew [4]int // tiles drawn by a seat in its last draw not yet resolved
+	// A draw is resolved by the seat's next play or pass: until then the
+	// seat holds the tile it drew last, which may show the ends.
+	var drew [4]int
+	var drewOn, before [4]uint8
 	for _, e := range events {
 		if e.Hand != hand {
 			continue
 		}
 		switch e.Type {
 		case engine.EventPlay:
+			switch {
+			case drew[e.Seat] == 1:
+				p.void[e.Seat] = before[e.Seat] | drewOn[e.Seat]
+			case drew[e.Seat] > 1:
+				p.void[e.Seat] = drewOn[e.Seat]
+			}
+			drew[e.Seat] = 0
 			if _, err := holder.Play(e.Tile, e.End); err != nil {
 				return fmt.Errorf("bot: replaying the log: %w", err)
 			}
 			p.plays = append(p.plays, engine.PlayedTile{Seat: e.Seat, Tile: e.Tile, End: e.End})
-			drew[e.Seat] = 0
 		case engine.EventDraw:
-			ends := openNumbers(holder.Layout())
-			if e.Count == 1 {
-				p.void[e.Seat] |= ends // kept if it plays the drawn tile
-			} else {
-				p.void[e.Seat] = ends
-			}
 			drew[e.Seat] = e.Count
+			drewOn[e.Seat] = openNumbers(holder.Layout())
+			before[e.Seat] = p.void[e.Seat]
+			p.void[e.Seat] = 0 // it holds new tiles: nothing is sure until it plays
 		case engine.EventPass:
 			ends := openNumbers(holder.Layout())
 			if drew[e.Seat] > 0 {
