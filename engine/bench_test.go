@@ -177,3 +177,11 @@ func TestEncodedSize(t *testing.T) {
 	}
 }
 
+
+// BenchmarkShuffle: one deal's shuffle from the seed (ChaCha8).
+func BenchmarkShuffle(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		Seed{1, 2}.shuffle(i, 0)
+	}
+}

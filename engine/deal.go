@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 )
@@ -9,13 +11,20 @@ import (
 // server: a view holds no trace of it.
 type Seed [2]uint64
 
-// rng returns a generator for one purpose of the match, e.g. the deal of
-// hand h after r redeals. Deals are recorded, so replay does not depend on
-// this derivation; only dealing new hands does.
-func (s Seed) rng(stream uint64) rand.PCG {
-	var p rand.PCG
-	p.Seed(s[0]^0x9e3779b97f4a7c15*stream, s[1]+stream)
-	return p
+// rng seeds a generator for one purpose of the match, e.g. the deal of hand
+// h after r redeals: a PCG whose state is SHA-256(seed, purpose). Each deal
+// and each computer decision gets its own state through a one-way function,
+// so what a player sees (seven tiles of a deal, a computer's choice: a few
+// bits each) can neither rebuild the seed nor the state of any other deal.
+// Deals are recorded, so replay does not depend on this derivation; only
+// dealing new hands does.
+func (s Seed) rng(p *rand.PCG, stream uint64) {
+	var in [24]byte
+	binary.LittleEndian.PutUint64(in[0:], s[0])
+	binary.LittleEndian.PutUint64(in[8:], s[1])
+	binary.LittleEndian.PutUint64(in[16:], stream)
+	sum := sha256.Sum256(in[:])
+	p.Seed(binary.LittleEndian.Uint64(sum[0:]), binary.LittleEndian.Uint64(sum[8:]))
 }
 
 // intN is an unbiased uniform number in [0, n) (Lemire's method).
@@ -36,7 +45,8 @@ func (s Seed) shuffle(hand, redeals int) [NumTiles]uint8 {
 	for i := range order {
 		order[i] = uint8(i)
 	}
-	p := s.rng(uint64(hand)<<16 | uint64(redeals))
+	var p rand.PCG
+	s.rng(&p, uint64(hand)<<16|uint64(redeals))
 	for i := NumTiles - 1; i > 0; i-- {
 		j := intN(&p, uint64(i+1))
 		order[i], order[j] = order[j], order[i]
@@ -46,12 +56,14 @@ func (s Seed) shuffle(hand, redeals int) [NumTiles]uint8 {
 
 // firstLeader draws the leader of a Five Up match's first hand.
 func (s Seed) firstLeader(players int) int {
-	p := s.rng(1 << 40)
+	var p rand.PCG
+	s.rng(&p, 1<<40)
 	return int(intN(&p, uint64(players)))
 }
 
 // botSeed gives a computer player a seed for one decision.
 func (s Seed) botSeed(seq, seat int) uint64 {
-	p := s.rng(1<<41 | uint64(seq)<<3 | uint64(seat))
+	var p rand.PCG
+	s.rng(&p, 1<<41|uint64(seq)<<3|uint64(seat))
 	return p.Uint64()
 }

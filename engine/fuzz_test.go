@@ -2,6 +2,9 @@ package engine
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -26,28 +29,36 @@ func fuzzSeeds(t testing.TB) [][]byte {
 }
 
 // FuzzDecode: decoding arbitrary bytes never panics; what decodes
-// re-encodes to a match that decodes to the same value.
+// re-encodes to a match that decodes to the same value. The input is tried
+// as it is and with a valid checksum appended, so that the fuzzer explores
+// the parser and replay behind the checksum too.
 func FuzzDecode(f *testing.F) {
 	for _, b := range fuzzSeeds(f) {
-		f.Add(b)
-		f.Add(b[:len(b)/2])
+		body := b[:len(b)-4]
+		f.Add(body)
+		f.Add(body[:len(body)/2])
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Decode(data)
-		if err != nil {
-			if m != nil {
-				t.Fatal("error with a match")
-			}
-			return
-		}
-		again, err := Decode(Encode(m))
-		if err != nil {
-			t.Fatalf("re-encoded match does not decode: %v", err)
-		}
-		if !reflect.DeepEqual(again, m) {
-			t.Fatal("round trip changed the match")
-		}
+		decodeRoundTrip(t, data)
+		decodeRoundTrip(t, binary.LittleEndian.AppendUint32(append([]byte(nil), data...), crc32.ChecksumIEEE(data)))
 	})
+}
+
+func decodeRoundTrip(t *testing.T, data []byte) {
+	m, err := Decode(data)
+	if err != nil {
+		if m != nil || !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("Decode error %v (match %v), want ErrCorrupt and no match", err, m != nil)
+		}
+		return
+	}
+	again, err := Decode(Encode(m))
+	if err != nil {
+		t.Fatalf("re-encoded match does not decode: %v", err)
+	}
+	if !reflect.DeepEqual(again, m) {
+		t.Fatal("round trip changed the match")
+	}
 }
 
 // FuzzApply: arbitrary moves by arbitrary seats on reachable states never

@@ -61,22 +61,25 @@ func newLayout(spinners bool) Layout {
 	return l
 }
 
-// refresh recomputes the cached open ends.
+// refresh recomputes the cached open ends, the mask of tiles that fit one
+// and the count.
 func (l *Layout) refresh() {
-	l.mask = 0
-	for e := EndLead; e < numEnds; e++ {
-		l.endPips[e] = -1
-		if l.Open(e) {
-			if e == EndLead {
-				l.mask = 1<<NumTiles - 1
-				continue
-			}
-			p := l.Pips(e)
-			l.endPips[e] = int8(p)
-			l.mask |= pipMask[p]
-		}
+	l.endPips = [numEnds]int8{-1, -1, -1, -1, -1}
+	if l.Empty() {
+		l.mask, l.count = 1<<NumTiles-1, 0
+		return
 	}
-	l.count = l.Count()
+	left, right := l.line[l.lo][0], l.line[l.hi-1][1]
+	l.endPips[EndLeft], l.endPips[EndRight] = int8(left), int8(right)
+	l.mask = pipMask[left] | pipMask[right]
+	if l.armsOpen() {
+		up, down := l.Pips(EndUp), l.Pips(EndDown)
+		l.endPips[EndUp], l.endPips[EndDown] = int8(up), int8(down)
+		l.mask |= pipMask[up] | pipMask[down]
+	}
+	if l.spinners {
+		l.count = l.Count()
+	}
 }
 
 // Empty reports whether no tile has been played.

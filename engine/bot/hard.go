@@ -23,11 +23,12 @@ const matchWin = 100
 // Hard is the "hard" level: determinized Monte Carlo over the hidden tiles
 // with HardPlayouts playouts (see the package documentation).
 func Hard(v *engine.View, seed uint64) (engine.Move, bool) {
-	return hard(v, seed, HardPlayouts)
+	return hard(v, seed, func(moves int) int { return max(HardPlayouts/moves, minWorlds) })
 }
 
-// hard decides with a given playout budget.
-func hard(v *engine.View, seed uint64, budget int) (engine.Move, bool) {
+// hard decides with worlds(moves) sampled worlds for a choice among moves
+// candidates.
+func hard(v *engine.View, seed uint64, worlds func(moves int) int) (engine.Move, bool) {
 	if v == nil || v.You == nil {
 		return engine.Move{}, false
 	}
@@ -46,13 +47,12 @@ func hard(v *engine.View, seed uint64, budget int) (engine.Move, bool) {
 		return Medium(v, seed)
 	}
 	r := rand.New(rand.NewPCG(seed, 0x68617264))
-	return search(p, legal, budget, r), true
+	return search(p, legal, worlds(len(legal)), r), true
 }
 
 // search plays every candidate out in the same sampled worlds and returns
 // the one with the best total.
-func search(p *position, legal []engine.Move, budget int, r *rand.Rand) engine.Move {
-	worlds := max(budget/len(legal), minWorlds)
+func search(p *position, legal []engine.Move, worlds int, r *rand.Rand) engine.Move {
 	sums := make([]float64, len(legal))
 	sa := newSampler(p)
 	hands := make([][]engine.Tile, p.opts.Players)
