@@ -42,7 +42,7 @@ func checked(t *testing.T, name string, p Player, count *int) Player {
 // thousands of positions of real matches in every configuration (playMatch
 // also applies every move and fails on an engine error).
 func TestNeverIllegal(t *testing.T) {
-	matches := 20
+	matches := 60
 	if testing.Short() {
 		matches = 4
 	}
@@ -62,7 +62,7 @@ func TestNeverIllegal(t *testing.T) {
 				}
 				playMatch(t, o, engine.Seed{uint64(i), 11}, players, nil)
 			}
-			if *counts["medium"] < 500 || *counts["hard"] < 200 {
+			if !testing.Short() && (*counts["medium"] < 1500 || *counts["hard"] < 1000) {
 				t.Fatalf("too few decisions checked: %d medium, %d hard", *counts["medium"], *counts["hard"])
 			}
 			t.Logf("%d medium, %d hard, %d easy decisions", *counts["medium"], *counts["hard"], *counts["easy"])
