@@ -1,0 +1,116 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// nextMove reads the stored game and returns a legal move's body and the
+// token of the seat that must make it, or ok false once the match is over.
+func nextMove(b *testing.B, s *server, id string, tokens []string, n int) (body, token string, ok bool) {
+	item, err := s.store.Load(context.Background(), id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := decodeState(item.State)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := engine.Decode(st.match)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if m.Status() != engine.StatusPlaying {
+		return "", "", false
+	}
+	if seat := m.Turn(); seat >= 0 {
+		mv := m.AppendLegal(seat, nil)[n%len(m.AppendLegal(seat, nil))]
+		return fmt.Sprintf(`{"version":%d,"moveId":"b-%d","type":"play","tile":[%d,%d],"end":%q}`,
+			item.Version, n, mv.Tile[0], mv.Tile[1], mv.End), tokens[seat], true
+	}
+	seat := m.ToAct()[0]
+	return fmt.Sprintf(`{"version":%d,"moveId":"b-%d","type":"keep"}`, item.Version, n), tokens[seat], true
+}
+
+// BenchmarkMove is one move through the handler on the memory store: decode
+// the body, load, check the token, replay the match, apply, encode, save,
+// build and write the view.
+func BenchmarkMove(b *testing.B) {
+	s := newServer(b, store.NewMemory(), 31)
+	id, tokens := s.fullGame(`{"variant":"fiveup","players":4,"name":"Ana"}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		body, token, ok := nextMove(b, s, id, tokens, i)
+		if !ok {
+			id, tokens = s.fullGame(`{"variant":"fiveup","players":4,"name":"Ana"}`)
+			body, token, _ = nextMove(b, s, id, tokens, i)
+		}
+		req := httptest.NewRequest("POST", "/api/games/"+id+"/moves", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		rec := httptest.NewRecorder()
+		b.StartTimer()
+		s.h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatalf("move: %d %s", rec.Code, rec.Body)
+		}
+	}
+}
+
+// midMatch is a four-player game some 60 moves in, for the polls.
+func midMatch(b *testing.B) (*server, string, []string) {
+	s := newServer(b, store.NewMemory(), 32)
+	id, tokens := s.fullGame(`{"variant":"fiveup","players":4,"name":"Ana"}`)
+	for i := 0; i < 60; i++ {
+		body, token, ok := nextMove(b, s, id, tokens, i)
+		if !ok {
+			break
+		}
+		if r := s.do("POST", "/api/games/"+id+"/moves", body, token); r.status != 200 {
+			b.Fatalf("move: %d %s", r.status, r.body)
+		}
+	}
+	return s, id, tokens
+}
+
+// BenchmarkPoll304 is the poll clients make every few seconds: a seat's
+// token and its last ETag, answered 304 without replaying the match.
+func BenchmarkPoll304(b *testing.B) {
+	s, id, tokens := midMatch(b)
+	tag := s.do("GET", "/api/games/"+id, "", tokens[1]).header.Get("ETag")
+	req := httptest.NewRequest("GET", "/api/games/"+id, nil)
+	req.Header.Set("Authorization", "Bearer "+tokens[1])
+	req.Header.Set("If-None-Match", tag)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec := httptest.NewRecorder()
+		s.h.ServeHTTP(rec, req)
+		if rec.Code != 304 {
+			b.Fatalf("poll: %d", rec.Code)
+		}
+	}
+}
+
+// BenchmarkPoll200 is a poll that needs the view.
+func BenchmarkPoll200(b *testing.B) {
+	s, id, tokens := midMatch(b)
+	req := httptest.NewRequest("GET", "/api/games/"+id, nil)
+	req.Header.Set("Authorization", "Bearer "+tokens[1])
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec := httptest.NewRecorder()
+		s.h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatalf("poll: %d", rec.Code)
+		}
+	}
+}
