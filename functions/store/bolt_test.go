@@ -1,0 +1,114 @@
+package store_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"tessera/functions/store"
+)
+
+var when = time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+
+func TestBoltKeepsGamesAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	b, err := store.OpenBolt(path)
+	if err != nil {
+		t.Fatalf("OpenBolt: %v", err)
+	}
+	if err := b.Create(t.Context(), "g1", []byte("v1"), when); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if err := b.Save(t.Context(), "g1", []byte("v2"), 1, when.Add(time.Hour)); err != nil {
+		t.Fatalf("Save: %v", err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+
+	b, err = store.OpenBolt(path)
+	if err != nil {
+		t.Fatalf("OpenBolt again: %v", err)
+	}
+	defer b.Close()
+	item, err := b.Load(t.Context(), "g1")
+	if err != nil {
+		t.Fatalf("Load after reopen: %v", err)
+	}
+	if item.Version != 2 || string(item.State) != "v2" || !item.UpdatedAt.Equal(when.Add(time.Hour)) {
+		t.Errorf("Load after reopen = %+v, want version 2, state v2, updatedAt %v", item, when.Add(time.Hour))
+	}
+}
+
+func TestBoltSecondOpenOfALockedFileFailsClearly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	b := mustOpenBolt(t, path)
+	defer b.Close()
+
+	// bbolt's lock is flock(2), held per open file, so a second open in the
+	// same process waits exactly as another process would.
+	second, err := store.OpenBolt(path)
+	if err == nil {
+		second.Close()
+		t.Fatal("second OpenBolt of a held file = nil error, want a lock time-out")
+	}
+	if !errors.Is(err, bolt.ErrTimeout) || !strings.Contains(err.Error(), "locked by another process") {
+		t.Errorf("second OpenBolt = %v, want bolt.ErrTimeout saying the file is locked by another process", err)
+	}
+}
+
+func TestBoltOpenOfAnUnusablePathFails(t *testing.T) {
+	dir := t.TempDir() // a directory, not a file
+	if b, err := store.OpenBolt(dir); err == nil {
+		b.Close()
+		t.Fatalf("OpenBolt(%s) = nil error, want an error", dir)
+	}
+}
+
+func TestBoltCorruptValueIsAnErrorButNoSentinel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	b := mustOpenBolt(t, path)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Write a value that is not an envelope, behind the store's back.
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("games")).Put([]byte("bad"), []byte("not an envelope"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	b = mustOpenBolt(t, path)
+	defer b.Close()
+	_, loadErr := b.Load(t.Context(), "bad")
+	saveErr := b.Save(t.Context(), "bad", []byte("x"), 1, when)
+	for call, err := range map[string]error{"Load": loadErr, "Save": saveErr} {
+		if err == nil {
+			t.Errorf("%s of a corrupt value = nil, want an error", call)
+		}
+		for _, sentinel := range []error{store.ErrNotFound, store.ErrConflict, store.ErrUnavailable} {
+			if errors.Is(err, sentinel) {
+				t.Errorf("%s of a corrupt value = %v, want no sentinel", call, err)
+			}
+		}
+	}
+}
+
+func mustOpenBolt(t *testing.T, path string) *store.Bolt {
+	t.Helper()
+	b, err := store.OpenBolt(path)
+	if err != nil {
+		t.Fatalf("OpenBolt: %v", err)
+	}
+	return b
+}

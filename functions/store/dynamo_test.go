@@ -1,0 +1,285 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"tessera/functions/store"
+	"tessera/internal/testenv"
+)
+
+// dynaliteTable makes a fresh table on the test dynalite and returns a raw
+// client to inspect it and a store over it; optFns configure the client.
+func dynaliteTable(t *testing.T, optFns ...func(*dynamodb.Options)) (*dynamodb.Client, string, *store.Dynamo) {
+	t.Helper()
+	cfg, err := store.DynamoConfig(t.Context(), testenv.Dynalite(t))
+	if err != nil {
+		t.Fatalf("DynamoConfig: %v", err)
+	}
+	client := dynamodb.NewFromConfig(cfg, optFns...)
+	table := testenv.TableName(t)
+	d := store.NewDynamo(client, table)
+	if err := d.CreateTable(t.Context()); err != nil {
+		t.Fatalf("CreateTable: %v", err)
+	}
+	return client, table, d
+}
+
+func TestDynamoItemLayout(t *testing.T) {
+	client, table, d := dynaliteTable(t)
+	created := time.Date(2026, 7, 1, 12, 0, 0, 500, time.FixedZone("UTC-5", -5*3600))
+	saved := created.Add(36 * time.Hour)
+	if err := d.Create(t.Context(), "g1", []byte{0, 1, 2}, created); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if err := d.Save(t.Context(), "g1", []byte{3, 4}, 1, saved); err != nil {
+		t.Fatalf("Save: %v", err)
+	}
+	out, err := client.GetItem(t.Context(), &dynamodb.GetItemInput{
+		TableName: aws.String(table),
+		Key:       map[string]types.AttributeValue{store.DynamoKeyAttr: &types.AttributeValueMemberS{Value: "g1"}},
+	})
+	if err != nil {
+		t.Fatalf("GetItem: %v", err)
+	}
+	want := map[string]string{
+		store.DynamoKeyAttr:       "S g1",
+		store.DynamoVersionAttr:   "N 2",
+		store.DynamoStateAttr:     "B \x03\x04",
+		store.DynamoUpdatedAtAttr: "S 2026-07-03T05:00:00.0000005Z",
+		store.DynamoTTLAttr:       "N " + strconv.FormatInt(saved.Add(180*24*time.Hour).Unix(), 10),
+	}
+	if len(out.Item) != len(want) {
+		t.Errorf("item has %d attributes, want %d: %v", len(out.Item), len(want), out.Item)
+	}
+	for name, w := range want {
+		if got := describe(out.Item[name]); got != w {
+			t.Errorf("attribute %s = %q, want %q", name, got, w)
+		}
+	}
+}
+
+// describe prints an attribute value as "<type> <value>".
+func describe(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S " + v.Value
+	case *types.AttributeValueMemberN:
+		return "N " + v.Value
+	case *types.AttributeValueMemberB:
+		return "B " + string(v.Value)
+	case nil:
+		return "missing"
+	}
+	return "unexpected type"
+}
+
+func TestDynamoCreateTableTwiceIsFine(t *testing.T) {
+	_, _, d := dynaliteTable(t)
+	if err := d.CreateTable(t.Context()); err != nil {
+		t.Errorf("second CreateTable = %v, want nil", err)
+	}
+}
+
+func TestDynamoMissingTableIsAPlainError(t *testing.T) {
+	d, err := store.NewDynamoFromConfig(t.Context(), testenv.TableName(t), testenv.Dynalite(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Load(t.Context(), "g1")
+	if err == nil || errors.Is(err, store.ErrUnavailable) || errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Load from a missing table = %v, want a plain error (misconfiguration is not transient)", err)
+	}
+}
+
+// lossyClient sends requests on, but for the first request of the operation
+// named lose it throws the response away and reports a broken connection,
+// as when a response is lost after DynamoDB made the write.
+type lossyClient struct {
+	inner aws.HTTPClient
+	lose  string
+	lost  atomic.Bool
+}
+
+func (c *lossyClient) Do(req *http.Request) (*http.Response, error) {
+	resp, err := c.inner.Do(req)
+	if err != nil || req.Header.Get("X-Amz-Target") != "DynamoDB_20120810."+c.lose || !c.lost.CompareAndSwap(false, true) {
+		return resp, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return nil, errors.New("injected: connection reset after the request was served")
+}
+
+func TestDynamoRetryAfterALostResponseIsNotAConflict(t *testing.T) {
+	for _, op := range []string{"create", "save"} {
+		t.Run(op, func(t *testing.T) {
+			lossy := &lossyClient{lose: "PutItem"}
+			_, _, d := dynaliteTable(t, func(o *dynamodb.Options) {
+				lossy.inner = o.HTTPClient // the bounded client of DynamoConfig
+				o.HTTPClient = lossy
+			})
+			if op == "save" {
+				lossy.lost.Store(true) // disarmed for the Create
+				if err := d.Create(t.Context(), "g1", []byte("v1"), when); err != nil {
+					t.Fatalf("Create: %v", err)
+				}
+				lossy.lost.Store(false)
+			}
+			var err error
+			if op == "create" {
+				err = d.Create(t.Context(), "g1", []byte("v1"), when)
+			} else {
+				err = d.Save(t.Context(), "g1", []byte("v2"), 1, when.Add(time.Second))
+			}
+			if !lossy.lost.Load() {
+				t.Fatal("no response was lost; the test did not test anything")
+			}
+			if err != nil {
+				t.Fatalf("%s whose first response was lost = %v, want nil (the retry found its own write)", op, err)
+			}
+			item, err := d.Load(t.Context(), "g1")
+			wantVersion := map[string]int64{"create": 1, "save": 2}[op]
+			if err != nil || item.Version != wantVersion {
+				t.Errorf("Load = %+v, %v; want version %d", item, err, wantVersion)
+			}
+		})
+	}
+}
+
+func TestDynamoUnreachableIsUnavailable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := "http://" + l.Addr().String()
+	l.Close() // nothing listens there now
+
+	d, err := store.NewDynamoFromConfig(t.Context(), "games", endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The caller's deadline is generous: the bounded retries must give up
+	// long before it.
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	_, err = d.Load(ctx, "g1")
+	if !errors.Is(err, store.ErrUnavailable) {
+		t.Errorf("Load from a closed port = %v, want ErrUnavailable", err)
+	}
+	if ctx.Err() != nil {
+		t.Errorf("Load from a closed port ran into the caller's 30 s deadline; retries are not bounded")
+	}
+}
+
+// fakeDynamo answers every request with one DynamoDB JSON error, or hangs
+// until the client gives up if status is 0; it counts requests.
+func fakeDynamo(t *testing.T, status int, errType string) (endpoint string, requests *atomic.Int32) {
+	requests = new(atomic.Int32)
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		// Reading the whole body lets the server notice a client that hangs up.
+		io.Copy(io.Discard, r.Body)
+		if status == 0 {
+			select {
+			case <-r.Context().Done():
+			case <-stop:
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		w.WriteHeader(status)
+		io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#`+errType+`","message":"injected"}`)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop) }) // runs first: releases hanging handlers
+	return srv.URL, requests
+}
+
+func TestDynamoErrorsMapToUnavailableOnlyWhenTransient(t *testing.T) {
+	cases := []struct {
+		name         string
+		status       int
+		errType      string
+		transient    bool
+		wantRequests int32
+	}{
+		{"throttled reads are unavailable after bounded retries", 400, "ProvisionedThroughputExceededException", true, store.DynamoMaxAttempts},
+		{"request limit is unavailable", 400, "RequestLimitExceeded", true, store.DynamoMaxAttempts},
+		{"throttling is unavailable", 400, "ThrottlingException", true, store.DynamoMaxAttempts},
+		{"internal server error is unavailable", 500, "InternalServerError", true, store.DynamoMaxAttempts},
+		{"service unavailable is unavailable", 503, "ServiceUnavailable", true, store.DynamoMaxAttempts},
+		{"validation error is a plain error, not retried", 400, "ValidationException", false, 1},
+		{"missing table is a plain error, not retried", 400, "ResourceNotFoundException", false, 1},
+		{"access denied is a plain error, not retried", 400, "AccessDeniedException", false, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			endpoint, requests := fakeDynamo(t, c.status, c.errType)
+			d, err := store.NewDynamoFromConfig(t.Context(), "games", endpoint)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = d.Load(t.Context(), "g1")
+			if got := errors.Is(err, store.ErrUnavailable); got != c.transient {
+				t.Errorf("Load = %v; errors.Is(err, ErrUnavailable) = %v, want %v", err, got, c.transient)
+			}
+			if err == nil {
+				t.Fatal("Load = nil error")
+			}
+			if got := requests.Load(); got != c.wantRequests {
+				t.Errorf("server saw %d requests, want %d", got, c.wantRequests)
+			}
+		})
+	}
+}
+
+func TestDynamoCallerDeadlineIsUnavailable(t *testing.T) {
+	endpoint, _ := fakeDynamo(t, 0, "")
+	d, err := store.NewDynamoFromConfig(t.Context(), "games", endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	err = d.Save(ctx, "g1", []byte("x"), 1, when)
+	if !errors.Is(err, store.ErrUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Save past the caller's deadline = %v, want ErrUnavailable wrapping context.DeadlineExceeded", err)
+	}
+}
+
+func TestDynamoHangingServerIsUnavailableWithoutACallerDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes DynamoMaxAttempts × DynamoAttemptTimeout (about 6 s)")
+	}
+	endpoint, requests := fakeDynamo(t, 0, "")
+	d, err := store.NewDynamoFromConfig(t.Context(), "games", endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second) // a safety net only
+	defer cancel()
+	_, err = d.Load(ctx, "g1")
+	if !errors.Is(err, store.ErrUnavailable) {
+		t.Errorf("Load from a hanging server = %v, want ErrUnavailable", err)
+	}
+	if ctx.Err() != nil {
+		t.Errorf("Load from a hanging server ran into the 60 s safety net; the per-attempt time-out does not work")
+	}
+	if got := requests.Load(); got != store.DynamoMaxAttempts {
+		t.Errorf("server saw %d requests, want %d", got, store.DynamoMaxAttempts)
+	}
+}
