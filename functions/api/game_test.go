@@ -175,7 +175,11 @@ func TestWholeMatches(t *testing.T) {
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for seed := uint64(1); seed <= 2; seed++ {
+			seeds := uint64(2)
+			if raceEnabled || testing.Short() {
+				seeds = 1
+			}
+			for seed := uint64(1); seed <= seeds; seed++ {
 				s := newServer(t, newMemoryStore(), seed*100+uint64(i))
 				id, tokens := s.fullGame(tc.body)
 				p := &play{t: t, s: s, id: id, tokens: tokens, rng: rand.New(rand.NewPCG(seed, uint64(i)))}

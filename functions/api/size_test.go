@@ -80,7 +80,7 @@ func playForSize(seed uint64, write func(blob int, version int64)) ([]byte, int6
 
 func TestStoredItemSize(t *testing.T) {
 	n := 1000
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 100
 	}
 	blobs, items := make([]int, n), make([]int, n)
