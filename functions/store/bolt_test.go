@@ -45,6 +45,7 @@ func TestBoltKeepsGamesAcrossReopen(t *testing.T) {
 }
 
 func TestBoltSecondOpenOfALockedFileFailsClearly(t *testing.T) {
+	t.Parallel() // mostly waiting
 	path := filepath.Join(t.TempDir(), "games.db")
 	b := mustOpenBolt(t, path)
 	defer b.Close()

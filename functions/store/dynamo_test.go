@@ -262,6 +262,7 @@ func TestDynamoCallerDeadlineIsUnavailable(t *testing.T) {
 }
 
 func TestDynamoHangingServerIsUnavailableWithoutACallerDeadline(t *testing.T) {
+	t.Parallel() // mostly waiting
 	if testing.Short() {
 		t.Skip("takes DynamoMaxAttempts × DynamoAttemptTimeout (about 6 s)")
 	}
