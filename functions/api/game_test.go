@@ -151,6 +151,14 @@ func (p *play) outOfTurn(v *view, actor int, hands [][][2]int) {
 			}
 		}
 		checkNoTiles(t, "not_your_turn body", string(r.body), others)
+		// The seat to play sends this seat's tile: 422, and the answer does
+		// not repeat the tile.
+		steal := fmt.Sprintf(`{"version":%d,"type":"play","tile":[%d,%d],"end":"right"}`, v.Version, tl[0], tl[1])
+		r = p.s.do("POST", "/api/games/"+p.id+"/moves", steal, p.tokens[actor])
+		if e := mustError(t, r); r.status != 422 || e.Error.Code != "illegal_move" {
+			t.Fatalf("play of another seat's tile: %d %s, want 422 illegal_move", r.status, r.body)
+		}
+		checkNoTiles(t, "illegal_move body", string(r.body), hands[seat])
 		if after := p.s.stored(p.id); after.Version != before.Version || string(after.State) != string(before.State) {
 			t.Fatalf("a refused move changed the game")
 		}
@@ -200,6 +208,13 @@ func TestWholeMatches(t *testing.T) {
 						t.Fatalf("a log line holds a seat token")
 					}
 				}
+				var all [][2]int
+				for a := 0; a <= 6; a++ {
+					for b := a; b <= 6; b++ {
+						all = append(all, [2]int{a, b})
+					}
+				}
+				checkNoTiles(t, "the logs", s.logs.String(), all)
 				t.Logf("seed %d: %d moves by people, version %d, scores %v", seed, p.moves, final.Version, final.Scores)
 			}
 		})

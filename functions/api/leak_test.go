@@ -146,16 +146,73 @@ func checkView(t testing.TB, raw []byte, seat int, hands [][][2]int) {
 	}
 }
 
+// tileText finds what could be a tile written in a text: "a-b" between
+// non-digits, or "[a,b]".
+var tileText = regexp.MustCompile(`(?:^|[^0-9])([0-6])-([0-6])(?:[^0-9]|$)|\[([0-6]),([0-6])\]`)
+
 // checkNoTiles checks that a text (an error body, a log) names none of the
-// given tiles, in either order, as "a-b" or "[a,b]".
+// given tiles, in either order.
 func checkNoTiles(t testing.TB, what, text string, tiles [][2]int) {
 	t.Helper()
+	hidden := map[[2]int]bool{}
 	for _, tl := range tiles {
-		for _, p := range [][2]int{tl, {tl[1], tl[0]}} {
-			re := regexp.MustCompile(fmt.Sprintf(`(^|[^0-9])%d-%d([^0-9]|$)|\[%d,%d\]`, p[0], p[1], p[0], p[1]))
-			if loc := re.FindStringIndex(text); loc != nil {
-				t.Errorf("%s names hidden tile %v: ...%s...", what, p, text[max(0, loc[0]-40):min(len(text), loc[1]+40)])
-			}
+		hidden[norm(tl)] = true
+	}
+	for _, m := range tileText.FindAllStringSubmatchIndex(text, -1) {
+		var tl [2]int
+		if m[2] >= 0 {
+			tl = [2]int{int(text[m[2]] - '0'), int(text[m[4]] - '0')}
+		} else {
+			tl = [2]int{int(text[m[6]] - '0'), int(text[m[8]] - '0')}
+		}
+		if hidden[norm(tl)] {
+			t.Errorf("%s names hidden tile %v: ...%s...", what, tl, text[max(0, m[0]-40):min(len(text), m[1]+40)])
+		}
+	}
+}
+
+// recorder is a testing.TB that records failures instead of failing.
+type recorder struct {
+	*testing.T
+	failed bool
+}
+
+func (r *recorder) Helper()                   {}
+func (r *recorder) Errorf(string, ...any)     { r.failed = true }
+func (r *recorder) Fatalf(f string, a ...any) { r.failed = true }
+
+func TestLeakCheckersCatchLeaks(t *testing.T) {
+	hidden := [][2]int{{2, 5}}
+	texts := []struct {
+		text string
+		leak bool
+	}{
+		{`{"error":{"message":"Tile 5-2 does not match"}}`, true},
+		{`{"tiles":[[2,5]]}`, true},
+		{`{"time":"2026-11-30T05:00:00Z","ms":2.5}`, false},
+		{`{"message":"it is seat 2's turn"}`, false},
+	}
+	for _, tc := range texts {
+		r := &recorder{T: t}
+		checkNoTiles(r, "text", tc.text, hidden)
+		if r.failed != tc.leak {
+			t.Errorf("checkNoTiles(%s) failed = %v, want %v", tc.text, r.failed, tc.leak)
+		}
+	}
+	views := []struct {
+		name, json string
+		leak       bool
+	}{
+		{"a tile under seats", `{"seats":[{"seat":0,"hand":[[1,2]]}],"you":null}`, true},
+		{"a token key", `{"seats":[],"token":"x","you":null}`, true},
+		{"another seat's tile in you", `{"seats":[{"seat":0,"tiles":1},{"seat":1,"tiles":1}],"hand":{"number":1,"board":{"line":[]}},"you":{"seat":0,"tiles":[[2,5]],"legal":[]}}`, true},
+		{"a clean view", `{"seats":[{"seat":0,"tiles":1},{"seat":1,"tiles":1}],"scores":[0,0],"hand":{"number":1,"board":{"line":[]}},"you":{"seat":0,"tiles":[[1,1]],"legal":[]}}`, false},
+	}
+	for _, tc := range views {
+		r := &recorder{T: t}
+		checkView(r, []byte(tc.json), 0, [][][2]int{{{1, 1}}, {{2, 5}}})
+		if r.failed != tc.leak {
+			t.Errorf("checkView(%s) failed = %v, want %v", tc.name, r.failed, tc.leak)
 		}
 	}
 }

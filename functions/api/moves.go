@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"tessera/engine"
@@ -43,7 +44,7 @@ func (h *handler) move(c *call, body []byte) {
 		return
 	}
 	if err := m.Apply(seat, req.Move); err != nil {
-		c.fail(err)
+		c.fail(notHeld(m, seat, req.Move, err))
 		return
 	}
 	if err := h.runBots(m); err != nil {
@@ -99,4 +100,19 @@ func (c *call) stale(m *engine.Match, seat int, g *loaded) {
 	e := toAPIError(errStale)
 	e.game = m.View(seat, meta(c.gameID, g.item.Version, g.item.UpdatedAt))
 	c.failWith(e)
+}
+
+// notHeld rewrites the refusal of a tile the seat does not hold so that the
+// message does not repeat it: the tile may be another seat's, and no error
+// body names another seat's tile, even one the client sent.
+func notHeld(m *engine.Match, seat int, mv engine.Move, err error) error {
+	if mv.Kind != engine.Play || !errors.Is(err, engine.ErrIllegalMove) {
+		return err
+	}
+	for _, t := range m.View(seat, engine.ViewMeta{}).You.Tiles {
+		if t.Normal() == mv.Tile.Normal() {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: you do not hold that tile", engine.ErrIllegalMove)
 }
