@@ -89,6 +89,16 @@ func TestMediumHeuristics(t *testing.T) {
 			want: mv(tl(2, 6), left),
 		},
 		{
+			// 3-4 and 2-5 weigh the same; after 3-4 an end shows 4, of
+			// which it holds three more.
+			rule: "keeps the ends on the numbers it holds many of",
+			s: spec{opts: partnership, seat: 1,
+				mine:   []engine.Tile{tl(3, 4), tl(2, 5), tl(4, 4), tl(0, 4), tl(1, 4), tl(0, 0), tl(1, 1)},
+				events: []engine.Event{play(0, tl(2, 3), lead)},
+				held:   []int{6, 7, 7, 7}},
+			want: mv(tl(3, 4), right),
+		},
+		{
 			rule: "in partnership sheds the heavy double first",
 			s: spec{opts: partnership, seat: 1,
 				mine:   []engine.Tile{tl(6, 5), tl(6, 1), tl(6, 6), tl(0, 0), tl(0, 1), tl(1, 1), tl(0, 3)},
