@@ -123,7 +123,8 @@ func TestBadRequestsChangeNothing(t *testing.T) {
 		{"seat in an unknown game", "POST", "/api/games/aaaaaaaaaaaaaaaa/seats", `{"name":"Cy"}`, "", 404, "not_found"},
 		// Moves.
 		{"version missing", "POST", move, `{` + okMove + `}`, "{actor}", 400, "bad_request"},
-		{"version 0", "POST", move, `{"version":0,` + okMove + `}`, "{actor}", 400, "bad_request"},
+		{"version 0 is older than any: stale", "POST", move, `{"version":0,` + okMove + `}`, "{actor}", 409, "stale_version"},
+		{"negative version", "POST", move, `{"version":-1,` + okMove + `}`, "{actor}", 400, "bad_request"},
 		{"version as a string", "POST", move, `{"version":"{v}",` + okMove + `}`, "{actor}", 400, "bad_request"},
 		{"version {v}.0", "POST", move, `{"version":{v}.0,` + okMove + `}`, "{actor}", 400, "bad_request"},
 		{"type missing", "POST", move, `{"version":{v},"tile":{tile},"end":"{end}"}`, "{actor}", 400, "bad_request"},

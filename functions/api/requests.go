@@ -180,7 +180,7 @@ func decodeMove(body []byte) (moveRequest, error) {
 	}
 	f := fields{obj: obj, what: "the body"}
 	var req moveRequest
-	version, hasVersion := f.int("version", 1, maxVersion)
+	version, hasVersion := f.int("version", 0, maxVersion)
 	f.require("version", hasVersion)
 	moveID, hasMoveID := f.str("moveId")
 	kind, hasKind := f.str("type")
