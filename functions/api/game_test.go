@@ -220,3 +220,22 @@ func TestWholeMatches(t *testing.T) {
 		})
 	}
 }
+
+// The same short match on every store adapter: the envelope survives the
+// real stores (bbolt's file, DynamoDB's binary attribute through dynalite).
+func TestWholeMatchOnEveryStore(t *testing.T) {
+	for _, st := range raceStores[:3] {
+		t.Run(st.name, func(t *testing.T) {
+			backend, _ := st.open(t)
+			s := newServer(t, backend, 51)
+			id, tokens := s.fullGame(`{"variant":"fiveup","players":3,"target":100,"name":"Ana","bots":[{"seat":2,"level":"easy"}]}`)
+			p := &play{t: t, s: s, id: id, tokens: tokens, rng: rand.New(rand.NewPCG(51, 1))}
+			for p.step() {
+				if p.moves > 3000 {
+					t.Fatalf("match not over after %d moves", p.moves)
+				}
+			}
+			t.Logf("%d moves by people, version %d", p.moves, s.poll(id, "").Version)
+		})
+	}
+}
