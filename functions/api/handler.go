@@ -218,7 +218,7 @@ func plainID(s string) bool {
 func (h *handler) logCall(c *call, reqID string, took time.Duration) {
 	attrs := []any{"requestId", reqID, "route", routeNames[c.route], "method", c.r.Method,
 		"status", c.status, "ms", float64(took.Microseconds()) / 1000}
-	if c.gameID != "" {
+	if validGameID(c.gameID) {
 		attrs = append(attrs, "gameId", c.gameID)
 	}
 	if c.seat >= 0 {
