@@ -42,11 +42,14 @@ func (h *handler) runBots(m *engine.Match) error {
 		}
 		v := m.View(seat, engine.ViewMeta{})
 		seed := m.BotSeed(seat)
-		if bot, ok := h.bots[m.Seat(seat).Bot]; ok {
+		level := m.Seat(seat).Bot
+		if bot, ok := h.bots[level]; ok {
 			if mv, ok := bot(v, seed); ok && m.Apply(seat, mv) == nil {
 				continue
 			}
 		}
+		// Logged without the move: it may name the seat's hidden tiles.
+		h.log.Warn("computer player replaced by easy for one move", "seat", seat, "level", level)
 		mv, ok := engine.EasyMove(v, seed)
 		if !ok {
 			return fmt.Errorf("%w: computer seat %d has no move", errInternal, seat)

@@ -84,16 +84,18 @@ func TestStoredItemSize(t *testing.T) {
 		n = 100
 	}
 	blobs, items := make([]int, n), make([]int, n)
+	// A real write time has nanoseconds, which RFC 3339 spells out.
+	written := fixedNow.Add(123456789 * time.Nanosecond)
 	var writes []int
 	for i := range n {
 		blob, version := playForSize(uint64(i+1), func(blob int, version int64) {
-			writes = append(writes, dynamoItemBytes("abcdefghijklmnop", version, blob, fixedNow))
+			writes = append(writes, dynamoItemBytes("abcdefghijklmnop", version, blob, written))
 		})
 		if _, err := decodeState(blob); err != nil {
 			t.Fatal(err)
 		}
 		blobs[i] = len(blob)
-		items[i] = dynamoItemBytes("abcdefghijklmnop", version, len(blob), fixedNow)
+		items[i] = dynamoItemBytes("abcdefghijklmnop", version, len(blob), written)
 	}
 	stats := func(xs []int) string {
 		sort.Ints(xs)

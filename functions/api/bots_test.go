@@ -1,0 +1,55 @@
+package api
+
+import (
+	"log/slog"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// A computer seat never stalls a game: a player whose move the engine
+// refuses, or whose level the server no longer offers, is replaced by the
+// easy player for that move.
+func TestComputerSeatsNeverStall(t *testing.T) {
+	tests := []struct {
+		name       string
+		createBots map[string]BotFunc // the server that creates the game
+		laterBots  map[string]BotFunc // the server that plays it
+	}{
+		{"a player that always answers an illegal move",
+			map[string]BotFunc{"easy": engine.EasyMove, "silly": func(v *engine.View, _ uint64) (engine.Move, bool) {
+				return engine.Move{Kind: engine.Play, Tile: engine.Tile{6, 6}, End: engine.EndDown}, true
+			}}, nil},
+		{"a player that has nothing to say",
+			map[string]BotFunc{"easy": engine.EasyMove, "silly": func(*engine.View, uint64) (engine.Move, bool) {
+				return engine.Move{}, false
+			}}, nil},
+		{"a level the server no longer offers",
+			map[string]BotFunc{"easy": engine.EasyMove, "silly": engine.EasyMove}, DefaultBots()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := store.NewMemory()
+			s := newServer(t, mem, 61)
+			s.h = New(Config{Store: mem, Logger: slog.New(slog.NewJSONHandler(s.logs, nil)),
+				Now: func() time.Time { return fixedNow }, Rand: seededReader(61), Bots: tc.createBots})
+			id, tokens := s.fullGame(`{"variant":"fiveup","players":3,"target":100,"name":"Ana","bots":[{"seat":1,"level":"silly"}]}`)
+			if tc.laterBots != nil {
+				s.h = New(Config{Store: mem, Logger: slog.New(slog.NewJSONHandler(s.logs, nil)),
+					Now: func() time.Time { return fixedNow }, Rand: seededReader(62), Bots: tc.laterBots})
+			}
+			p := &play{t: t, s: s, id: id, tokens: tokens, rng: rand.New(rand.NewPCG(61, 2))}
+			for p.step() {
+				if p.moves > 3000 {
+					t.Fatalf("match not over after %d moves", p.moves)
+				}
+			}
+			if v := s.poll(id, ""); v.Seats[1].Bot == nil || *v.Seats[1].Bot != "silly" {
+				t.Errorf("seat 1 = %+v, want the silly computer still seated", v.Seats[1])
+			}
+		})
+	}
+}
