@@ -73,13 +73,17 @@ func (a *artifactCache) get(key string, build func(dir string) (string, error)) 
 
 // makeBootstrap runs the real Makefile target (as SAM does) into a fresh
 // ARTIFACTS_DIR and returns the bootstrap it wrote. goarch is passed as
-// BUILD_GOARCH; vars are extra make variables (PKG=...).
+// BUILD_GOARCH unless empty (then the Makefile's default, what SAM builds);
+// vars are extra make variables (PKG=...).
 func makeBootstrap(t testing.TB, target, goarch string, vars ...string) string {
 	t.Helper()
 	key := fmt.Sprintf("%s %s %s", target, goarch, strings.Join(vars, " "))
 	p, err := artifacts.get(key, func(dir string) (string, error) {
-		args := append([]string{"-C", testenv.RepoRoot(), target,
-			"ARTIFACTS_DIR=" + dir, "BUILD_GOARCH=" + goarch}, vars...)
+		args := []string{"-C", testenv.RepoRoot(), target, "ARTIFACTS_DIR=" + dir}
+		if goarch != "" {
+			args = append(args, "BUILD_GOARCH="+goarch)
+		}
+		args = append(args, vars...)
 		cmd := exec.Command("make", args...)
 		out, err := cmd.CombinedOutput()
 		if err != nil {

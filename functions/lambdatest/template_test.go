@@ -138,6 +138,15 @@ func TestEveryFunctionBuildsWithItsMakeTarget(t *testing.T) {
 	}
 }
 
+// What SAM packages is the make target without overrides: it must be a
+// static linux/arm64 executable, matching Architectures: [arm64].
+func TestTheDeployedBuildIsStaticLinuxArm64(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-compiles a function; skipped with -short")
+	}
+	checkLinuxExecutable(t, makeBootstrap(t, "build-StateFunction", ""), "arm64")
+}
+
 func TestTemplateRoutesEveryAPIOperationToItsFunction(t *testing.T) {
 	type route struct{ method, path string }
 	served := map[route][]string{}
