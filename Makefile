@@ -83,6 +83,9 @@ test-go:
 # the node tests under browsertest/, which drive Debian's chromium through
 # playwright-core against the local server. The frontend owns what they do;
 # the target name is the contract.
+# The local server is built once; each test file starts it on a free port
+# with a fresh data directory and stops it (browsertest/harness.js).
 test-browser: test-deps
 	$(GO) test ./frontend/...
-	@if [ -d browsertest ]; then echo "node --test browsertest/"; node --test browsertest/; fi
+	mkdir -p "$(ROOT)/bin" && $(GO) build -o "$(ROOT)/bin/tessera-local" ./functions/local
+	TESSERA_BIN="$(ROOT)/bin/tessera-local" node --test --test-concurrency=1 browsertest/

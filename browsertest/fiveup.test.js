@@ -65,16 +65,32 @@ test('two friends play a Five Up match to 10 through the page', { skip, timeout:
     }
     if (sb.turn === 'mine' && !checkedTab && !(await bea.page.isVisible('#summary')) && !(await bea.page.isVisible('#confirm'))) {
       const v2 = (await state(anaTab2)).version;
+      assert.equal(await anaTab2.evaluate(() => document.visibilityState), 'visible');
+      // Within one poll: every poll the second tab starts after the move
+      // brings the new view (never a 304), and the tab shows it well before
+      // the 30 s of the slow poll.
+      const polls = [];
+      const onResponse = (res) => {
+        const q = res.request();
+        if (q.method() === 'GET' && q.url().endsWith(`/api/games/${id}`)) polls.push({ started: q.timing().startTime, status: res.status() });
+      };
+      anaTab2.on('response', onResponse);
       const r = await act(bea.page);
+      const movedAt = Date.now();
       if (r === 'played') {
         const vb = (await state(bea.page)).version;
-        await anaTab2.waitForFunction((v) => Number(document.body.dataset.version) >= v, vb, { timeout: POLL_MS + 1500 });
+        await anaTab2.waitForFunction((v) => Number(document.body.dataset.version) >= v, vb, { timeout: 15000 });
+        anaTab2.off('response', onResponse);
         assert.ok((await state(anaTab2)).version > v2, 'the second tab moved on');
-        const lastLine = await bea.page.locator('#log li').first().textContent();
+        const late = polls.filter((p) => p.started >= movedAt && p.status === 304);
+        assert.deepEqual(late, [], 'no poll after the move missed it');
+        const beaLines = await bea.page.locator('#log li').allTextContents();
+        const played = beaLines.find((l) => /^You (played|led) /.test(l)).replace(/^You /, 'Bea ');
         const seen = await anaTab2.locator('#log li').allTextContents();
-        assert.ok(seen.some((l) => l === lastLine.replace(/^You /, 'Bea ')), `second tab log shows "${lastLine}" as Bea's`);
+        assert.ok(seen.includes(played), `the second tab's log shows "${played}"`);
         checkedTab = true;
       }
+      anaTab2.off('response', onResponse);
       continue;
     }
     if (checkedTab && !reloaded) {

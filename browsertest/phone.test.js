@@ -90,10 +90,21 @@ test('desktop Five Up table mid-game with the spinner arms', { skip, timeout: 30
   assert.equal(await page.locator('#board .tile.last').count(), 1, 'the last tile played is highlighted');
   // seats run clockwise in Five Up: the next seat (1) on the left
   assert.equal(await page.locator('.seat-slot[data-pos=left] .seat').getAttribute('data-seat'), '1');
-  // pick a tile with more than one end if there is one, to show the glowing ends
-  for (const t of await page.locator('.hand-tile.playable').all()) {
-    await t.click();
-    if (await page.locator('.end-target').count()) break;
+  // Select a tile that fits more than one end, if there is one, to show the
+  // glowing ends (the test reads `legal` from the API with the stored seat).
+  const multi = await page.evaluate(async () => {
+    const id = location.pathname.split('/')[2];
+    const { token } = JSON.parse(localStorage.getItem('tessera.games'))[id];
+    const v = await (await fetch(`/api/games/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    const count = {};
+    for (const m of v.you.legal) { const k = [...m.tile].sort().join(); count[k] = (count[k] || 0) + 1; }
+    const i = v.you.tiles.findIndex((t) => count[[...t].sort().join()] > 1);
+    return i;
+  });
+  if (multi >= 0) {
+    await page.locator(`.hand-tile[data-index="${multi}"]`).click();
+    assert.ok((await page.locator('.end-target').count()) >= 2, 'the possible ends glow');
+    assert.match(await page.textContent('#prompt'), /^Choose an end for /);
   }
   await h.shot(page, 'fiveup-midgame');
   assert.deepEqual(errors, [], 'no console errors');

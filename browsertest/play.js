@@ -61,8 +61,19 @@ async function act(page) {
   return 'played';
 }
 
-async function waitVersionAbove(page, v, timeout = 10000) {
-  await page.waitForFunction((v) => Number(document.body.dataset.version) > v, v, { timeout });
+async function waitVersionAbove(page, v, timeout = 15000) {
+  try {
+    await page.waitForFunction((v) => Number(document.body.dataset.version) > v, v, { timeout });
+  } catch (e) {
+    const why = await page.evaluate(() => ({
+      prompt: document.querySelector('#prompt')?.textContent,
+      banner: document.querySelector('#banner')?.hidden ? '' : document.querySelector('#banner')?.textContent,
+      status: document.querySelector('#status')?.textContent,
+      selected: document.querySelector('.hand-tile.selected')?.getAttribute('aria-label'),
+      targets: document.querySelectorAll('.end-target').length,
+    }));
+    throw new Error(`the game did not move past version ${v}: ${JSON.stringify(why)}`);
+  }
 }
 
 /**

@@ -56,7 +56,7 @@ function drawBoard() {
   if (!view) return;
   const legal = view.you ? view.you.legal : [];
   const targets = selectedTile ? endsFor(legal, selectedTile) : [];
-  renderBoard($('#board'), view, targets);
+  renderBoard($('#board'), view, targets, selectedTile);
 }
 
 function drawHand() {
@@ -83,8 +83,12 @@ function describePrompt() {
   else prompt('Your turn: pick a tile that stands out.');
 }
 
-function show(v) {
+function show(v, force) {
   if (view && v.id === view.id && v.version < view.version) return; // an older answer arriving late
+  // The same version for the same seat is the same view: redrawing it would
+  // only risk swallowing a tap that is under way.
+  const same = view && v.id === view.id && v.version === view.version && (v.you ? v.you.seat : null) === me();
+  if (same && !force) return;
   const before = view;
   view = v;
   if (selectedTile && (!view.you || !endsFor(view.you.legal, selectedTile).length)) selectedTile = null;
@@ -148,12 +152,12 @@ async function send(move) {
       show(e.game);
       prompt('The game moved on while you were choosing; here is the table as it is now.');
     } else if (e instanceof ApiError) {
-      show(view);
+      show(view, true);
       prompt(e.message);
       poller.now();
     } else {
       banner('Could not reach the server; your move was not sent. Try again in a moment.');
-      show(view);
+      show(view, true);
     }
   }
 }

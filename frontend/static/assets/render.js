@@ -127,7 +127,7 @@ function box(p, d, near, far, dbl) {
  * widths). anchorIndex: the spinner, else the lead tile's index in line.
  * Returns {tiles: [{x,y,w,h,a,b,tile}], ends: {left|right|up|down|lead: box}}.
  */
-export function layoutBoard(board, anchorIndex, hx, hy) {
+export function layoutBoard(board, anchorIndex, hx, hy, ghostDouble) {
   const tiles = [], ends = {};
   const line = board ? board.line : [];
   if (!line.length) {
@@ -166,7 +166,7 @@ export function layoutBoard(board, anchorIndex, hx, hy) {
   for (const name in walkers) {
     const w = walkers[name];
     const ghost = { ...w, p: w.p.slice(), d: w.d.slice() };
-    const g = step(ghost, 7, 8);
+    const g = ghostDouble ? step(ghost, 7, 7) : step(ghost, 7, 8);
     ends[name] = { x: g.x, y: g.y, w: g.w, h: g.h };
   }
   return { tiles, ends };
@@ -187,12 +187,12 @@ const MIN_W = 11, MIN_H = 6, PAD = 0.4;
  * fitLayout tries snake widths and keeps the one that lets the tiles be
  * largest in a box of width x height pixels.
  */
-export function fitLayout(board, anchorIndex, width, height) {
+export function fitLayout(board, anchorIndex, width, height, ghostDouble) {
   const aspect = width > 0 && height > 0 ? width / height : 1.5;
   let best = null;
   for (let hx = 4; hx <= 16; hx++) {
     const hy = Math.max(4, Math.min(16, Math.round(hx / aspect)));
-    const lay = layoutBoard(board, anchorIndex, hx, hy);
+    const lay = layoutBoard(board, anchorIndex, hx, hy, ghostDouble);
     const bb = bounds([...lay.tiles, ...Object.values(lay.ends)]);
     let vw = Math.max(MIN_W, bb.w + 2 * PAD), vh = Math.max(MIN_H, bb.h + 2 * PAD);
     if (vw / vh < aspect) vw = vh * aspect; else vh = vw / aspect;
@@ -237,12 +237,12 @@ export function lastPlay(view) {
 /**
  * renderBoard draws the view's layout into el (replacing what was there).
  * targets: the ends to offer for the selected tile (each becomes a glowing
- * button with data-end). Returns the <svg>.
+ * button with data-end); a double's targets lie crosswise. Returns the <svg>.
  */
-export function renderBoard(el, view, targets) {
+export function renderBoard(el, view, targets, tile) {
   const board = view.hand && view.hand.board;
   const rect = el.getBoundingClientRect();
-  const fit = fitLayout(board, anchorOf(view), rect.width || 320, rect.height || 240);
+  const fit = fitLayout(board, anchorOf(view), rect.width || 320, rect.height || 240, !!tile && tile[0] === tile[1]);
   const v = fit.view;
   const n = board ? board.line.length + (board.up || []).length + (board.down || []).length : 0;
   const root = svg('svg', {

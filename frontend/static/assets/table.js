@@ -40,11 +40,11 @@ function seatCard(view, s, me) {
   if (s.seat === me) name.textContent = `${s.name} (you)`;
   card.append(name);
   const info = [];
-  if (s.bot) info.push(`computer, ${s.bot}`);
   if (view.status !== 'open' || s.taken) info.push(`${s.tiles} tile${s.tiles === 1 ? '' : 's'}`);
+  if (s.bot) info.push(`computer, ${s.bot}`);
   card.append(el('div', 'meta', info.join(' · ')));
   const score = view.scores[s.team] ?? 0;
-  const sc = el('div', 'score', pairs(view) ? `Team ${score}/${view.options.target}` : `${score}/${view.options.target}`);
+  const sc = el('div', 'score', pairs(view) ? `${score}/${view.options.target} (team)` : `${score}/${view.options.target}`);
   card.append(sc);
   if (hand && hand.turn === s.seat) card.append(el('div', 'flag', s.seat === me ? 'your turn' : 'to play'));
   if (hand && hand.phase === 'confirm' && (hand.confirming || []).includes(s.seat)) card.append(el('div', 'flag', 'redeal?'));
@@ -148,7 +148,9 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
         row.append(box);
       }
       if (!tiles.length) row.append(el('span', 'muted', 'no tiles left'));
-      li.append(row, el('span', 'pips', `${pipSum(tiles)} pips`));
+      // The hand's points come from the tiles of the seats outside the winning team.
+      const counted = e.reason !== 'target' && e.team !== null && e.team !== undefined && s.team !== e.team;
+      li.append(row, el('span', 'pips', `${pipSum(tiles)} pips${counted ? ', counted' : ''}`));
       list.append(li);
     }
     panel.append(list);
