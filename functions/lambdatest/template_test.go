@@ -1,7 +1,6 @@
 package lambdatest
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,10 +13,8 @@ import (
 	"github.com/awslabs/goformation/v7"
 	"github.com/awslabs/goformation/v7/cloudformation"
 	"github.com/awslabs/goformation/v7/cloudformation/policies"
-	"github.com/awslabs/goformation/v7/cloudformation/serverless"
 	"github.com/awslabs/goformation/v7/intrinsics"
 
-	"tessera/frontend"
 	"tessera/functions/store"
 	"tessera/internal/testenv"
 )
@@ -34,17 +31,6 @@ var apiRoutes = []struct{ method, path, function string }{
 // tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn
 // into.
 const tableARN = "GetAtt:GamesTable.Arn"
-
-// wantActions is each function's complete DynamoDB permission: the item
-// calls store.Dynamo makes for that function's routes. Load is GetItem;
-// Create and Save are a conditional PutItem, followed by a GetItem when the
-// condition fails (to tell a retry of our own write from a conflict).
-var wantActions = map[string][]string{
-	"CreateFunction": {"dynamodb:GetItem", "dynamodb:PutItem"},
-	"JoinFunction":   {"dynamodb:GetItem", "dynamodb:PutItem"},
-	"StateFunction":  {"dynamodb:GetItem"},
-	"MoveFunction":   {"dynamodb:GetItem", "dynamodb:PutItem"},
-}
 
 // symbolicIntrinsics keeps references visible after parsing: goformation
 // resolves Ref only to parameter defaults and GetAtt to nothing, which would
@@ -234,197 +220,5 @@ func TestGamesTableMatchesTheStoreLayout(t *testing.T) {
 	}
 	if table.AWSCloudFormationUpdateReplacePolicy != policies.UpdateReplacePolicy("Retain") {
 		t.Errorf("UpdateReplacePolicy = %q, want Retain", table.AWSCloudFormationUpdateReplacePolicy)
-	}
-}
-
-// grantedActions returns a function's inline-policy actions, failing the
-// test on anything but Allow statements on the games table.
-func grantedActions(t *testing.T, name string, fn *serverless.Function) []string {
-	t.Helper()
-	if fn.Role != nil {
-		t.Errorf("%s: Role is set; want only the inline policy SAM attaches", name)
-	}
-	if fn.Policies == nil || fn.Policies.IAMPolicyDocumentArray == nil {
-		t.Fatalf("%s: Policies must be a list of inline policy documents (no managed policies, no SAM policy templates)", name)
-	}
-	if fn.Policies.String != nil {
-		t.Errorf("%s: managed policy %s; want inline statements only", name, *fn.Policies.String)
-	}
-	if fn.Policies.StringArray != nil {
-		for _, p := range *fn.Policies.StringArray {
-			if p != "" {
-				t.Errorf("%s: managed policy %s; want inline statements only", name, p)
-			}
-		}
-	}
-	var actions []string
-	for i, doc := range *fn.Policies.IAMPolicyDocumentArray {
-		// A SAM policy template ({DynamoDBCrudPolicy: ...}) parses as a
-		// document without statements.
-		if len(doc.Statement) == 0 {
-			t.Errorf("%s: policy %d is not an inline document with statements (a SAM policy template grants more than the item actions)", name, i)
-		}
-		for _, raw := range doc.Statement {
-			b, _ := json.Marshal(raw)
-			var st struct {
-				Effect   string
-				Action   interface{}
-				Resource interface{}
-			}
-			if err := json.Unmarshal(b, &st); err != nil {
-				t.Fatalf("%s: statement %s: %v", name, b, err)
-			}
-			var keys map[string]interface{}
-			_ = json.Unmarshal(b, &keys)
-			for k := range keys {
-				if k != "Effect" && k != "Action" && k != "Resource" {
-					t.Errorf("%s: statement has %s; want only Effect, Action, Resource", name, k)
-				}
-			}
-			if st.Effect != "Allow" {
-				t.Errorf("%s: Effect = %s, want Allow", name, st.Effect)
-			}
-			if got := asStrings(st.Resource); !slices.Equal(got, []string{tableARN}) {
-				t.Errorf("%s: Resource = %v, want only the games table's ARN", name, got)
-			}
-			actions = append(actions, asStrings(st.Action)...)
-		}
-	}
-	sort.Strings(actions)
-	return actions
-}
-
-func asStrings(v interface{}) []string {
-	switch v := v.(type) {
-	case string:
-		return []string{v}
-	case []interface{}:
-		out := make([]string, len(v))
-		for i, x := range v {
-			out[i] = fmt.Sprint(x)
-		}
-		return out
-	}
-	return []string{fmt.Sprintf("%v", v)}
-}
-
-func TestEachFunctionMayUseOnlyItsItemActionsOnTheTable(t *testing.T) {
-	for name, fn := range loadTemplate(t).GetAllServerlessFunctionResources() {
-		t.Run(name, func(t *testing.T) {
-			got := grantedActions(t, name, fn)
-			if want := wantActions[name]; !slices.Equal(got, want) {
-				t.Errorf("actions = %v, want %v", got, want)
-			}
-		})
-	}
-}
-
-func TestFrontendBucketIsPrivateBehindCloudFront(t *testing.T) {
-	tmpl := loadTemplate(t)
-	bucket, err := tmpl.GetS3BucketWithName("FrontendBucket")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pab := bucket.PublicAccessBlockConfiguration
-	if pab == nil || !isTrue(pab.BlockPublicAcls) || !isTrue(pab.BlockPublicPolicy) || !isTrue(pab.IgnorePublicAcls) || !isTrue(pab.RestrictPublicBuckets) {
-		t.Errorf("PublicAccessBlockConfiguration = %+v, want all four true", pab)
-	}
-	oac, err := tmpl.GetCloudFrontOriginAccessControlWithName("FrontendOriginAccessControl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := oac.OriginAccessControlConfig; c == nil || c.OriginAccessControlOriginType != "s3" || c.SigningBehavior != "always" || c.SigningProtocol != "sigv4" {
-		t.Errorf("OriginAccessControlConfig = %+v, want s3, always, sigv4", c)
-	}
-	policy, err := tmpl.GetS3BucketPolicyWithName("FrontendBucketPolicy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(policy.PolicyDocument)
-	for _, want := range []string{`"Service":"cloudfront.amazonaws.com"`, `"Action":"s3:GetObject"`, `"AWS:SourceArn"`} {
-		if !strings.Contains(string(b), want) {
-			t.Errorf("bucket policy %s lacks %s", b, want)
-		}
-	}
-	if strings.Contains(string(b), `"Principal":"*"`) {
-		t.Errorf("bucket policy %s grants access to everyone", b)
-	}
-}
-
-func isTrue(b *bool) bool { return b != nil && *b }
-
-func TestCloudFrontServesThePageAndRoutesAPIToTheHTTPAPI(t *testing.T) {
-	tmpl := loadTemplate(t)
-	dist, err := tmpl.GetCloudFrontDistributionWithName("Distribution")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := dist.DistributionConfig
-	origins := map[string]string{}
-	for _, o := range cfg.Origins {
-		origins[o.Id] = o.DomainName
-		if o.Id == "frontend" && str(o.OriginAccessControlId) != "GetAtt:FrontendOriginAccessControl.Id" {
-			t.Errorf("frontend origin OriginAccessControlId = %s, want the OAC", str(o.OriginAccessControlId))
-		}
-	}
-	if origins["frontend"] != "GetAtt:FrontendBucket.RegionalDomainName" {
-		t.Errorf("frontend origin = %q, want the bucket's regional domain", origins["frontend"])
-	}
-	if !strings.Contains(origins["api"], "execute-api") {
-		t.Errorf("api origin = %q, want the HTTP API's execute-api domain", origins["api"])
-	}
-	if cfg.DefaultCacheBehavior == nil || cfg.DefaultCacheBehavior.TargetOriginId != "frontend" {
-		t.Fatalf("default behaviour = %+v, want the frontend origin", cfg.DefaultCacheBehavior)
-	}
-	var apiBehaviour bool
-	for _, b := range cfg.CacheBehaviors {
-		if b.PathPattern != "/api/*" {
-			continue
-		}
-		apiBehaviour = true
-		if b.TargetOriginId != "api" {
-			t.Errorf("/api/* goes to origin %q, want api", b.TargetOriginId)
-		}
-		for _, m := range []string{"GET", "POST", "OPTIONS"} {
-			if !slices.Contains(b.AllowedMethods, m) {
-				t.Errorf("/api/* AllowedMethods = %v, lacks %s", b.AllowedMethods, m)
-			}
-		}
-		if str(b.CachePolicyId) != "Ref:ApiCachePolicy" {
-			t.Errorf("/api/* CachePolicyId = %s, want the API cache policy", str(b.CachePolicyId))
-		}
-		if str(b.OriginRequestPolicyId) == "<nil>" {
-			t.Errorf("/api/* has no origin request policy; bodies and Content-Type must reach the API")
-		}
-	}
-	if !apiBehaviour {
-		t.Fatal("no /api/* cache behaviour")
-	}
-	cp, err := tmpl.GetCloudFrontCachePolicyWithName("ApiCachePolicy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := cp.CachePolicyConfig
-	if c.DefaultTTL != 0 || c.MinTTL != 0 {
-		t.Errorf("API cache policy TTLs default %v min %v, want 0 (no caching)", c.DefaultTTL, c.MinTTL)
-	}
-	hc := c.ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig
-	for _, h := range []string{"Authorization", "If-None-Match"} {
-		if hc == nil || !slices.Contains(hc.Headers, h) {
-			t.Errorf("API cache policy headers = %+v, must forward %s", hc, h)
-		}
-	}
-	hp, err := tmpl.GetCloudFrontResponseHeadersPolicyWithName("FrontendHeadersPolicy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	csp := hp.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy
-	if csp == nil || csp.ContentSecurityPolicy != frontend.ContentSecurityPolicy {
-		t.Errorf("CloudFront CSP = %+v, want the local server's %q", csp, frontend.ContentSecurityPolicy)
-	}
-	for _, out := range []string{"SiteUrl", "ApiUrl", "FrontendBucketName", "DistributionId"} {
-		if _, ok := tmpl.Outputs[out]; !ok {
-			t.Errorf("no output %s", out)
-		}
 	}
 }

@@ -1,0 +1,104 @@
+package lambdatest
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/awslabs/goformation/v7/cloudformation/serverless"
+)
+
+// wantActions is each function's complete DynamoDB permission: the item
+// calls store.Dynamo makes for that function's routes. Load is GetItem;
+// Create and Save are a conditional PutItem, followed by a GetItem when the
+// condition fails (to tell a retry of our own write from a conflict).
+var wantActions = map[string][]string{
+	"CreateFunction": {"dynamodb:GetItem", "dynamodb:PutItem"},
+	"JoinFunction":   {"dynamodb:GetItem", "dynamodb:PutItem"},
+	"StateFunction":  {"dynamodb:GetItem"},
+	"MoveFunction":   {"dynamodb:GetItem", "dynamodb:PutItem"},
+}
+
+// grantedActions returns a function's inline-policy actions, failing the
+// test on anything but Allow statements on the games table.
+func grantedActions(t *testing.T, name string, fn *serverless.Function) []string {
+	t.Helper()
+	if fn.Role != nil {
+		t.Errorf("%s: Role is set; want only the inline policy SAM attaches", name)
+	}
+	if fn.Policies == nil || fn.Policies.IAMPolicyDocumentArray == nil {
+		t.Fatalf("%s: Policies must be a list of inline policy documents (no managed policies, no SAM policy templates)", name)
+	}
+	if fn.Policies.String != nil {
+		t.Errorf("%s: managed policy %s; want inline statements only", name, *fn.Policies.String)
+	}
+	if fn.Policies.StringArray != nil {
+		for _, p := range *fn.Policies.StringArray {
+			if p != "" {
+				t.Errorf("%s: managed policy %s; want inline statements only", name, p)
+			}
+		}
+	}
+	var actions []string
+	for i, doc := range *fn.Policies.IAMPolicyDocumentArray {
+		// A SAM policy template ({DynamoDBCrudPolicy: ...}) parses as a
+		// document without statements.
+		if len(doc.Statement) == 0 {
+			t.Errorf("%s: policy %d is not an inline document with statements (a SAM policy template grants more than the item actions)", name, i)
+		}
+		for _, raw := range doc.Statement {
+			b, _ := json.Marshal(raw)
+			var st struct {
+				Effect   string
+				Action   interface{}
+				Resource interface{}
+			}
+			if err := json.Unmarshal(b, &st); err != nil {
+				t.Fatalf("%s: statement %s: %v", name, b, err)
+			}
+			var keys map[string]interface{}
+			_ = json.Unmarshal(b, &keys)
+			for k := range keys {
+				if k != "Effect" && k != "Action" && k != "Resource" {
+					t.Errorf("%s: statement has %s; want only Effect, Action, Resource", name, k)
+				}
+			}
+			if st.Effect != "Allow" {
+				t.Errorf("%s: Effect = %s, want Allow", name, st.Effect)
+			}
+			if got := asStrings(st.Resource); !slices.Equal(got, []string{tableARN}) {
+				t.Errorf("%s: Resource = %v, want only the games table's ARN", name, got)
+			}
+			actions = append(actions, asStrings(st.Action)...)
+		}
+	}
+	sort.Strings(actions)
+	return actions
+}
+
+func asStrings(v interface{}) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []interface{}:
+		out := make([]string, len(v))
+		for i, x := range v {
+			out[i] = fmt.Sprint(x)
+		}
+		return out
+	}
+	return []string{fmt.Sprintf("%v", v)}
+}
+
+func TestEachFunctionMayUseOnlyItsItemActionsOnTheTable(t *testing.T) {
+	for name, fn := range loadTemplate(t).GetAllServerlessFunctionResources() {
+		t.Run(name, func(t *testing.T) {
+			got := grantedActions(t, name, fn)
+			if want := wantActions[name]; !slices.Equal(got, want) {
+				t.Errorf("actions = %v, want %v", got, want)
+			}
+		})
+	}
+}
