@@ -24,7 +24,7 @@ type Config struct {
 	Store  store.Store        // required
 	Logger *slog.Logger       // nil: discard
 	Now    func() time.Time   // nil: time.Now
-	Rand   io.Reader          // nil: crypto/rand.Reader (game ids, tokens, seeds)
+	Rand   io.Reader          // nil: crypto/rand.Reader (game ids, tokens, seeds); must be safe for concurrent use
 	Bots   map[string]BotFunc // nil: DefaultBots()
 }
 
