@@ -1,0 +1,57 @@
+// Dragging: a playable tile dragged onto the board is played at the glowing
+// end nearest to where it is dropped. Also the dark colour scheme on a phone.
+
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { createGame, act, state, waitVersionAbove } = require('./play.js');
+
+const skip = h.skipReason() || false;
+let server, browser;
+const errors = [];
+
+before(async () => {
+  if (skip) return;
+  server = await h.startServer();
+  browser = await h.launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+test('a tile dragged onto a glowing end is played there', { skip, timeout: 120000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark', hasTouch: false });
+  const page = h.watch(await context.newPage(), errors);
+  await createGame(page, server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: ['easy'] });
+  for (let i = 0; i < 60; i++) {
+    const s = await state(page);
+    if (s.turn === 'mine' && !(await page.isVisible('#summary')) && !(await page.isVisible('#confirm'))) break;
+    if (!(await act(page))) await page.waitForTimeout(100);
+  }
+  const before = (await state(page)).version;
+  const tile = page.locator('.hand-tile.playable').first();
+  const label = (await tile.getAttribute('aria-label'));
+  const from = await tile.boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y - 40, { steps: 4 });
+  // while dragging, the tile's ends glow; aim for the first one
+  await page.waitForSelector('.end-target');
+  assert.equal(await page.locator('.drag-ghost').count(), 1, 'a copy of the tile follows the pointer');
+  const to = await page.locator('.end-target').first().boundingBox();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  assert.equal(await page.locator('.end-target.hover').count(), 1, 'the end under the tile lights up');
+  await page.mouse.up();
+  await waitVersionAbove(page, before);
+  assert.equal(await page.locator('.drag-ghost').count(), 0);
+  const [a, b] = label.split('–');
+  const digits = { blank: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+  const log = await page.locator('#log li').allTextContents();
+  const mine = log.find((l) => /^You (played|led) /.test(l));
+  assert.ok(mine.includes(`${digits[a]}–${digits[b]}`) || mine.includes(`${digits[b]}–${digits[a]}`), `"${mine}" is the dragged ${label}`);
+  await h.shot(page, 'phone-dark');
+  await context.close();
+  assert.deepEqual(errors, []);
+});
