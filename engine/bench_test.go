@@ -177,7 +177,6 @@ func TestEncodedSize(t *testing.T) {
 	}
 }
 
-
 // BenchmarkShuffle: one deal's shuffle from the seed (ChaCha8).
 func BenchmarkShuffle(b *testing.B) {
 	b.ReportAllocs()

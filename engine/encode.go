@@ -14,8 +14,8 @@ import (
 //	per seat: flags (1 taken), name, bot, token hash (each uvarint length + bytes)
 //	seed (16 bytes), first leader (1 byte)
 //	hands uvarint; per hand:
-//	  deals uvarint; per deal: 28 tiles packed 5 bits each (18 bytes),
-//	    answers uvarint, one byte each (seat | 4 if redeal)
+//	  deals uvarint; per deal: the canonical deal's code (7-11 bytes,
+//	    see dealcode.go), answers uvarint, one byte each (seat | 4 if redeal)
 //	  plays uvarint, one byte each (tile index * 5 + end)
 //	CRC-32 (IEEE) of all the above
 //
@@ -24,7 +24,6 @@ import (
 // rebuilt by Replay.
 const (
 	formatVersion = 1
-	packedDeal    = (NumTiles*5 + 7) / 8
 	// maxField bounds a name, bot level or token hash in bytes.
 	maxField = 256
 )
@@ -59,7 +58,8 @@ func Encode(m *Match) []byte {
 	for _, rec := range m.records {
 		b = binary.AppendUvarint(b, uint64(len(rec.Deals)))
 		for _, d := range rec.Deals {
-			b = appendDeal(b, &d.Order)
+			order, _ := dealOrder(&d.Order)
+			b = appendDealCode(b, &order, m.opts.Players)
 			b = binary.AppendUvarint(b, uint64(len(d.Answers)))
 			for _, a := range d.Answers {
 				v := byte(a.Seat)
@@ -80,24 +80,6 @@ func Encode(m *Match) []byte {
 func appendBytes(b, s []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
-}
-
-func appendDeal(b []byte, order *[NumTiles]Tile) []byte {
-	var acc uint64
-	n := 0
-	for _, t := range order {
-		acc |= uint64(t.index()) << n
-		n += 5
-		for n >= 8 {
-			b = append(b, byte(acc))
-			acc >>= 8
-			n -= 8
-		}
-	}
-	if n > 0 {
-		b = append(b, byte(acc))
-	}
-	return b
 }
 
 // decoder reads the encoding; the first error sticks.
@@ -218,13 +200,13 @@ func Decode(b []byte) (*Match, error) {
 		seed = Seed{binary.LittleEndian.Uint64(raw), binary.LittleEndian.Uint64(raw[8:])}
 	}
 	first := int(d.byte("first leader"))
-	// Every hand takes at least 20 bytes, which bounds the counts by the
-	// input's length before anything is allocated.
-	records := make([]HandRecord, d.uvarint("hands", uint64(len(d.b)/20)))
+	// Every hand takes at least 10 bytes and every deal 9, which bounds
+	// the counts by the input's length before anything is allocated.
+	records := make([]HandRecord, d.uvarint("hands", uint64(len(d.b)/10)))
 	for h := range records {
-		deals := make([]DealRecord, d.uvarint("deals", uint64(len(d.b)/19)))
+		deals := make([]DealRecord, d.uvarint("deals", uint64(len(d.b)/8)))
 		for k := range deals {
-			deals[k].Order = d.deal()
+			deals[k].Order = d.deal(opts.Players)
 			answers := d.bytes("answers", d.uvarint("answers", 4))
 			for _, a := range answers {
 				if a&^7 != 0 || int(a&3) >= opts.Players {
@@ -256,27 +238,14 @@ func Decode(b []byte) (*Match, error) {
 	return Replay(opts, seats, seed, first, records)
 }
 
-func (d *decoder) deal() (order [NumTiles]Tile) {
-	raw := d.bytes("deal", packedDeal)
+func (d *decoder) deal(players int) (order [NumTiles]Tile) {
+	raw := d.bytes("deal", dealBytes[players])
 	if raw == nil {
 		return order
 	}
-	var acc uint64
-	n, k := 0, 0
-	for i := range order {
-		for n < 5 {
-			acc |= uint64(raw[k]) << n
-			k++
-			n += 8
-		}
-		ti := acc & 31
-		acc >>= 5
-		n -= 5
-		if ti >= NumTiles {
-			d.fail("deal")
-			return order
-		}
-		order[i] = tileOf[ti]
+	order, err := dealFromCode(raw, players)
+	if err != nil && d.err == nil {
+		d.err = err
 	}
 	return order
 }

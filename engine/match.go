@@ -35,8 +35,9 @@ type HandRecord struct {
 	Plays []Choice
 }
 
-// DealRecord is one shuffle of the set and the answers to the redeal
-// question it raised.
+// DealRecord is one shuffle of the set, in canonical form (each seat's
+// seven tiles in set order, seat after seat, then the boneyard in drawing
+// order), and the answers to the redeal question it raised.
 type DealRecord struct {
 	Order   [NumTiles]Tile
 	Answers []Answer
@@ -217,6 +218,7 @@ func (m *Match) deal(leader int) {
 	} else {
 		order = m.seed.shuffle(m.handNo, len(rec.Deals))
 	}
+	canonical(&order, m.opts.Players)
 	var d DealRecord
 	for i, ti := range order {
 		d.Order[i] = tileOf[ti]
