@@ -146,6 +146,7 @@ async function send(move) {
     moving = false;
     poller.seen();
     show(v);
+    tellOtherTabs();
   } catch (e) {
     moving = false;
     if (e instanceof ApiError && e.code === 'stale_version' && e.game) {
@@ -224,6 +225,7 @@ async function join(ev) {
     putGame(id, { token, seat: res.seat, name });
     poller.setToken(token);
     show(res.game);
+    tellOtherTabs();
     poller.now();
   } catch (e) {
     err.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again.';
@@ -292,6 +294,13 @@ async function newMatch() {
     slot.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again.';
   }
 }
+
+// Other tabs of this browser showing the same game poll at once after our
+// move: on our own turn they poll only every 30 s, and would otherwise miss
+// that the turn moved on.
+const tabs = 'BroadcastChannel' in window ? new BroadcastChannel('tessera') : null;
+function tellOtherTabs() { if (tabs && view) tabs.postMessage({ id, version: view.version }); }
+if (tabs) tabs.onmessage = (ev) => { if (ev.data && ev.data.id === id && (!view || ev.data.version > view.version)) poller.now(); };
 
 // ---- start -------------------------------------------------------------------
 
