@@ -32,8 +32,8 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection's writer.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// logRequests logs one line per request: method, path, status, size and
-// duration. Only the path is logged: no query, no headers, so no
+// logRequests logs one line per page request: method, path, status, size
+// and duration. Only the path is logged: no query, no headers, so no
 // Authorization token ever reaches the log (seat links carry the token in
 // the URL fragment, which browsers never send).
 func logRequests(logger *slog.Logger, next http.Handler) http.Handler {

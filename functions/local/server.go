@@ -61,13 +61,14 @@ func openStore(ctx context.Context, cfg config, logger *slog.Logger) (store.Stor
 	return b, b.Close, nil
 }
 
-// newHandler routes /api/ to the API and everything else to the page, and
-// logs every request.
+// newHandler routes /api/ to the API and everything else to the page. The
+// API logs each of its requests itself (with its route, game and outcome);
+// the page's requests are logged here, so every request has one line.
 func newHandler(st store.Store, logger *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/api/", api.New(api.Config{Store: st, Logger: logger}))
-	mux.Handle("/", frontend.Handler())
-	return logRequests(logger, mux)
+	mux.Handle("/", logRequests(logger, frontend.Handler()))
+	return mux
 }
 
 // run is the whole program; it returns the exit status. ready, if not nil,

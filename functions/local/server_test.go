@@ -147,10 +147,20 @@ func TestServesTheAPIUnderAPIAndThePageEverywhereElse(t *testing.T) {
 		t.Errorf("exit status = %d, want 0; log:\n%s", code, logs)
 	}
 	log := logs.String()
-	for _, want := range []string{"msg=request method=POST path=/api/games status=201", "msg=\"shutting down\"", "msg=stopped"} {
+	for _, want := range []string{"msg=request method=GET path=/ status=200", "msg=\"shutting down\"", "msg=stopped"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}
+	}
+	// One line per request: the API's own for /api/, ours for the page.
+	var creates int
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, "msg=request") && strings.Contains(line, "method=POST") {
+			creates++
+		}
+	}
+	if creates != 1 {
+		t.Errorf("%d request lines for the one POST, want 1:\n%s", creates, log)
 	}
 	if strings.Contains(log, created.Token) {
 		t.Errorf("the seat token appears in the log:\n%s", log)
