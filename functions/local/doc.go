@@ -12,8 +12,8 @@
 //	-dynamodb-endpoint  DYNAMODB_ENDPOINT  DynamoDB endpoint (a local server); the table
 //	                                       is created there if it does not exist
 //
-// Logs are text (log/slog) on stderr, one line per request (the API's own
-// line for /api/, with its route and outcome). On SIGINT or
-// SIGTERM the server stops accepting connections, lets the requests in
-// flight finish (up to ShutdownTimeout), and then closes the store.
+// Logs are text (log/slog) on stderr, one line per request (for /api/ the
+// API's own line, with its route and outcome). On SIGINT or SIGTERM the
+// server stops accepting connections, lets the requests in flight finish (up
+// to ShutdownTimeout), and then closes the store.
 package main
