@@ -199,9 +199,15 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 		moveID := fmt.Sprintf("m%d", moves)
 		switch current.Hand.Phase {
 		case "confirm":
+			if len(current.Hand.Confirming) == 0 {
+				t.Fatalf("phase confirm with nobody confirming: %+v", current.Hand)
+			}
 			seat = current.Hand.Confirming[0]
 			body = fmt.Sprintf(`{"version": %d, "moveId": %q, "type": "keep"}`, current.Version, moveID)
 		case "play":
+			if current.Hand.Turn == nil {
+				t.Fatalf("phase play without a turn: %+v", current.Hand)
+			}
 			seat = *current.Hand.Turn
 			var mine view
 			decode(t, "state before a move", state.invoke(t, apiEvent(stateRoute, "GET", "/api/games/"+id, bearer(tokens[seat]), "")), http.StatusOK, &mine)
