@@ -110,13 +110,15 @@ func bearer(token string) map[string]string {
 	return map[string]string{"Authorization": "Bearer " + token}
 }
 
-// TestAGameThroughTheFourBootstraps plays a two-player Five Up match to the
-// end through the real bootstrap binaries, each under its own emulator,
-// against dynalite, with API Gateway HTTP API v2 events.
-func TestAGameThroughTheFourBootstraps(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs four Lambda binaries; skipped with -short")
-	}
+type lastMove struct {
+	seat int
+	body string
+}
+
+// deployFunctions starts the four bootstraps, each under its own emulator,
+// against a fresh table on dynalite, each through its own recording proxy.
+func deployFunctions(t *testing.T) (map[string]*emulated, map[string]*actionRecorder) {
+	t.Helper()
 	endpoint := testenv.Dynalite(t)
 	table := testenv.TableName(t)
 	ctx := context.Background()
@@ -127,7 +129,6 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 	if err := st.CreateTable(ctx); err != nil {
 		t.Fatal(err)
 	}
-
 	fns := map[string]*emulated{}
 	recorders := map[string]*actionRecorder{}
 	for _, name := range []string{"CreateFunction", "JoinFunction", "StateFunction", "MoveFunction"} {
@@ -136,6 +137,75 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 		recorders[name] = rec
 		fns[name] = startEmulated(t, name, bootstrap, "TABLE_NAME="+table, "DYNAMODB_ENDPOINT="+proxyURL)
 	}
+	return fns, recorders
+}
+
+// playToTheEnd makes the moves the humans holding tokens must make until the
+// match is finished: the first legal play, or keeping the hand when asked
+// about a redeal. Computer seats must never be the ones to act. It returns
+// the final view, the number of moves and the last move made.
+func playToTheEnd(t *testing.T, state, move *emulated, start view, tokens map[int]string) (final view, moves int, last lastMove) {
+	t.Helper()
+	id := start.ID
+	current := start
+	for current.Status != "finished" {
+		if moves++; moves > 400 {
+			t.Fatalf("match not finished after 400 moves; last view %+v", current)
+		}
+		if current.Hand == nil {
+			t.Fatalf("playing game without a hand: %+v", current)
+		}
+		var seat int
+		var body string
+		moveID := fmt.Sprintf("m%d", moves)
+		switch current.Hand.Phase {
+		case "confirm":
+			if len(current.Hand.Confirming) == 0 {
+				t.Fatalf("phase confirm with nobody confirming: %+v", current.Hand)
+			}
+			seat = current.Hand.Confirming[0]
+			if _, ok := tokens[seat]; !ok {
+				t.Fatalf("seat %d (no human's) is asked about a redeal: the server should have answered", seat)
+			}
+			body = fmt.Sprintf(`{"version": %d, "moveId": %q, "type": "keep"}`, current.Version, moveID)
+		case "play":
+			if current.Hand.Turn == nil {
+				t.Fatalf("phase play without a turn: %+v", current.Hand)
+			}
+			seat = *current.Hand.Turn
+			if _, ok := tokens[seat]; !ok {
+				t.Fatalf("seat %d (no human's) is to play: the server should have played it", seat)
+			}
+			var mine view
+			decode(t, "state before a move", state.invoke(t, apiEvent("GET /api/games/{id}", "GET", "/api/games/"+id, bearer(tokens[seat]), "")), http.StatusOK, &mine)
+			if mine.You == nil || len(mine.You.Legal) == 0 {
+				t.Fatalf("seat %d to play but no legal moves: %+v", seat, mine.You)
+			}
+			l := mine.You.Legal[0]
+			body = fmt.Sprintf(`{"version": %d, "moveId": %q, "type": "play", "tile": [%d, %d], "end": %q}`,
+				mine.Version, moveID, l.Tile[0], l.Tile[1], l.End)
+		default:
+			t.Fatalf("phase %q while the match is %s", current.Hand.Phase, current.Status)
+		}
+		var next view
+		decode(t, "move "+moveID, move.invoke(t, apiEvent("POST /api/games/{id}/moves", "POST", "/api/games/"+id+"/moves", bearer(tokens[seat]), body)), http.StatusOK, &next)
+		if next.Version != current.Version+1 {
+			t.Fatalf("move %s: version %d -> %d, want +1", moveID, current.Version, next.Version)
+		}
+		current = next
+		last = lastMove{seat, body}
+	}
+	return current, moves, last
+}
+
+// TestAGameThroughTheFourBootstraps plays a two-player Five Up match to the
+// end through the real bootstrap binaries, each under its own emulator,
+// against dynalite, with API Gateway HTTP API v2 events.
+func TestAGameThroughTheFourBootstraps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs four Lambda binaries; skipped with -short")
+	}
+	fns, recorders := deployFunctions(t)
 	create, join, state, move := fns["CreateFunction"], fns["JoinFunction"], fns["StateFunction"], fns["MoveFunction"]
 
 	// Create, then take the other seat: the match starts.
@@ -178,64 +248,16 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 	}
 	decode(t, "state with a wrong token", state.invoke(t, apiEvent(stateRoute, "GET", "/api/games/"+id, bearer("not-a-token"), "")), http.StatusUnauthorized, nil)
 
-	// Play until the match is over: whoever must act takes the first legal
-	// move (or keeps the hand when asked about a redeal).
-	moveRoute := "POST /api/games/{id}/moves"
-	current := polled
-	var lastMove struct {
-		seat int
-		body string
-	}
-	moves := 0
-	for current.Status != "finished" {
-		if moves++; moves > 400 {
-			t.Fatalf("match not finished after 400 moves; last view %+v", current)
-		}
-		if current.Hand == nil {
-			t.Fatalf("playing game without a hand: %+v", current)
-		}
-		var seat int
-		var body string
-		moveID := fmt.Sprintf("m%d", moves)
-		switch current.Hand.Phase {
-		case "confirm":
-			if len(current.Hand.Confirming) == 0 {
-				t.Fatalf("phase confirm with nobody confirming: %+v", current.Hand)
-			}
-			seat = current.Hand.Confirming[0]
-			body = fmt.Sprintf(`{"version": %d, "moveId": %q, "type": "keep"}`, current.Version, moveID)
-		case "play":
-			if current.Hand.Turn == nil {
-				t.Fatalf("phase play without a turn: %+v", current.Hand)
-			}
-			seat = *current.Hand.Turn
-			var mine view
-			decode(t, "state before a move", state.invoke(t, apiEvent(stateRoute, "GET", "/api/games/"+id, bearer(tokens[seat]), "")), http.StatusOK, &mine)
-			if mine.You == nil || len(mine.You.Legal) == 0 {
-				t.Fatalf("seat %d to play but no legal moves: %+v", seat, mine.You)
-			}
-			l := mine.You.Legal[0]
-			body = fmt.Sprintf(`{"version": %d, "moveId": %q, "type": "play", "tile": [%d, %d], "end": %q}`,
-				mine.Version, moveID, l.Tile[0], l.Tile[1], l.End)
-		default:
-			t.Fatalf("phase %q while the match is %s", current.Hand.Phase, current.Status)
-		}
-		var next view
-		decode(t, "move "+moveID, move.invoke(t, apiEvent(moveRoute, "POST", "/api/games/"+id+"/moves", bearer(tokens[seat]), body)), http.StatusOK, &next)
-		if next.Version != current.Version+1 {
-			t.Fatalf("move %s: version %d -> %d, want +1", moveID, current.Version, next.Version)
-		}
-		current = next
-		lastMove.seat, lastMove.body = seat, body
-	}
+	current, moves, last := playToTheEnd(t, state, move, polled, map[int]string{0: ana.Token, 1: bea.Token})
 	if current.Winner == nil {
 		t.Errorf("finished match without a winner: %+v", current)
 	}
 	t.Logf("match finished after %d moves at version %d, winner team %d", moves, current.Version, *current.Winner)
 
+	moveRoute := "POST /api/games/{id}/moves"
 	// A retried move (same moveId) is answered 200 and applied only once.
 	var retried view
-	decode(t, "retried move", move.invoke(t, apiEvent(moveRoute, "POST", "/api/games/"+id+"/moves", bearer(tokens[lastMove.seat]), lastMove.body)), http.StatusOK, &retried)
+	decode(t, "retried move", move.invoke(t, apiEvent(moveRoute, "POST", "/api/games/"+id+"/moves", bearer(tokens[last.seat]), last.body)), http.StatusOK, &retried)
 	if retried.Version != current.Version {
 		t.Errorf("retried move changed the version %d -> %d", current.Version, retried.Version)
 	}
@@ -298,4 +320,27 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 		initMs, _ := fns[name].initMillis()
 		t.Logf("%s: bootstrap init %.1f ms; DynamoDB calls %v", name, initMs, recorders[name].used())
 	}
+}
+
+// TestAPartnershipAgainstComputerPlayersThroughTheBootstraps: a create whose
+// other seats are all computer players starts at once, and the Move
+// function plays the computers' turns inside the human's requests.
+func TestAPartnershipAgainstComputerPlayersThroughTheBootstraps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs four Lambda binaries; skipped with -short")
+	}
+	fns, _ := deployFunctions(t)
+	var ana seated
+	decode(t, "create", fns["CreateFunction"].invoke(t, apiEvent("POST /api/games", "POST", "/api/games", nil,
+		`{"variant": "partnership", "target": 20, "name": "Ana",
+		  "bots": [{"seat": 1, "level": "easy"}, {"seat": 2, "level": "easy"}, {"seat": 3, "level": "easy"}]}`)),
+		http.StatusCreated, &ana)
+	if ana.Game.Status != "playing" || ana.Seat != 0 {
+		t.Fatalf("create with three computer players: status %q seat %d, want playing, seat 0", ana.Game.Status, ana.Seat)
+	}
+	final, moves, _ := playToTheEnd(t, fns["StateFunction"], fns["MoveFunction"], ana.Game, map[int]string{0: ana.Token})
+	if final.Winner == nil {
+		t.Fatalf("finished match without a winner: %+v", final)
+	}
+	t.Logf("partnership finished after %d human moves at version %d, winner team %d", moves, final.Version, *final.Winner)
 }
