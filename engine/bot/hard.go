@@ -94,7 +94,6 @@ func playout(s *engine.Sim, b board, mv engine.Move, p *position, scores *[4]int
 		return math.Inf(-1)
 	}
 	b.place(mv.Tile, mv.End)
-	fiveUp := o.Variant == engine.FiveUp
 	for {
 		t := o.TeamOf(mover)
 		gain[t] += pts
@@ -109,7 +108,7 @@ func playout(s *engine.Sim, b board, mv engine.Move, p *position, scores *[4]int
 			break
 		}
 		mover = s.Turn()
-		mv = rollout(s, &b, fiveUp, buf[:0])
+		mv = rollout(s, &b, o, buf[:0])
 		pts, _ = s.Play(mv.Tile, mv.End)
 		b.place(mv.Tile, mv.End)
 	}
@@ -141,21 +140,33 @@ func final(gain *[4]int, me, teams int) float64 {
 	return float64(gain[me]) - float64(others)/float64(teams-1)
 }
 
-// rollout is the playout policy: the medium player's main terms (the count
-// taken, pips and doubles shed) on the sampled world, without its reading of
-// the opponents.
-func rollout(s *engine.Sim, b *board, fiveUp bool, buf []engine.Move) engine.Move {
+// rollout is the playout policy, the medium player's main terms on the
+// sampled world: the count taken, pips and doubles shed, and (Five Up) the
+// best count the next seat, an opponent, can take in reply with the tiles it
+// holds in this world. Inside a world every hand is known, so the medium
+// player's reading of passes and draws has nothing left to add.
+func rollout(s *engine.Sim, b *board, o engine.Options, buf []engine.Move) engine.Move {
 	legal := s.AppendLegal(buf)
 	if len(legal) == 1 {
 		return legal[0]
+	}
+	fiveUp := o.Variant == engine.FiveUp
+	var opp []engine.Tile
+	if next := (s.Turn() + 1) % o.Players; fiveUp && o.TeamOf(next) != o.TeamOf(s.Turn()) {
+		opp = s.Held(next)
 	}
 	best, bestV := legal[0], math.Inf(-1)
 	for _, mv := range legal {
 		var v float64
 		if fiveUp {
-			v = float64(points(b.countAfter(mv.Tile, mv.End))) + wShedPip*float64(mv.Tile.Pips())
+			after := *b
+			after.place(mv.Tile, mv.End)
+			v = float64(points(after.count())) + wShedPip*float64(mv.Tile.Pips())
 			if mv.Tile.IsDouble() {
 				v += wDouble
+			}
+			if len(opp) > 0 {
+				v -= wRisk * float64(bestReply(&after, opp))
 			}
 		} else {
 			v = wShedPipBlock * float64(mv.Tile.Pips())
@@ -165,6 +176,20 @@ func rollout(s *engine.Sim, b *board, fiveUp bool, buf []engine.Move) engine.Mov
 		}
 		if v > bestV {
 			best, bestV = mv, v
+		}
+	}
+	return best
+}
+
+// bestReply is the most a seat holding tiles can score with its next play
+// on b.
+func bestReply(b *board, tiles []engine.Tile) int {
+	best := 0
+	for _, t := range tiles {
+		for e := engine.EndLeft; e <= engine.EndDown; e++ {
+			if b.fits(t, e) {
+				best = max(best, points(b.countAfter(t, e)))
+			}
 		}
 	}
 	return best
