@@ -2,6 +2,7 @@ package lambdatest
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -31,7 +32,9 @@ func TestFrontendBucketIsPrivateBehindCloudFront(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(policy.PolicyDocument)
-	for _, want := range []string{`"Service":"cloudfront.amazonaws.com"`, `"Action":"s3:GetObject"`, `"AWS:SourceArn"`} {
+	for _, want := range []string{`"Service":"cloudfront.amazonaws.com"`, `"Action":"s3:GetObject"`,
+		`"AWS:SourceArn":"arn:Ref:AWS::Partition:cloudfront::123456789012:distribution/Ref:Distribution"`,
+		`"Resource":"GetAtt:FrontendBucket.Arn/*"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("bucket policy %s lacks %s", b, want)
 		}
@@ -60,7 +63,7 @@ func TestCloudFrontServesThePageAndRoutesAPIToTheHTTPAPI(t *testing.T) {
 	if origins["frontend"] != "GetAtt:FrontendBucket.RegionalDomainName" {
 		t.Errorf("frontend origin = %q, want the bucket's regional domain", origins["frontend"])
 	}
-	if !strings.Contains(origins["api"], "execute-api") {
+	if !strings.HasPrefix(origins["api"], "Ref:HttpApi.execute-api.") {
 		t.Errorf("api origin = %q, want the HTTP API's execute-api domain", origins["api"])
 	}
 	if cfg.DefaultCacheBehavior == nil || cfg.DefaultCacheBehavior.TargetOriginId != "frontend" {
@@ -112,9 +115,20 @@ func TestCloudFrontServesThePageAndRoutesAPIToTheHTTPAPI(t *testing.T) {
 	if csp == nil || csp.ContentSecurityPolicy != frontend.ContentSecurityPolicy {
 		t.Errorf("CloudFront CSP = %+v, want the local server's %q", csp, frontend.ContentSecurityPolicy)
 	}
-	for _, out := range []string{"SiteUrl", "ApiUrl", "FrontendBucketName", "DistributionId"} {
-		if _, ok := tmpl.Outputs[out]; !ok {
-			t.Errorf("no output %s", out)
+	outputs := map[string]string{
+		"SiteUrl":            "https://GetAtt:Distribution.DomainName/",
+		"ApiUrl":             "https://Ref:HttpApi.execute-api.us-east-1.Ref:AWS::URLSuffix/",
+		"FrontendBucketName": "Ref:FrontendBucket",
+		"DistributionId":     "Ref:Distribution",
+	}
+	for name, want := range outputs {
+		out, ok := tmpl.Outputs[name]
+		if !ok {
+			t.Errorf("no output %s", name)
+			continue
+		}
+		if got := fmt.Sprint(out.Value); got != want {
+			t.Errorf("output %s = %s, want %s", name, got, want)
 		}
 	}
 }

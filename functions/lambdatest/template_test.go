@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -43,6 +44,24 @@ func symbolicIntrinsics() *intrinsics.ProcessorOptions {
 			}
 			return fmt.Sprintf("Ref:%v", input)
 		},
+		// ${Name} is Ref:Name (or the parameter's default), ${Name.Attr} is
+		// GetAtt:Name.Attr.
+		"Fn::Sub": func(name string, input, template interface{}) interface{} {
+			src, ok := input.(string)
+			if !ok {
+				return intrinsics.FnSub(name, input, template)
+			}
+			return subVariable.ReplaceAllStringFunc(src, func(m string) string {
+				v := m[2 : len(m)-1]
+				if strings.Contains(v, ".") {
+					return "GetAtt:" + v
+				}
+				if r := intrinsics.Ref("Ref", v, template); r != nil {
+					return fmt.Sprint(r)
+				}
+				return "Ref:" + v
+			})
+		},
 		"Fn::GetAtt": func(name string, input, template interface{}) interface{} {
 			switch v := input.(type) {
 			case []interface{}:
@@ -57,6 +76,8 @@ func symbolicIntrinsics() *intrinsics.ProcessorOptions {
 		},
 	}}
 }
+
+var subVariable = regexp.MustCompile(`\$\{[^}!]+\}`)
 
 func loadTemplate(t *testing.T) *cloudformation.Template {
 	t.Helper()
@@ -220,5 +241,24 @@ func TestGamesTableMatchesTheStoreLayout(t *testing.T) {
 	}
 	if table.AWSCloudFormationUpdateReplacePolicy != policies.UpdateReplacePolicy("Retain") {
 		t.Errorf("UpdateReplacePolicy = %q, want Retain", table.AWSCloudFormationUpdateReplacePolicy)
+	}
+}
+
+// Every function's log group is declared, so its logs expire.
+func TestEveryFunctionsLogsExpire(t *testing.T) {
+	tmpl := loadTemplate(t)
+	groups := map[string]int{}
+	for name, g := range tmpl.GetAllLogsLogGroupResources() {
+		if g.RetentionInDays == nil || *g.RetentionInDays <= 0 {
+			t.Errorf("%s: RetentionInDays = %v, want a positive number of days", name, g.RetentionInDays)
+			continue
+		}
+		groups[str(g.LogGroupName)] = *g.RetentionInDays
+	}
+	for name := range tmpl.GetAllServerlessFunctionResources() {
+		want := "/aws/lambda/Ref:" + name
+		if _, ok := groups[want]; !ok {
+			t.Errorf("no log group %s for %s (have %v)", want, name, groups)
+		}
 	}
 }
