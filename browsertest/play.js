@@ -45,8 +45,9 @@ async function act(page) {
     return 'closed summary';
   }
   if (await page.isVisible('#confirm')) {
+    const before = (await state(page)).version;
     await page.click('#keep-btn');
-    await waitVersionAbove(page, (await state(page)).version);
+    await waitVersionAbove(page, before);
     return 'kept';
   }
   const s = await state(page);
