@@ -55,3 +55,18 @@ test('a tile dragged onto a glowing end is played there', { skip, timeout: 12000
   await context.close();
   assert.deepEqual(errors, []);
 });
+
+test('names are shown as text, never as markup', { skip, timeout: 60000 }, async () => {
+  const { page, context } = await h.newPlayer(browser, errors);
+  const name = '<img src=x onerror=1>';
+  await createGame(page, server.url, { variant: 'fiveup', players: 2, target: 1000, name, seats: ['easy'] });
+  await page.waitForSelector('.seat');
+  assert.equal(await page.textContent('.seat-slot[data-pos=bottom] .name'), `${name} (you)`);
+  assert.equal(await page.locator('#table img, #log img').count(), 0, 'no element made from a name');
+  await page.goto(server.url + '/');
+  await page.waitForSelector('#my-games li');
+  assert.match(await page.textContent('#my-games li a'), /<img src=x onerror=1>/);
+  assert.equal(await page.locator('#my-games img').count(), 0);
+  await context.close();
+  assert.deepEqual(errors, []);
+});
