@@ -59,6 +59,13 @@ test('two friends play a Five Up match to 10 through the page', { skip, timeout:
     const sa = await state(ana.page), sb = await state(bea.page);
     if (sa.status === 'finished') break;
     if (!keyboard && sa.turn === 'mine' && !(await ana.page.isVisible('#summary')) && !(await ana.page.isVisible('#confirm'))) {
+      // whose turn shows in the tab: title and favicon
+      assert.equal(await ana.page.title(), '● Your turn — Tessera');
+      assert.match(await ana.page.getAttribute('#favicon', 'href'), /favicon-turn\.svg$/);
+      if ((await state(bea.page)).version === sa.version) {
+        assert.equal(await bea.page.title(), "Ana's turn — Tessera");
+        assert.match(await bea.page.getAttribute('#favicon', 'href'), /favicon\.svg$/);
+      }
       await playWithKeyboard(ana.page);
       keyboard = true;
       continue;

@@ -117,9 +117,11 @@ function showSummary() {
   const seq = end ? end.e.seq : 0;
   if (summaryOpen || (end && seq > seenEnd) || (finished && seenEnd !== Infinity)) {
     if (!end && !finished) return;
+    const opening = !summaryOpen;
     renderSummary($('#summary'), view, me(), { onClose: closeSummary, onNewMatch: view.you ? newMatch : null });
     $('#summary').hidden = false;
     summaryOpen = true;
+    if (opening) $('#summary-close').focus({ preventScroll: true });
   }
 }
 
@@ -129,6 +131,7 @@ function closeSummary() {
   if (token && seenEnd !== Infinity) putGame(id, { seenEnd });
   $('#summary').hidden = true;
   summaryOpen = false;
+  if (view.you && myTurn()) input.focusTile(focusIndex);
 }
 
 // ---- moves -----------------------------------------------------------------
