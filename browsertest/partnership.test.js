@@ -44,6 +44,10 @@ test('a partnership game against three computer players, to the end', { skip, ti
       assert.match(text, /Hand \d+ (over|blocked)/, 'the summary says how the hand ended');
       assert.match(text, /\d+ pips/, 'revealed tiles are counted');
       assert.equal(await page.locator('#summary .revealed li').count(), 4);
+      // partnership points are exact: the opponents' pips as revealed
+      const how = /Counted: (\d+) pips → (\d+) points/.exec(await page.textContent('#summary .how'));
+      assert.ok(how, 'the summary says how the points came');
+      assert.equal(how[2], how[1], 'partnership scores the counted pips exactly');
       if (summaries === 1) await h.shot(page, 'hand-end-summary');
     }
     const did = await act(page);

@@ -11,7 +11,7 @@ export class ApiError extends Error {
   }
 }
 
-/** NetworkError: the request never got an HTTP answer, or the server said 503. */
+/** NetworkError: no HTTP answer, a 5xx, or 429: worth retrying later. */
 export class NetworkError extends Error {}
 
 async function call(method, path, { token, body, etag } = {}) {
@@ -32,7 +32,8 @@ async function call(method, path, { token, body, etag } = {}) {
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (res.ok) return { status: res.status, data, etag: res.headers.get('ETag') };
-  if (res.status === 503 || res.status >= 500 || !data || !data.error) {
+  // 5xx and 429 (rate_limited) are passing trouble: retried with back-off.
+  if (res.status >= 500 || res.status === 429 || !data || !data.error) {
     throw new NetworkError('server answered ' + res.status);
   }
   throw new ApiError(res.status, data.error.code, data.error.message, data.game);

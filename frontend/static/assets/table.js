@@ -154,6 +154,10 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
       list.append(li);
     }
     panel.append(list);
+    if (e.reason !== 'target' && e.team !== null && e.team !== undefined) {
+      const counted = view.seats.filter((s) => s.team !== e.team).reduce((n, s) => n + pipSum((e.tiles && e.tiles[s.seat]) || []), 0);
+      panel.append(el('p', 'how', `Counted: ${counted} pips → ${e.points} points for ${teamName(view, e.team, me)}.`));
+    }
   }
   const scores = el('p', 'scores');
   const teams = [...new Set(view.seats.map((s) => s.team))];
