@@ -339,6 +339,10 @@ const poller = new Poller(id, {
 
 $('#join-form').addEventListener('submit', join);
 $('#menu-btn').addEventListener('click', () => toggleMenu());
+document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && !$('#menu').hidden) { toggleMenu(false); $('#menu-btn').focus(); } });
+document.addEventListener('click', (ev) => {
+  if (!$('#menu').hidden && !ev.target.closest('#menu, #menu-btn')) toggleMenu(false);
+});
 $('#share-invite').addEventListener('click', (ev) => share(inviteURL(id), 'Tessera: join my game', ev.target));
 $('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#seat=${token}`, 'Tessera: my seat', ev.target));
 $('#notify-btn').addEventListener('click', async (ev) => {
