@@ -160,7 +160,7 @@ func wilson(k, n int) (lo, hi float64) {
 	d := 1 + z*z/nf
 	c := (p + z*z/(2*nf)) / d
 	h := z / d * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
-	return c - h, c + h
+	return max(c-h, 0), min(c+h, 1)
 }
 
 // Report prints the win rates.
