@@ -64,7 +64,7 @@ func Medium(v *engine.View, seed uint64) (engine.Move, bool) {
 func legalMoves(v *engine.View) []engine.Move {
 	out := make([]engine.Move, 0, len(v.You.Legal))
 	for _, lm := range v.You.Legal {
-		if e, ok := engine.ParseEnd(lm.End); ok {
+		if e, ok := engine.ParseEnd(lm.End); ok && validTile(lm.Tile) {
 			out = append(out, engine.Move{Kind: engine.Play, Tile: lm.Tile, End: e})
 		}
 	}

@@ -47,10 +47,19 @@ func readPosition(v *engine.View) (*position, error) {
 		return nil, errNoPosition
 	}
 	for _, t := range v.You.Tiles {
+		if !validTile(t) {
+			return nil, errNoPosition
+		}
 		p.hand |= bit(t)
 	}
 	for i, s := range v.Seats {
+		if s.Tiles < 0 {
+			return nil, errNoPosition
+		}
 		p.held[i] = s.Tiles
+	}
+	if p.boneyard < 0 {
+		return nil, errNoPosition
 	}
 	if err := p.readLog(v.Log, v.Hand.Number); err != nil {
 		return nil, err
@@ -93,7 +102,11 @@ func (p *position) readLog(log []engine.Event, hand int) error {
 	events := log[start+1:]
 	var all uint32
 	for _, e := range events {
-		if e.Type == engine.EventPlay && e.Hand == hand {
+		switch {
+		case e.Hand != hand || (e.Type != engine.EventPlay && e.Type != engine.EventDraw && e.Type != engine.EventPass):
+		case e.Seat < 0 || e.Seat >= p.opts.Players || !validTile(e.Tile):
+			return fmt.Errorf("bot: log event %d is not a move of this table", e.Seq)
+		case e.Type == engine.EventPlay:
 			all |= bit(e.Tile)
 		}
 	}

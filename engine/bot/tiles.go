@@ -30,6 +30,10 @@ func init() {
 	}
 }
 
+// validTile reports whether both halves are 0..6; views built by the engine
+// hold nothing else, but a player must not panic on any input.
+func validTile(t engine.Tile) bool { return t[0] <= 6 && t[1] <= 6 }
+
 // bit is the mask of one tile, whichever way round it is written.
 func bit(t engine.Tile) uint32 { return 1 << tileIdx[t[0]][t[1]] }
 
