@@ -109,3 +109,18 @@ test('desktop Five Up table mid-game with the spinner arms', { skip, timeout: 30
   await h.shot(page, 'fiveup-midgame');
   assert.deepEqual(errors, [], 'no console errors');
 });
+
+test('a phone held sideways (740x360) keeps the table on screen with room for the board', { skip, timeout: 120000 }, async () => {
+  const { page, context } = await h.newPlayer(browser, errors, { width: 740, height: 360 });
+  await createGame(page, server.url, { variant: 'fiveup', players: 3, target: 1000, name: 'Ana', seats: ['easy', 'easy'] });
+  await page.waitForSelector('.hand-tile');
+  await playUntil(page, async (p) => (await boardTiles(p)) >= 6);
+  const b = await boxes(page);
+  const screen = { x: 0, y: 0, r: b.vw, b: b.vh };
+  assert.ok(b.scrollW <= b.vw, `page is ${b.scrollW}px wide`);
+  assert.ok(inside(b.table, screen), `the table ${JSON.stringify(b.table)} leaves the screen`);
+  for (const t of [...b.tiles, ...b.hand, ...b.seats]) assert.ok(inside(t, screen), `element ${JSON.stringify(t)} off screen`);
+  assert.ok(b.board.h >= 150, `the board keeps ${b.board.h}px of height`);
+  await context.close();
+  assert.deepEqual(errors, [], 'no console errors');
+});
