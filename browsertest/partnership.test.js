@@ -34,6 +34,16 @@ test('a partnership game against three computer players, to the end', { skip, ti
   assert.match(await page.textContent('#board-info'), /Target 50/);
   assert.doesNotMatch(await page.textContent('#board-info'), /Count/, 'no count in partnership');
 
+  // Someone else opening the link of a full game watches: no hand, no join form.
+  const watcher = await h.newPlayer(browser, errors);
+  await watcher.page.goto(`${server.url}/g/${id}`);
+  await watcher.page.waitForSelector('.seat');
+  assert.equal(await watcher.page.locator('.hand-tile').count(), 0);
+  assert.equal(await watcher.page.isVisible('#join'), false);
+  assert.equal(await watcher.page.textContent('#prompt'), 'You are watching this game.');
+  assert.equal(await watcher.page.locator('.seat-slot[data-pos=bottom] .seat').getAttribute('data-seat'), '0');
+  await watcher.context.close();
+
   let summaries = 0, hands = new Set();
   for (let step = 0; step < 1000; step++) {
     const s = await state(page);
