@@ -90,10 +90,14 @@ func hiddenState(m *engine.Match, seat int) string {
 func TestBotsSeeOnlyTheirView(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	checked := map[string]int{}
+	matches, least := 5, 30
+	if testing.Short() {
+		matches, least = 2, 10
+	}
 	for _, name := range configNames {
 		o := configs[name]
 		players := []Player{Medium, engine.EasyMove, Medium, engine.EasyMove}[:o.Players]
-		for i := 0; i < 5; i++ {
+		for i := 0; i < matches; i++ {
 			seed := engine.Seed{uint64(i), 21}
 			k := 0
 			playMatch(t, o, seed, players, func(m *engine.Match, seat int) bool {
@@ -130,7 +134,7 @@ func TestBotsSeeOnlyTheirView(t *testing.T) {
 		}
 	}
 	for _, name := range configNames {
-		if checked[name] < 30 {
+		if checked[name] < least {
 			t.Errorf("%s: only %d positions with an indistinguishable other world", name, checked[name])
 		}
 	}
