@@ -20,9 +20,10 @@
 //     consistently with everything public (unseen tiles, each seat's count,
 //     the boneyard size, the numbers each seat is known to lack), plays every
 //     candidate move out to the end of the hand in each sampled world with a
-//     fast version of the medium policy, and picks the move with the best mean
-//     point difference for its team, counting a reached target as a win or a
-//     loss. Its budget is a fixed number of playouts, so a decision depends
+//     fast version of the medium policy (the count taken, pips and doubles
+//     shed, the next opponent's best reply in that world), and picks the move
+//     with the best mean point difference for its team, counting a reached
+//     target as a win or a loss. Its budget is a fixed number of playouts, so a decision depends
 //     only on the view and the seed.
 //
 // Every player is deterministic for a given view and seed: randomness comes
