@@ -77,6 +77,11 @@ func (a *artifactCache) get(key string, build func(dir string) (string, error)) 
 // vars are extra make variables (PKG=...).
 func makeBootstrap(t testing.TB, target, goarch string, vars ...string) string {
 	t.Helper()
+	// Reading the Makefile here makes go test's cache depend on it: make
+	// reads it in another process, which the cache cannot see.
+	if _, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "Makefile")); err != nil {
+		t.Fatal(err)
+	}
 	key := fmt.Sprintf("%s %s %s", target, goarch, strings.Join(vars, " "))
 	p, err := artifacts.get(key, func(dir string) (string, error) {
 		args := []string{"-C", testenv.RepoRoot(), target, "ARTIFACTS_DIR=" + dir}
