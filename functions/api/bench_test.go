@@ -114,3 +114,31 @@ func BenchmarkPoll200(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMoveAgainstHardBots is a person's move in a 4-player Five Up
+// game against three hard computer players: the request applies it, then
+// the three computers' decisions (about 1,200 playouts each) until the
+// person is to play again.
+func BenchmarkMoveAgainstHardBots(b *testing.B) {
+	const create = `{"variant":"fiveup","players":4,"name":"Ana","bots":[{"seat":1,"level":"hard"},{"seat":2,"level":"hard"},{"seat":3,"level":"hard"}]}`
+	s := newServer(b, store.NewMemory(), 33)
+	id, tokens := s.fullGame(create)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		body, token, ok := nextMove(b, s, id, tokens, i)
+		if !ok {
+			id, tokens = s.fullGame(create)
+			body, token, _ = nextMove(b, s, id, tokens, i)
+		}
+		req := httptest.NewRequest("POST", "/api/games/"+id+"/moves", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		rec := httptest.NewRecorder()
+		b.StartTimer()
+		s.h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatalf("move: %d %s", rec.Code, rec.Body)
+		}
+	}
+}

@@ -5,15 +5,22 @@ import (
 	"strconv"
 
 	"tessera/engine"
+	"tessera/engine/bot"
 )
 
 // BotFunc is a computer player: from its own seat's view and a seed it
 // chooses a move, or reports false when it has nothing to do.
 type BotFunc func(v *engine.View, seed uint64) (engine.Move, bool)
 
-// DefaultBots are the levels offered when Config.Bots is nil.
+// DefaultBots are the levels offered when Config.Bots is nil: every level
+// of engine/bot (easy, medium, hard).
 func DefaultBots() map[string]BotFunc {
-	return map[string]BotFunc{"easy": engine.EasyMove}
+	levels := bot.Levels()
+	out := make(map[string]BotFunc, len(levels))
+	for name, p := range levels {
+		out[name] = BotFunc(p)
+	}
+	return out
 }
 
 // maxBotSteps bounds the computer moves made in one request. A request

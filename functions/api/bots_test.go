@@ -53,3 +53,25 @@ func TestComputerSeatsNeverStall(t *testing.T) {
 		})
 	}
 }
+
+// Every level the server offers plays whole matches through the handler:
+// one person against three computers of that level.
+func TestEveryLevelPlaysToTheEnd(t *testing.T) {
+	for _, level := range []string{"easy", "medium", "hard"} {
+		t.Run(level, func(t *testing.T) {
+			s := newServer(t, store.NewMemory(), 63)
+			bots := `[{"seat":1,"level":"` + level + `"},{"seat":2,"level":"` + level + `"},{"seat":3,"level":"` + level + `"}]`
+			id, tokens := s.fullGame(`{"variant":"partnership","target":20,"name":"Ana","bots":` + bots + `}`)
+			p := &play{t: t, s: s, id: id, tokens: tokens, rng: rand.New(rand.NewPCG(63, 2))}
+			for p.step() {
+				if p.moves > 500 {
+					t.Fatalf("match not over after %d moves", p.moves)
+				}
+			}
+			v := s.poll(id, "")
+			if v.Status != "finished" || v.Seats[2].Bot == nil || *v.Seats[2].Bot != level {
+				t.Fatalf("status %s, seat 2 %+v", v.Status, v.Seats[2])
+			}
+		})
+	}
+}

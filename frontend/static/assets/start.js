@@ -4,9 +4,11 @@
 import { createGame, readGame, ApiError } from './api.js';
 import { allGames, putGame, forgetGame, summarize } from './mygames.js';
 
-/** LEVELS: the computer players offered. Add "medium" and "hard" here when the server has them. */
+/** LEVELS: the computer players the server offers (functions/api DefaultBots). */
 export const LEVELS = [
   { id: 'easy', label: 'Computer (easy)' },
+  { id: 'medium', label: 'Computer (medium)' },
+  { id: 'hard', label: 'Computer (hard)' },
 ];
 
 const $ = (s) => document.querySelector(s);
