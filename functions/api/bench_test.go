@@ -42,15 +42,29 @@ func nextMove(b *testing.B, s *server, id string, tokens []string, n int) (body,
 // the body, load, check the token, replay the match, apply, encode, save,
 // build and write the view.
 func BenchmarkMove(b *testing.B) {
-	s := newServer(b, store.NewMemory(), 31)
-	id, tokens := s.fullGame(`{"variant":"fiveup","players":4,"name":"Ana"}`)
+	benchMoves(b, 31, `{"variant":"fiveup","players":4,"name":"Ana"}`)
+}
+
+// BenchmarkMoveAgainstHardBots is a person's move in a 4-player Five Up
+// game against three hard computer players: the request applies it, then
+// the three computers' decisions (about 1,200 playouts each) until the
+// person is to play again.
+func BenchmarkMoveAgainstHardBots(b *testing.B) {
+	benchMoves(b, 33, `{"variant":"fiveup","players":4,"name":"Ana","bots":[{"seat":1,"level":"hard"},{"seat":2,"level":"hard"},{"seat":3,"level":"hard"}]}`)
+}
+
+// benchMoves times the people's moves of games created with body, one
+// legal move per iteration, starting a new game when one ends.
+func benchMoves(b *testing.B, seed uint64, create string) {
+	s := newServer(b, store.NewMemory(), seed)
+	id, tokens := s.fullGame(create)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		body, token, ok := nextMove(b, s, id, tokens, i)
 		if !ok {
-			id, tokens = s.fullGame(`{"variant":"fiveup","players":4,"name":"Ana"}`)
+			id, tokens = s.fullGame(create)
 			body, token, _ = nextMove(b, s, id, tokens, i)
 		}
 		req := httptest.NewRequest("POST", "/api/games/"+id+"/moves", strings.NewReader(body))
@@ -111,34 +125,6 @@ func BenchmarkPoll200(b *testing.B) {
 		s.h.ServeHTTP(rec, req)
 		if rec.Code != 200 {
 			b.Fatalf("poll: %d", rec.Code)
-		}
-	}
-}
-
-// BenchmarkMoveAgainstHardBots is a person's move in a 4-player Five Up
-// game against three hard computer players: the request applies it, then
-// the three computers' decisions (about 1,200 playouts each) until the
-// person is to play again.
-func BenchmarkMoveAgainstHardBots(b *testing.B) {
-	const create = `{"variant":"fiveup","players":4,"name":"Ana","bots":[{"seat":1,"level":"hard"},{"seat":2,"level":"hard"},{"seat":3,"level":"hard"}]}`
-	s := newServer(b, store.NewMemory(), 33)
-	id, tokens := s.fullGame(create)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		body, token, ok := nextMove(b, s, id, tokens, i)
-		if !ok {
-			id, tokens = s.fullGame(create)
-			body, token, _ = nextMove(b, s, id, tokens, i)
-		}
-		req := httptest.NewRequest("POST", "/api/games/"+id+"/moves", strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		rec := httptest.NewRecorder()
-		b.StartTimer()
-		s.h.ServeHTTP(rec, req)
-		if rec.Code != 200 {
-			b.Fatalf("move: %d %s", rec.Code, rec.Body)
 		}
 	}
 }
