@@ -29,18 +29,9 @@ func Hard(v *engine.View, seed uint64) (engine.Move, bool) {
 // hard decides with worlds(moves) sampled worlds for a choice among moves
 // candidates.
 func hard(v *engine.View, seed uint64, worlds func(moves int) int) (engine.Move, bool) {
-	if v == nil || v.You == nil {
-		return engine.Move{}, false
-	}
-	if v.You.Confirm {
-		return confirm(v.You.Tiles), true
-	}
-	legal := legalMoves(v)
-	switch len(legal) {
-	case 0:
-		return engine.Move{}, false
-	case 1:
-		return legal[0], true
+	legal, mv, ok := forced(v)
+	if legal == nil {
+		return mv, ok
 	}
 	p, err := readPosition(v)
 	if err != nil {

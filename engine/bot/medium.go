@@ -29,18 +29,9 @@ const (
 // Medium is the "medium" level: the best move by a one-ply evaluation of
 // every legal move (see the package documentation).
 func Medium(v *engine.View, seed uint64) (engine.Move, bool) {
-	if v == nil || v.You == nil {
-		return engine.Move{}, false
-	}
-	if v.You.Confirm {
-		return confirm(v.You.Tiles), true
-	}
-	legal := legalMoves(v)
-	switch len(legal) {
-	case 0:
-		return engine.Move{}, false
-	case 1:
-		return legal[0], true
+	legal, mv, ok := forced(v)
+	if legal == nil {
+		return mv, ok
 	}
 	p, err := readPosition(v)
 	if err != nil {
@@ -58,6 +49,27 @@ func Medium(v *engine.View, seed uint64) (engine.Move, bool) {
 		}
 	}
 	return best, true
+}
+
+// forced answers what every level answers alike: nothing to do without a
+// view of a seat, the redeal question by confirm, and no choice when at
+// most one move is legal. It returns the legal moves (two or more) when
+// there is a choice to make, and nil with the answer otherwise.
+func forced(v *engine.View) (legal []engine.Move, mv engine.Move, ok bool) {
+	if v == nil || v.You == nil {
+		return nil, engine.Move{}, false
+	}
+	if v.You.Confirm {
+		return nil, confirm(v.You.Tiles), true
+	}
+	legal = legalMoves(v)
+	switch len(legal) {
+	case 0:
+		return nil, engine.Move{}, false
+	case 1:
+		return nil, legal[0], true
+	}
+	return legal, engine.Move{}, false
 }
 
 // legalMoves converts the view's legal list into moves.
