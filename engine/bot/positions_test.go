@@ -1,21 +1,18 @@
 package bot
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"tessera/engine"
 )
 
 // configs are the table configurations every property runs over.
-var configs = map[string]engine.Options{
-	"fiveup2":      {Variant: engine.FiveUp, Players: 2, Target: 250, Redeal: true},
-	"fiveup3":      {Variant: engine.FiveUp, Players: 3, Target: 250, Redeal: true},
-	"fiveup4":      {Variant: engine.FiveUp, Players: 4, Target: 250, Redeal: true},
-	"fiveup4pairs": {Variant: engine.FiveUp, Players: 4, Pairs: true, Target: 250, Redeal: true},
-	"partnership":  engine.DefaultOptions(engine.Partnership),
-}
+var configs = Tables()
 
-var configNames = []string{"fiveup2", "fiveup3", "fiveup4", "fiveup4pairs", "partnership"}
+// configNames lists them in a fixed (sorted) order.
+var configNames = slices.Sorted(maps.Keys(configs))
 
 // decision is one moment of a real match at which a seat must act.
 type decision struct {

@@ -11,13 +11,7 @@ import (
 )
 
 // configs are the table configurations the arena knows.
-var configs = map[string]engine.Options{
-	"fiveup2":      {Variant: engine.FiveUp, Players: 2, Target: 250, Redeal: true},
-	"fiveup3":      {Variant: engine.FiveUp, Players: 3, Target: 250, Redeal: true},
-	"fiveup4":      {Variant: engine.FiveUp, Players: 4, Target: 250, Redeal: true},
-	"fiveup4pairs": {Variant: engine.FiveUp, Players: 4, Pairs: true, Target: 250, Redeal: true},
-	"partnership":  engine.DefaultOptions(engine.Partnership),
-}
+var configs = bot.Tables()
 
 // seatings lists, for one match seed, which seats level A takes in each of
 // the mirrored matches. Two teams (2 players, or pairs): A takes one team,
