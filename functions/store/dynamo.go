@@ -45,32 +45,17 @@ func (d *Dynamo) Create(ctx context.Context, id string, state []byte, now time.T
 		return err
 	}
 	item := Item{Version: 1, State: state, UpdatedAt: normalizeTime(now)}
-	_, err := d.client.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                           aws.String(d.table),
-		Item:                                dynamoItem(id, item),
-		ConditionExpression:                 aws.String("attribute_not_exists(#id)"),
-		ExpressionAttributeNames:            map[string]string{"#id": DynamoKeyAttr},
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	})
-	var failed *types.ConditionalCheckFailedException
-	if errors.As(err, &failed) {
-		stored, found, lookErr := d.storedAfterFailedCheck(ctx, id, failed)
-		switch {
-		case lookErr != nil:
-			return lookErr
-		case found && sameItem(stored, item):
-			return nil // our own write, repeated by the SDK's retry after a lost response
-		case !found:
-			// Deleted (by TTL) between the put and the read: rare enough to
-			// report as a race rather than loop.
-			return fmt.Errorf("create %q: %w", id, ErrConflict)
-		}
-		return fmt.Errorf("create %q: %w", id, ErrExists)
+	refused, _, found, err := d.putIf(ctx, "create", id, item,
+		"attribute_not_exists(#id)", map[string]string{"#id": DynamoKeyAttr}, nil)
+	switch {
+	case err != nil || !refused:
+		return err
+	case !found:
+		// Deleted (by TTL) between the put and the read: rare enough to
+		// report as a race rather than loop.
+		return fmt.Errorf("create %q: %w", id, ErrConflict)
 	}
-	if err != nil {
-		return dynamoError("create", id, err)
-	}
-	return nil
+	return fmt.Errorf("create %q: %w", id, ErrExists)
 }
 
 // Load reads the item with a strongly consistent read, so a Load after a
@@ -98,31 +83,45 @@ func (d *Dynamo) Save(ctx context.Context, id string, state []byte, expected int
 		return err
 	}
 	item := Item{Version: expected + 1, State: state, UpdatedAt: normalizeTime(now)}
-	_, err := d.client.PutItem(ctx, &dynamodb.PutItemInput{
+	refused, stored, found, err := d.putIf(ctx, "save", id, item,
+		"#v = :expected", map[string]string{"#v": DynamoVersionAttr},
+		map[string]types.AttributeValue{":expected": &types.AttributeValueMemberN{Value: strconv.FormatInt(expected, 10)}})
+	switch {
+	case err != nil || !refused:
+		return err
+	case !found:
+		return fmt.Errorf("save %q: %w", id, ErrNotFound)
+	}
+	return fmt.Errorf("save %q at version %d (stored %d): %w", id, expected, stored.Version, ErrConflict)
+}
+
+// putIf puts item on condition cond (with its attribute names and values).
+// refused reports that the condition failed, with what blocked it: the
+// stored item, or found false when there is none any more. A stored item
+// equal to item is not a refusal: it is this call's own write, repeated by
+// the SDK's retry after a lost response.
+func (d *Dynamo) putIf(ctx context.Context, op, id string, item Item, cond string,
+	names map[string]string, values map[string]types.AttributeValue) (refused bool, stored Item, found bool, err error) {
+	_, err = d.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                           aws.String(d.table),
 		Item:                                dynamoItem(id, item),
-		ConditionExpression:                 aws.String("#v = :expected"),
-		ExpressionAttributeNames:            map[string]string{"#v": DynamoVersionAttr},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":expected": &types.AttributeValueMemberN{Value: strconv.FormatInt(expected, 10)}},
+		ConditionExpression:                 aws.String(cond),
+		ExpressionAttributeNames:            names,
+		ExpressionAttributeValues:           values,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	})
 	var failed *types.ConditionalCheckFailedException
-	if errors.As(err, &failed) {
-		stored, found, lookErr := d.storedAfterFailedCheck(ctx, id, failed)
-		switch {
-		case lookErr != nil:
-			return lookErr
-		case !found:
-			return fmt.Errorf("save %q: %w", id, ErrNotFound)
-		case sameItem(stored, item):
-			return nil // our own write, repeated by the SDK's retry after a lost response
+	if !errors.As(err, &failed) {
+		if err != nil {
+			return false, Item{}, false, dynamoError(op, id, err)
 		}
-		return fmt.Errorf("save %q at version %d (stored %d): %w", id, expected, stored.Version, ErrConflict)
+		return false, Item{}, false, nil
 	}
-	if err != nil {
-		return dynamoError("save", id, err)
+	stored, found, err = d.storedAfterFailedCheck(ctx, id, failed)
+	if err != nil || (found && sameItem(stored, item)) {
+		return false, Item{}, false, err
 	}
-	return nil
+	return true, stored, found, nil
 }
 
 // storedAfterFailedCheck tells what blocked a conditional put. DynamoDB
