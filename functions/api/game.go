@@ -50,6 +50,19 @@ func (g *loaded) match() (*engine.Match, error) {
 	return m, nil
 }
 
+// saveAfterBots plays the computer players' moves that follow a person's
+// change to m, then saves the match in place of g at the next version, on
+// condition that the stored version is still g's (store.ErrConflict if
+// not). It returns the time the save stamped.
+func (h *handler) saveAfterBots(ctx context.Context, c *call, g *loaded, m *engine.Match) (time.Time, error) {
+	if err := h.runBots(m); err != nil {
+		return time.Time{}, err
+	}
+	g.state.match = engine.Encode(m)
+	now := h.now()
+	return now, h.store.Save(ctx, c.gameID, encodeState(g.state), g.item.Version, now)
+}
+
 // authenticate finds the seat of the request's bearer token: -1 (a
 // spectator) without an Authorization header when spectators are allowed,
 // 401 for a malformed token or one that is none of this game's seats.

@@ -47,14 +47,8 @@ func (h *handler) move(c *call, body []byte) {
 		c.fail(notHeld(m, seat, req.Move, err))
 		return
 	}
-	if err := h.runBots(m); err != nil {
-		c.fail(err)
-		return
-	}
-	g.state.match = engine.Encode(m)
 	g.state.remember(seat, req.MoveID)
-	now := h.now()
-	err = h.store.Save(ctx, c.gameID, encodeState(g.state), g.item.Version, now)
+	now, err := h.saveAfterBots(ctx, c, g, m)
 	if errors.Is(err, store.ErrConflict) {
 		h.lostRace(c, seat, req.MoveID)
 		return

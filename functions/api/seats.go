@@ -53,13 +53,7 @@ func (h *handler) takeSeat(c *call, body []byte) {
 			c.fail(err)
 			return
 		}
-		if err := h.runBots(m); err != nil {
-			c.fail(err)
-			return
-		}
-		g.state.match = engine.Encode(m)
-		now := h.now()
-		err = h.store.Save(ctx, c.gameID, encodeState(g.state), g.item.Version, now)
+		now, err := h.saveAfterBots(ctx, c, g, m)
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}
