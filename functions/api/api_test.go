@@ -243,10 +243,7 @@ func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
 func TestRetriedMoveID(t *testing.T) {
 	s := newServer(t, store.NewMemory(), 8)
 	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"redeal":false,"name":"Ana"}`)
-	v := s.poll(id, tokens[0])
-	actor := *v.Hand.Turn
-	lm := s.poll(id, tokens[actor]).You.Legal[0]
-	body := `{"version":` + itoa(v.Version) + `,"moveId":"abc","type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	_, actor, body := s.firstPlay(id, tokens, "abc")
 	first := s.do("POST", "/api/games/"+id+"/moves", body, tokens[actor])
 	if first.status != 200 {
 		t.Fatalf("move: %d %s", first.status, first.body)

@@ -77,10 +77,7 @@ func newFaultGame(t *testing.T) *faultGame {
 	g.s = newServer(t, g.f, 9)
 	g.id, g.tokens = g.s.fullGame(`{"variant":"fiveup","players":2,"redeal":false,"name":"Ana"}`)
 	g.open, _, _ = g.s.create(`{"variant":"fiveup","players":2,"name":"Ana"}`)
-	v := g.s.poll(g.id, g.tokens[0])
-	g.actor = *v.Hand.Turn
-	lm := g.s.poll(g.id, g.tokens[g.actor]).You.Legal[0]
-	g.body = `{"version":` + itoa(v.Version) + `,"moveId":"f1","type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	_, g.actor, g.body = g.s.firstPlay(g.id, g.tokens, "f1")
 	return g
 }
 
@@ -100,20 +97,17 @@ func (g *faultGame) create() response {
 
 func TestLostSaveResponseThenRetryAppliesOnce(t *testing.T) {
 	g := newFaultGame(t)
-	v := g.s.poll(g.id, g.tokens[0])
-	actor := *v.Hand.Turn
-	lm := g.s.poll(g.id, g.tokens[actor]).You.Legal[0]
-	body := `{"version":` + itoa(v.Version) + `,"moveId":"lost","type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	version, actor, body := g.s.firstPlay(g.id, g.tokens, "lost")
 	g.f.LoseNextSaveResponse(store.ErrUnavailable)
 	if r := g.s.do("POST", "/api/games/"+g.id+"/moves", body, g.tokens[actor]); r.status != 503 {
 		t.Fatalf("lost response: %d, want 503", r.status)
 	}
 	r := g.s.do("POST", "/api/games/"+g.id+"/moves", body, g.tokens[actor])
-	if r.status != 200 || mustView(t, r.body).Version != v.Version+1 {
-		t.Fatalf("retry: %d %s, want 200 at version %d", r.status, r.body, v.Version+1)
+	if r.status != 200 || mustView(t, r.body).Version != version+1 {
+		t.Fatalf("retry: %d %s, want 200 at version %d", r.status, r.body, version+1)
 	}
-	if got := g.s.stored(g.id).Version; got != v.Version+1 {
-		t.Errorf("stored version %d, want %d (applied once)", got, v.Version+1)
+	if got := g.s.stored(g.id).Version; got != version+1 {
+		t.Errorf("stored version %d, want %d (applied once)", got, version+1)
 	}
 }
 
@@ -122,10 +116,7 @@ func TestSaveConflictWithTheSameMoveIsNotStale(t *testing.T) {
 	// client retry racing its own first attempt): the loser reloads, finds
 	// its moveId applied, and answers 200.
 	g := newFaultGame(t)
-	v := g.s.poll(g.id, g.tokens[0])
-	actor := *v.Hand.Turn
-	lm := g.s.poll(g.id, g.tokens[actor]).You.Legal[0]
-	body := `{"version":` + itoa(v.Version) + `,"moveId":"twin","type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	version, actor, body := g.s.firstPlay(g.id, g.tokens, "twin")
 	other := New(Config{Store: g.f.Inner, Now: g.s.nowFunc(), Rand: seededReader(99)})
 	g.f.BeforeNextSave(func(ctx context.Context, id string, expected int64) {
 		req := httptest.NewRequest("POST", "/api/games/"+g.id+"/moves", strings.NewReader(body))
@@ -137,8 +128,8 @@ func TestSaveConflictWithTheSameMoveIsNotStale(t *testing.T) {
 		}
 	})
 	r := g.s.do("POST", "/api/games/"+g.id+"/moves", body, g.tokens[actor])
-	if r.status != 200 || mustView(t, r.body).Version != v.Version+1 {
-		t.Fatalf("loser of its own race: %d %s, want 200 at version %d", r.status, r.body, v.Version+1)
+	if r.status != 200 || mustView(t, r.body).Version != version+1 {
+		t.Fatalf("loser of its own race: %d %s, want 200 at version %d", r.status, r.body, version+1)
 	}
 }
 

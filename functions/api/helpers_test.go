@@ -225,6 +225,18 @@ func (s *server) poll(id, token string) *view {
 	return mustView(s.t, r.body)
 }
 
+// firstPlay polls game id and returns its version, the seat to play and
+// the body of that seat's first legal play at that version, with moveID.
+func (s *server) firstPlay(id string, tokens []string, moveID string) (version int64, actor int, body string) {
+	s.t.Helper()
+	v := s.poll(id, tokens[0])
+	actor = *v.Hand.Turn
+	lm := s.poll(id, tokens[actor]).You.Legal[0]
+	body = `{"version":` + itoa(v.Version) + `,"moveId":"` + moveID + `","type":"play","tile":[` +
+		itoa(int64(lm.Tile[0])) + `,` + itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	return v.Version, actor, body
+}
+
 // stored returns the game's item as the store holds it.
 func (s *server) stored(id string) store.Item {
 	s.t.Helper()
