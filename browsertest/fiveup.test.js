@@ -5,35 +5,25 @@
 // device, and one move is made with the keyboard only.
 
 'use strict';
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
 const { createGame, joinGame, act, state, playToEnd, waitVersionAbove } = require('./play.js');
 
-const skip = h.skipReason() || false;
-let server, browser;
+const env = h.suite();
+const { skip } = env;
 const errors = [];
-
-before(async () => {
-  if (skip) return;
-  server = await h.startServer();
-  browser = await h.launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
 
 const POLL_MS = 2000; // the page polls every 2 s while someone else is to play
 
 test('two friends play a Five Up match to 10 through the page', { skip, timeout: 300000 }, async () => {
-  const ana = await h.newPlayer(browser, errors);
-  const bea = await h.newPlayer(browser, errors);
-  const id = await createGame(ana.page, server.url, { variant: 'fiveup', players: 2, target: 10, name: 'Ana', seats: ['human'] });
+  const ana = await h.newPlayer(env.browser, errors);
+  const bea = await h.newPlayer(env.browser, errors);
+  const id = await createGame(ana.page, env.server.url, { variant: 'fiveup', players: 2, target: 10, name: 'Ana', seats: ['human'] });
 
   // The creator sees the invite link at once; it carries no seat token.
   const invite = await ana.page.inputValue('#invite-link');
-  assert.equal(invite, `${server.url}/g/${id}`);
+  assert.equal(invite, `${env.server.url}/g/${id}`);
   assert.equal(await ana.page.isVisible('#invite-link'), true, 'the invite link is shown to the creator');
   assert.ok(!ana.page.url().includes('#'), 'no token in the address bar');
   assert.match(await ana.page.textContent('#status'), /Waiting for 1 more player/);
@@ -48,7 +38,7 @@ test('two friends play a Five Up match to 10 through the page', { skip, timeout:
 
   // A second tab of Ana's (same browser profile) follows the game too.
   const anaTab2 = h.watch(await ana.context.newPage(), errors);
-  await anaTab2.goto(`${server.url}/g/${id}`);
+  await anaTab2.goto(`${env.server.url}/g/${id}`);
   await anaTab2.waitForSelector('.hand-tile');
   assert.equal(await anaTab2.isVisible('#join'), false, 'the second tab has the seat from localStorage');
 
@@ -118,10 +108,10 @@ test('two friends play a Five Up match to 10 through the page', { skip, timeout:
       // Bea's private link opens her seat on another device, and leaves the address bar at once.
       const link = await bea.page.inputValue('#private-link');
       assert.match(link, new RegExp(`/g/${id}#seat=.+`));
-      const other = await h.newPlayer(browser, errors);
+      const other = await h.newPlayer(env.browser, errors);
       await other.page.goto(link);
       await other.page.waitForSelector('.hand-tile');
-      assert.equal(other.page.url(), `${server.url}/g/${id}`, 'token removed from the address bar');
+      assert.equal(other.page.url(), `${env.server.url}/g/${id}`, 'token removed from the address bar');
       assert.match(await other.page.locator('.seat-slot[data-pos=bottom] .name').textContent(), /^Bea \(you\)$/);
       await other.context.close();
       privateLink = true;

@@ -108,7 +108,28 @@ async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 
   return { context, page };
 }
 
-module.exports = { ROOT, CI, skipReason, startServer, launch, watch, newPlayer, waitUp };
+/**
+ * suite is what a browser test file does first: it decides whether the file
+ * runs here (skipReason) and registers the hooks that start the local server
+ * and chromium before its tests and stop them after. It returns
+ * {skip, server, browser}; server and browser are set once before has run.
+ */
+function suite() {
+  const { before, after } = require('node:test');
+  const env = { skip: skipReason() || false, server: null, browser: null };
+  before(async () => {
+    if (env.skip) return;
+    env.server = await startServer();
+    env.browser = await launch();
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.server) await env.server.stop();
+  });
+  return env;
+}
+
+module.exports = { ROOT, CI, skipReason, suite, startServer, launch, watch, newPlayer, waitUp };
 
 /**
  * shot saves a screenshot under docs/screenshots/ when UPDATE_SCREENSHOTS=1

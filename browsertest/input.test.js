@@ -2,29 +2,19 @@
 // end nearest to where it is dropped. Also the dark colour scheme on a phone.
 
 'use strict';
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
 const { createGame, act, state, waitVersionAbove } = require('./play.js');
 
-const skip = h.skipReason() || false;
-let server, browser;
+const env = h.suite();
+const { skip } = env;
 const errors = [];
 
-before(async () => {
-  if (skip) return;
-  server = await h.startServer();
-  browser = await h.launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
-
 test('a tile dragged onto a glowing end is played there', { skip, timeout: 120000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark', hasTouch: false });
+  const context = await env.browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark', hasTouch: false });
   const page = h.watch(await context.newPage(), errors);
-  await createGame(page, server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: ['easy'] });
+  await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: ['easy'] });
   for (let i = 0; i < 60; i++) {
     const s = await state(page);
     if (s.turn === 'mine' && !(await page.isVisible('#summary')) && !(await page.isVisible('#confirm'))) break;
@@ -57,13 +47,13 @@ test('a tile dragged onto a glowing end is played there', { skip, timeout: 12000
 });
 
 test('names are shown as text, never as markup', { skip, timeout: 60000 }, async () => {
-  const { page, context } = await h.newPlayer(browser, errors);
+  const { page, context } = await h.newPlayer(env.browser, errors);
   const name = '<img src=x onerror=1>';
-  await createGame(page, server.url, { variant: 'fiveup', players: 2, target: 1000, name, seats: ['easy'] });
+  await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 1000, name, seats: ['easy'] });
   await page.waitForSelector('.seat');
   assert.equal(await page.textContent('.seat-slot[data-pos=bottom] .name'), `${name} (you)`);
   assert.equal(await page.locator('#table img, #log img').count(), 0, 'no element made from a name');
-  await page.goto(server.url + '/');
+  await page.goto(env.server.url + '/');
   await page.waitForSelector('#my-games li');
   assert.match(await page.textContent('#my-games li a'), /<img src=x onerror=1>/);
   assert.equal(await page.locator('#my-games img').count(), 0);

@@ -2,28 +2,18 @@
 // clicking; then a new match with the same players.
 
 'use strict';
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
 const { createGame, act, state } = require('./play.js');
 
-const skip = h.skipReason() || false;
-let server, browser;
+const env = h.suite();
+const { skip } = env;
 const errors = [];
 
-before(async () => {
-  if (skip) return;
-  server = await h.startServer();
-  browser = await h.launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
-
 test('a partnership game against three computer players, to the end', { skip, timeout: 300000 }, async () => {
-  const { page } = await h.newPlayer(browser, errors, { width: 1000, height: 720 });
-  const id = await createGame(page, server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  const { page } = await h.newPlayer(env.browser, errors, { width: 1000, height: 720 });
+  const id = await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
 
   // Partnership turns counterclockwise: the next seat (1) sits on the right,
@@ -35,8 +25,8 @@ test('a partnership game against three computer players, to the end', { skip, ti
   assert.doesNotMatch(await page.textContent('#board-info'), /Count/, 'no count in partnership');
 
   // Someone else opening the link of a full game watches: no hand, no join form.
-  const watcher = await h.newPlayer(browser, errors);
-  await watcher.page.goto(`${server.url}/g/${id}`);
+  const watcher = await h.newPlayer(env.browser, errors);
+  await watcher.page.goto(`${env.server.url}/g/${id}`);
   await watcher.page.waitForSelector('.seat');
   assert.equal(await watcher.page.locator('.hand-tile').count(), 0);
   assert.equal(await watcher.page.isVisible('#join'), false);
@@ -76,8 +66,8 @@ test('a partnership game against three computer players, to the end', { skip, ti
   await page.click('#new-match');
   await page.waitForSelector('#new-invite-link');
   const invite = await page.inputValue('#new-invite-link');
-  assert.match(invite, new RegExp(`^${server.url}/g/[A-Za-z0-9_-]{10,}$`));
-  assert.notEqual(invite, `${server.url}/g/${id}`);
+  assert.match(invite, new RegExp(`^${env.server.url}/g/[A-Za-z0-9_-]{10,}$`));
+  assert.notEqual(invite, `${env.server.url}/g/${id}`);
   await page.click('#new-game-link');
   await page.waitForURL(invite);
   await page.waitForSelector('.hand-tile');
@@ -86,7 +76,7 @@ test('a partnership game against three computer players, to the end', { skip, ti
   assert.match(await page.textContent('#board-info'), /Target 50/);
 
   // The start page lists both games, with players and scores.
-  await page.goto(server.url + '/');
+  await page.goto(env.server.url + '/');
   await page.waitForSelector('#my-games li');
   assert.equal(await page.locator('#my-games li').count(), 2);
   assert.match(await page.locator('#my-games li').first().textContent(), /^Partnership with Ana, [^,]+, [^,]+, [^,]+/);

@@ -3,24 +3,14 @@
 // element boxes. Also takes the Five Up screenshots (desktop and phone).
 
 'use strict';
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
 const { createGame, act, state, boardTiles } = require('./play.js');
 
-const skip = h.skipReason() || false;
-let server, browser;
+const env = h.suite();
+const { skip } = env;
 const errors = [];
-
-before(async () => {
-  if (skip) return;
-  server = await h.startServer();
-  browser = await h.launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
 
 // playUntil acts until want(page) holds, across hands if need be.
 async function playUntil(page, want, maxSteps = 1500) {
@@ -50,8 +40,8 @@ async function boxes(page) {
 const inside = (a, b, eps = 0.5) => a.x >= b.x - eps && a.y >= b.y - eps && a.r <= b.r + eps && a.b <= b.b + eps;
 
 test('at 360x740 the layout of 20+ tiles, the seats and the hand fit without scrolling', { skip, timeout: 300000 }, async () => {
-  const { page } = await h.newPlayer(browser, errors, { width: 360, height: 740 });
-  await createGame(page, server.url, { variant: 'fiveup', players: 4, target: 1000, name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  const { page } = await h.newPlayer(env.browser, errors, { width: 360, height: 740 });
+  await createGame(page, env.server.url, { variant: 'fiveup', players: 4, target: 1000, name: 'Ana', seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
   await playUntil(page, async (p) => (await boardTiles(p)) >= 20);
   const b = await boxes(page);
@@ -75,8 +65,8 @@ test('at 360x740 the layout of 20+ tiles, the seats and the hand fit without scr
 });
 
 test('desktop Five Up table mid-game with the spinner arms', { skip, timeout: 300000 }, async () => {
-  const { page } = await h.newPlayer(browser, errors, { width: 1000, height: 700 });
-  await createGame(page, server.url, { variant: 'fiveup', players: 4, target: 1000, name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  const { page } = await h.newPlayer(env.browser, errors, { width: 1000, height: 700 });
+  await createGame(page, env.server.url, { variant: 'fiveup', players: 4, target: 1000, name: 'Ana', seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
   // wait for a position with tiles above and below the spinner: the log names them
   await playUntil(page, async (p) => {
@@ -111,8 +101,8 @@ test('desktop Five Up table mid-game with the spinner arms', { skip, timeout: 30
 });
 
 test('a phone held sideways (740x360) keeps the table on screen with room for the board', { skip, timeout: 120000 }, async () => {
-  const { page, context } = await h.newPlayer(browser, errors, { width: 740, height: 360 });
-  await createGame(page, server.url, { variant: 'fiveup', players: 3, target: 1000, name: 'Ana', seats: ['easy', 'easy'] });
+  const { page, context } = await h.newPlayer(env.browser, errors, { width: 740, height: 360 });
+  await createGame(page, env.server.url, { variant: 'fiveup', players: 3, target: 1000, name: 'Ana', seats: ['easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
   await playUntil(page, async (p) => (await boardTiles(p)) >= 6);
   const b = await boxes(page);

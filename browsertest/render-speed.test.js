@@ -4,23 +4,13 @@
 // printed as a diagnostic line and reported in docs/frontend.md.
 
 'use strict';
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
 
-const skip = h.skipReason() || false;
-let server, browser;
+const env = h.suite();
+const { skip } = env;
 const errors = [];
-
-before(async () => {
-  if (skip) return;
-  server = await h.startServer();
-  browser = await h.launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
 
 // Runs in the page: synthetic 28-tile views (every tile of the set once),
 // rendered many times into a board-sized box.
@@ -82,8 +72,8 @@ async function measure(viewport) {
 
 for (const vp of [{ w: 636, h: 420, label: 'desktop board 636x420' }, { w: 348, h: 460, label: 'phone board 348x460' }]) {
   test(`render a 28-tile board (${vp.label})`, { skip, timeout: 60000 }, async () => {
-    const { page } = await h.newPlayer(browser, errors);
-    await page.goto(server.url + '/');
+    const { page } = await h.newPlayer(env.browser, errors);
+    await page.goto(env.server.url + '/');
     const r = await page.evaluate(measure, vp);
     for (const name of ['line', 'spinner']) {
       assert.equal(r[name].tiles, 28, `${name}: 28 tiles drawn`);

@@ -4,23 +4,13 @@
 // applied once; poll failures show a quiet banner that goes away.
 
 'use strict';
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
 const { createGame, state, waitVersionAbove, act } = require('./play.js');
 
-const skip = h.skipReason() || false;
-let server, browser;
-
-before(async () => {
-  if (skip) return;
-  server = await h.startServer();
-  browser = await h.launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const env = h.suite();
+const { skip } = env;
 
 // Chromium logs every failed or 4xx resource load to the console; these
 // tests cause exactly such loads on purpose, so those lines are expected.
@@ -37,12 +27,12 @@ async function myTurn(page) {
 
 test('a stale move gets 409 and the page redraws from the error body', { skip, timeout: 120000 }, async () => {
   const errors = [];
-  const { context, page } = await h.newPlayer(browser, errors);
-  const id = await createGame(page, server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: ['easy'] });
+  const { context, page } = await h.newPlayer(env.browser, errors);
+  const id = await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: ['easy'] });
   await myTurn(page);
   // A second tab of the same seat whose polls are held back: it keeps the old position.
   const stale = h.watch(await context.newPage(), errors);
-  await stale.goto(`${server.url}/g/${id}`);
+  await stale.goto(`${env.server.url}/g/${id}`);
   await stale.waitForSelector('.hand-tile.playable');
   const oldVersion = (await state(stale)).version;
   await stale.route(`**/api/games/${id}`, (route) => route.request().method() === 'GET'
@@ -67,8 +57,8 @@ test('a stale move gets 409 and the page redraws from the error body', { skip, t
 
 test('a move lost on the network is retried with the same moveId and applied once', { skip, timeout: 120000 }, async () => {
   const errors = [];
-  const { page } = await h.newPlayer(browser, errors);
-  const id = await createGame(page, server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: ['easy'] });
+  const { page } = await h.newPlayer(env.browser, errors);
+  const id = await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: ['easy'] });
   await myTurn(page);
   const sent = [];
   let failed = 0;
@@ -103,8 +93,8 @@ test('a move lost on the network is retried with the same moveId and applied onc
 
 test('failed polls show a quiet banner and recover', { skip, timeout: 120000 }, async () => {
   const errors = [];
-  const { page } = await h.newPlayer(browser, errors);
-  const id = await createGame(page, server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: [] });
+  const { page } = await h.newPlayer(env.browser, errors);
+  const id = await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: [] });
   // Nobody has joined: the page polls every 2 s. Break the network for the API.
   await page.route(`**/api/games/${id}`, (route) => route.abort('failed'));
   await page.waitForSelector('#banner:not([hidden])', { timeout: 6000 });
