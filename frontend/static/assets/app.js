@@ -149,6 +149,9 @@ async function send(move) {
     moving = false;
     poller.seen();
     show(v);
+    // The next poll was timed for our own turn (30 s); now others are to
+    // play, so time it again (2 s while the page is visible).
+    poller.schedule();
     tellOtherTabs();
   } catch (e) {
     moving = false;
