@@ -125,7 +125,7 @@ func finishedMatches(tb testing.TB, n int) []*Match {
 	for s := range out {
 		m := newStarted(tb, fiveUp4, Seed{uint64(s), 77})
 		for i := range m.seats {
-			m.seats[i].Name, m.seats[i].TokenHash = "", nil
+			m.seats[i].Name = ""
 		}
 		playOut(tb, m, newRand(uint64(s)), nil)
 		out[s] = m

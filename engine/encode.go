@@ -6,12 +6,12 @@ import (
 	"hash/crc32"
 )
 
-// The binary encoding of a match (format 1), little-endian, varints as in
+// The binary encoding of a match (format 2), little-endian, varints as in
 // encoding/binary:
 //
 //	magic "TS", format byte
 //	variant, players, flags (1 pairs, 2 redeal), target uvarint
-//	per seat: flags (1 taken), name, bot, token hash (each uvarint length + bytes)
+//	per seat: flags (1 taken), name, bot (each uvarint length + bytes)
 //	seed (16 bytes), first leader (1 byte)
 //	hands uvarint; per hand:
 //	  deals uvarint; per deal: the canonical deal's code (7-11 bytes,
@@ -19,11 +19,15 @@ import (
 //	  plays uvarint, one byte each (tile index * 5 + end)
 //	CRC-32 (IEEE) of all the above
 //
-// The seats come first so that DecodeSeats can check a token without
-// replaying the match. Everything else (scores, log, the current hand) is
-// rebuilt by Replay.
+// Everything else (scores, log, the current hand) is rebuilt by Replay.
+//
+// Format 1 was the same but for one more field per seat, after the bot: an
+// opaque token hash (uvarint length + bytes) that the service kept there.
+// Decode still reads it (and ignores the hashes); UpgradeFormat1 turns it
+// into format 2 and hands the hashes back to the service that owns them.
 const (
-	formatVersion = 1
+	formatVersion = 2
+	format1       = 1
 	// maxField bounds a name, bot level or token hash in bytes.
 	maxField = 256
 )
@@ -31,26 +35,7 @@ const (
 // Encode returns the compact binary encoding of the whole match.
 func Encode(m *Match) []byte {
 	b := make([]byte, 0, 256+64*len(m.records))
-	b = append(b, 'T', 'S', formatVersion, byte(m.opts.Variant), byte(m.opts.Players))
-	var flags byte
-	if m.opts.Pairs {
-		flags |= 1
-	}
-	if m.opts.Redeal {
-		flags |= 2
-	}
-	b = append(b, flags)
-	b = binary.AppendUvarint(b, uint64(m.opts.Target))
-	for _, s := range m.seats {
-		var f byte
-		if s.Taken {
-			f = 1
-		}
-		b = append(b, f)
-		b = appendBytes(b, []byte(s.Name))
-		b = appendBytes(b, []byte(s.Bot))
-		b = appendBytes(b, s.TokenHash)
-	}
+	b = appendHeader(b, m.opts, m.seats)
 	b = binary.LittleEndian.AppendUint64(b, m.seed[0])
 	b = binary.LittleEndian.AppendUint64(b, m.seed[1])
 	b = append(b, byte(m.firstLeader))
@@ -75,6 +60,30 @@ func Encode(m *Match) []byte {
 		}
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+// appendHeader writes the magic, the format, the options and the seats.
+func appendHeader(b []byte, o Options, seats []Seat) []byte {
+	b = append(b, 'T', 'S', formatVersion, byte(o.Variant), byte(o.Players))
+	var flags byte
+	if o.Pairs {
+		flags |= 1
+	}
+	if o.Redeal {
+		flags |= 2
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(o.Target))
+	for _, s := range seats {
+		var f byte
+		if s.Taken {
+			f = 1
+		}
+		b = append(b, f)
+		b = appendBytes(b, []byte(s.Name))
+		b = appendBytes(b, []byte(s.Bot))
+	}
+	return b
 }
 
 func appendBytes(b, s []byte) []byte {
@@ -127,9 +136,15 @@ func (d *decoder) bytes(what string, n int) []byte {
 	return v
 }
 
-// header decodes everything before the hands.
-func (d *decoder) header() (opts Options, seats []Seat) {
-	if string(d.bytes("magic", 2)) != "TS" || d.byte("format") != formatVersion {
+// header decodes everything before the hands. For format 1 it also returns
+// each seat's token hash (nil for none); format 2 has none.
+func (d *decoder) header() (opts Options, seats []Seat, hashes [][]byte) {
+	if string(d.bytes("magic", 2)) != "TS" {
+		d.fail("header")
+		return
+	}
+	format := d.byte("format")
+	if format != formatVersion && format != format1 {
 		d.fail("header")
 		return
 	}
@@ -147,6 +162,9 @@ func (d *decoder) header() (opts Options, seats []Seat) {
 		return
 	}
 	seats = make([]Seat, opts.Players)
+	if format == format1 {
+		hashes = make([][]byte, opts.Players)
+	}
 	for i := range seats {
 		f := d.byte("seat")
 		if f > 1 {
@@ -155,11 +173,13 @@ func (d *decoder) header() (opts Options, seats []Seat) {
 		seats[i].Taken = f == 1
 		seats[i].Name = string(d.bytes("name", d.uvarint("name", maxField)))
 		seats[i].Bot = string(d.bytes("bot", d.uvarint("bot", maxField)))
-		if h := d.bytes("token hash", d.uvarint("token hash", maxField)); len(h) > 0 {
-			seats[i].TokenHash = append([]byte(nil), h...)
+		if format == format1 {
+			if h := d.bytes("token hash", d.uvarint("token hash", maxField)); len(h) > 0 {
+				hashes[i] = append([]byte(nil), h...)
+			}
 		}
 	}
-	return opts, seats
+	return opts, seats, hashes
 }
 
 // checked strips and verifies the CRC.
@@ -174,16 +194,29 @@ func checked(b []byte) ([]byte, error) {
 	return body, nil
 }
 
-// DecodeSeats reads only the options and seats, without replaying the
-// match: enough to check a seat's token cheaply (the poll's fast path).
-func DecodeSeats(b []byte) (Options, []Seat, error) {
+// UpgradeFormat1 turns an encoding of format 1 into the same match in the
+// current format, and returns apart what format 1 kept per seat for the
+// service (its token hash; nil for a seat without one). It reads only the
+// header, without replaying the match. An encoding that is already of the
+// current format is refused (ErrCorrupt), as is anything that is not a
+// well-formed encoding.
+func UpgradeFormat1(b []byte) (current []byte, hashes [][]byte, err error) {
 	body, err := checked(b)
 	if err != nil {
-		return Options{}, nil, err
+		return nil, nil, err
+	}
+	if len(body) < 3 || body[2] != format1 {
+		return nil, nil, fmt.Errorf("%w: not an encoding of format 1", ErrCorrupt)
 	}
 	d := decoder{b: body}
-	opts, seats := d.header()
-	return opts, seats, d.err
+	opts, seats, hashes := d.header()
+	if d.err != nil {
+		return nil, nil, d.err
+	}
+	out := make([]byte, 0, len(b))
+	out = appendHeader(out, opts, seats)
+	out = append(out, d.b...)
+	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out)), hashes, nil
 }
 
 // Decode rebuilds a match from its encoding. Corrupt or truncated input is
@@ -194,7 +227,7 @@ func Decode(b []byte) (*Match, error) {
 		return nil, err
 	}
 	d := decoder{b: body}
-	opts, seats := d.header()
+	opts, seats, _ := d.header()
 	var seed Seed
 	if raw := d.bytes("seed", 16); raw != nil {
 		seed = Seed{binary.LittleEndian.Uint64(raw), binary.LittleEndian.Uint64(raw[8:])}

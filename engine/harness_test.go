@@ -26,7 +26,7 @@ func newStarted(t testing.TB, opts Options, seed Seed) *Match {
 		t.Fatal(err)
 	}
 	for i := 0; i < opts.Players; i++ {
-		if err := m.TakeSeat(i, Seat{Name: fmt.Sprintf("P%d", i), TokenHash: []byte{byte(i), 0xAA}}); err != nil {
+		if err := m.TakeSeat(i, Seat{Name: fmt.Sprintf("P%d", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // End names a place on the layout where a tile may be attached.
 type End uint8
 
@@ -15,23 +13,6 @@ const (
 )
 
 var endNames = [numEnds]string{"lead", "left", "right", "up", "down"}
-
-func (e End) String() string {
-	if e < numEnds {
-		return endNames[e]
-	}
-	return fmt.Sprintf("end(%d)", uint8(e))
-}
-
-// ParseEnd maps an end's name to an End.
-func ParseEnd(s string) (End, bool) {
-	for i, n := range endNames {
-		if n == s {
-			return End(i), true
-		}
-	}
-	return 0, false
-}
 
 // lineCap leaves room for all 28 tiles on either side of the lead.
 const lineCap = 2*NumTiles + 1
@@ -85,8 +66,14 @@ func (l *Layout) refresh() {
 // Empty reports whether no tile has been played.
 func (l *Layout) Empty() bool { return l.hi == l.lo }
 
-// Len is the number of tiles on the layout.
-func (l *Layout) Len() int { return l.hi - l.lo + l.armLen[0] + l.armLen[1] }
+// Lead is the index in Line of the hand's first tile, -1 on an empty
+// layout.
+func (l *Layout) Lead() int {
+	if l.Empty() {
+		return -1
+	}
+	return NumTiles - l.lo
+}
 
 // Line returns the main line from left to right.
 func (l *Layout) Line() []Tile { return append([]Tile{}, l.line[l.lo:l.hi]...) }

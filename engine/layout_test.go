@@ -16,9 +16,10 @@ func lay(t *testing.T, spinners bool, steps ...string) *Layout {
 		if _, err := fmt.Sscanf(s, "%d-%d@%s", &a, &b, &end); err != nil {
 			t.Fatalf("bad step %q: %v", s, err)
 		}
-		e, ok := ParseEnd(end)
+		var e End
+		err := e.UnmarshalText([]byte(end))
 		tl := Tile{uint8(a), uint8(b)}
-		if !ok || !l.fits(tl, e) {
+		if err != nil || !l.fits(tl, e) {
 			t.Fatalf("step %q does not fit", s)
 		}
 		l.place(tl, e)
@@ -120,5 +121,29 @@ func TestRoundToFive(t *testing.T) {
 		if got := roundToFive(in); got != want {
 			t.Errorf("roundToFive(%d) = %d, want %d", in, got, want)
 		}
+	}
+}
+
+func TestLeadIndex(t *testing.T) {
+	cases := []struct {
+		name  string
+		steps []string
+		want  int
+	}{
+		{"empty layout has no lead", nil, -1},
+		{"lead alone is at 0", []string{"2-4@lead"}, 0},
+		{"plays on the right keep it at 0", []string{"2-4@lead", "4-5@right", "5-5@right"}, 0},
+		{"each play on the left moves it one on", []string{"2-4@lead", "2-3@left", "4-1@right", "3-3@left"}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := lay(t, false, c.steps...)
+			if got := l.Lead(); got != c.want {
+				t.Fatalf("Lead() = %d, want %d", got, c.want)
+			}
+			if c.want >= 0 && l.Line()[c.want] != lay(t, false, c.steps[0]).Line()[0] {
+				t.Fatalf("Line()[%d] = %v is not the lead tile", c.want, l.Line()[c.want])
+			}
+		})
 	}
 }

@@ -14,17 +14,13 @@ const (
 	StatusFinished               // a team reached the target
 )
 
-func (s Status) String() string { return [...]string{"open", "playing", "finished"}[s] }
-
 // Seat is one place at the table.
 type Seat struct {
 	Taken bool
 	Name  string
-	// Bot is the computer player's level, "" for a person.
+	// Bot is the computer player's level, "" for a person. Who the person
+	// is (a seat token) is the service's business, not the rules'.
 	Bot string
-	// TokenHash identifies the person holding the seat; opaque to the
-	// engine, stored and encoded as is, never shown in a view.
-	TokenHash []byte
 }
 
 // HandRecord is what a hand's replay needs: every deal (a redeal adds one)
@@ -130,7 +126,7 @@ func (m *Match) FreeSeat() int {
 	return -1
 }
 
-// TakeSeat gives seat i to a person (s.TokenHash set) or a computer player
+// TakeSeat gives seat i to a person (s.Bot empty) or a computer player
 // (s.Bot set). When the last seat is taken the first hand is dealt.
 func (m *Match) TakeSeat(i int, s Seat) error {
 	if i < 0 || i >= len(m.seats) {
@@ -143,7 +139,6 @@ func (m *Match) TakeSeat(i int, s Seat) error {
 		return fmt.Errorf("%w: seat %d is taken", ErrSeatTaken, i)
 	}
 	s.Taken = true
-	s.TokenHash = append([]byte(nil), s.TokenHash...)
 	m.seats[i] = s
 	if m.FreeSeat() < 0 {
 		m.status = StatusPlaying

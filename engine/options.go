@@ -10,27 +10,6 @@ const (
 	Partnership Variant = 2 // "partnership"
 )
 
-func (v Variant) String() string {
-	switch v {
-	case FiveUp:
-		return "fiveup"
-	case Partnership:
-		return "partnership"
-	}
-	return fmt.Sprintf("variant(%d)", uint8(v))
-}
-
-// ParseVariant maps "fiveup" and "partnership" to a Variant.
-func ParseVariant(s string) (Variant, bool) {
-	switch s {
-	case "fiveup":
-		return FiveUp, true
-	case "partnership":
-		return Partnership, true
-	}
-	return 0, false
-}
-
 // Options are a match's rule options, as in API.md's create request.
 type Options struct {
 	Variant Variant

@@ -30,10 +30,6 @@ const (
 	PhaseOver // the match has ended
 )
 
-func (p Phase) String() string {
-	return [...]string{"confirm", "play", "over"}[p]
-}
-
 // Forced is a draw or pass the game made for a seat after a play.
 type Forced struct {
 	Seat  int

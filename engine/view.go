@@ -11,9 +11,9 @@ import (
 type View struct {
 	ID        string      `json:"id"`
 	Version   int64       `json:"version"`
-	Variant   string      `json:"variant"`
+	Variant   Variant     `json:"variant"`
 	Options   ViewOptions `json:"options"`
-	Status    string      `json:"status"`
+	Status    Status      `json:"status"`
 	Seats     []ViewSeat  `json:"seats"`
 	Scores    []int       `json:"scores"`
 	Hand      *ViewHand   `json:"hand"`
@@ -44,7 +44,7 @@ type ViewSeat struct {
 // ViewHand is the current hand.
 type ViewHand struct {
 	Number     int       `json:"number"`
-	Phase      string    `json:"phase"`
+	Phase      Phase     `json:"phase"`
 	Leader     int       `json:"leader"`
 	Turn       *int      `json:"turn"`
 	Boneyard   int       `json:"boneyard"`
@@ -55,7 +55,10 @@ type ViewHand struct {
 
 // ViewBoard is the layout.
 type ViewBoard struct {
-	Line    []Tile    `json:"line"`
+	Line []Tile `json:"line"`
+	// Lead is the index in Line of the hand's first tile, nil on an empty
+	// layout (an addition to API.md's board).
+	Lead    *int      `json:"lead"`
 	Spinner *int      `json:"spinner"`
 	Up      []Tile    `json:"up"`
 	Down    []Tile    `json:"down"`
@@ -65,8 +68,8 @@ type ViewBoard struct {
 
 // ViewEnd is an open end.
 type ViewEnd struct {
-	End  string `json:"end"`
-	Pips int    `json:"pips"`
+	End  End `json:"end"`
+	Pips int `json:"pips"`
 }
 
 // ViewYou is what only the viewing seat sees.
@@ -80,8 +83,8 @@ type ViewYou struct {
 
 // ViewMove is a legal play.
 type ViewMove struct {
-	Tile Tile   `json:"tile"`
-	End  string `json:"end"`
+	Tile Tile `json:"tile"`
+	End  End  `json:"end"`
 }
 
 // ViewMeta is what the service adds to a view: the game's id, version and
@@ -102,9 +105,9 @@ func intPtr(i int) *int { return &i }
 func (m *Match) View(seat int, meta ViewMeta) *View {
 	o := m.opts
 	v := &View{
-		ID: meta.ID, Version: meta.Version, Variant: o.Variant.String(),
+		ID: meta.ID, Version: meta.Version, Variant: o.Variant,
 		Options:   ViewOptions{Players: o.Players, Pairs: o.Pairs, Target: o.Target, Redeal: o.Redeal},
-		Status:    m.status.String(),
+		Status:    m.status,
 		Seats:     make([]ViewSeat, len(m.seats)),
 		Scores:    append([]int{}, m.scores...),
 		Log:       m.recentLog(),
@@ -152,7 +155,7 @@ func (m *Match) recentLog() []Event {
 func (m *Match) viewHand() *ViewHand {
 	l := &m.hand.layout
 	h := &ViewHand{
-		Number: m.handNo, Phase: m.phase.String(), Leader: m.hand.leader,
+		Number: m.handNo, Phase: m.phase, Leader: m.hand.leader,
 		Boneyard: m.hand.Boneyard(), Confirming: []int{}, Result: m.result,
 		Board: ViewBoard{Line: l.Line(), Up: l.Arm(EndUp), Down: l.Arm(EndDown), Ends: []ViewEnd{}},
 	}
@@ -162,12 +165,15 @@ func (m *Match) viewHand() *ViewHand {
 	for c := m.confirming; c != 0; c &= c - 1 {
 		h.Confirming = append(h.Confirming, bits.TrailingZeros8(c))
 	}
+	if ld := l.Lead(); ld >= 0 {
+		h.Board.Lead = intPtr(ld)
+	}
 	if sp := l.Spinner(); sp >= 0 {
 		h.Board.Spinner = intPtr(sp)
 	}
 	for e := EndLeft; e <= EndDown; e++ {
 		if l.Open(e) {
-			h.Board.Ends = append(h.Board.Ends, ViewEnd{End: e.String(), Pips: l.Pips(e)})
+			h.Board.Ends = append(h.Board.Ends, ViewEnd{End: e, Pips: l.Pips(e)})
 		}
 	}
 	if m.opts.Variant == FiveUp {
@@ -185,7 +191,7 @@ func (m *Match) viewYou(seat int) *ViewYou {
 	y.Tiles = m.hand.Held(seat)
 	var buf [32]Move
 	for _, mv := range m.AppendLegal(seat, buf[:0]) {
-		y.Legal = append(y.Legal, ViewMove{Tile: mv.Tile, End: mv.End.String()})
+		y.Legal = append(y.Legal, ViewMove{Tile: mv.Tile, End: mv.End})
 	}
 	return y
 }

@@ -7,14 +7,29 @@ import "tessera/engine"
 // same inputs always give the same move.
 type Player func(v *engine.View, seed uint64) (engine.Move, bool)
 
+// levels are the computer players the service offers, weakest first.
+var levels = []struct {
+	name   string
+	player Player
+}{{"easy", Easy}, {"medium", Medium}, {"hard", Hard}}
+
 // Levels returns the computer players by level name: "easy", "medium" and
 // "hard". The map is new on every call.
 func Levels() map[string]Player {
-	return map[string]Player{
-		"easy":   engine.EasyMove,
-		"medium": Medium,
-		"hard":   Hard,
+	out := make(map[string]Player, len(levels))
+	for _, l := range levels {
+		out[l.name] = l.player
 	}
+	return out
+}
+
+// LevelNames lists the level names of Levels, weakest first.
+func LevelNames() []string {
+	out := make([]string, len(levels))
+	for i, l := range levels {
+		out[i] = l.name
+	}
+	return out
 }
 
 // Tables returns the table configurations the levels are measured in, by

@@ -37,10 +37,10 @@ func (s spec) view(t testing.TB) *engine.View {
 	t.Helper()
 	o := s.opts
 	v := &engine.View{
-		Variant: o.Variant.String(), Status: "playing",
+		Variant: o.Variant, Status: engine.StatusPlaying,
 		Options: engine.ViewOptions{Players: o.Players, Pairs: o.Pairs, Target: o.Target, Redeal: o.Redeal},
 		Scores:  s.scores,
-		Hand:    &engine.ViewHand{Number: 1, Phase: "play", Boneyard: s.boneyard},
+		Hand:    &engine.ViewHand{Number: 1, Phase: engine.PhasePlay, Boneyard: s.boneyard},
 		You:     &engine.ViewYou{Seat: s.seat, Team: o.TeamOf(s.seat), Tiles: s.mine},
 	}
 	if v.Scores == nil {
@@ -65,7 +65,7 @@ func (s spec) view(t testing.TB) *engine.View {
 		t.Fatalf("spec: %v", err)
 	}
 	for _, mv := range sim.AppendLegal(nil) {
-		v.You.Legal = append(v.You.Legal, engine.ViewMove{Tile: mv.Tile, End: mv.End.String()})
+		v.You.Legal = append(v.You.Legal, engine.ViewMove{Tile: mv.Tile, End: mv.End})
 	}
 	return v
 }

@@ -9,7 +9,7 @@
 //
 // Three levels:
 //
-//   - easy: engine.EasyMove, a uniformly random legal move.
+//   - easy: Easy, a uniformly random legal move.
 //   - medium: a one-ply heuristic player. It scores every legal move by the
 //     count it takes, the count it may leave the next opponent (weighted by
 //     what that opponent can hold, read from passes and draws), the pips and

@@ -96,7 +96,7 @@ func TestBotsSeeOnlyTheirView(t *testing.T) {
 	}
 	for _, name := range configNames {
 		o := configs[name]
-		players := []Player{Medium, engine.EasyMove, Medium, engine.EasyMove}[:o.Players]
+		players := []Player{Medium, Easy, Medium, Easy}[:o.Players]
 		for i := 0; i < matches; i++ {
 			seed := engine.Seed{uint64(i), 21}
 			k := 0
@@ -119,7 +119,7 @@ func TestBotsSeeOnlyTheirView(t *testing.T) {
 					}
 					v2 := m2.View(seat, engine.ViewMeta{})
 					s1, s2 := m.BotSeed(seat), m2.BotSeed(seat)
-					for lvl, p := range map[string]Player{"medium": Medium, "hard": Hard, "easy": engine.EasyMove} {
+					for lvl, p := range map[string]Player{"medium": Medium, "hard": Hard, "easy": Easy} {
 						a, _ := p(v, s1)
 						b, _ := p(v2, s2)
 						if a != b {
@@ -147,7 +147,7 @@ func TestBotsSeeOnlyTheirView(t *testing.T) {
 // sampled worlds.
 func TestBotCodeUsesNoHiddenState(t *testing.T) {
 	forbidden := map[string]bool{
-		"Match": true, "NewMatch": true, "Replay": true, "Decode": true, "DecodeSeats": true,
+		"Match": true, "NewMatch": true, "Replay": true, "Decode": true, "UpgradeFormat1": true,
 		"Encode": true, "Seed": true, "HandRecord": true, "DealRecord": true, "Seat": true,
 	}
 	forbiddenMethods := map[string]bool{"Records": true, "BotSeed": true}

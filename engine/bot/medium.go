@@ -76,8 +76,8 @@ func forced(v *engine.View) (legal []engine.Move, mv engine.Move, ok bool) {
 func legalMoves(v *engine.View) []engine.Move {
 	out := make([]engine.Move, 0, len(v.You.Legal))
 	for _, lm := range v.You.Legal {
-		if e, ok := engine.ParseEnd(lm.End); ok && validTile(lm.Tile) {
-			out = append(out, engine.Move{Kind: engine.Play, Tile: lm.Tile, End: e})
+		if lm.End <= engine.EndDown && validTile(lm.Tile) {
+			out = append(out, engine.Move{Kind: engine.Play, Tile: lm.Tile, End: lm.End})
 		}
 	}
 	return out

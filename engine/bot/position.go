@@ -31,12 +31,11 @@ func readPosition(v *engine.View) (*position, error) {
 	if v == nil || v.You == nil || v.Hand == nil {
 		return nil, errNoPosition
 	}
-	variant, ok := engine.ParseVariant(v.Variant)
-	if !ok {
-		return nil, fmt.Errorf("bot: unknown variant %q", v.Variant)
+	if v.Variant != engine.FiveUp && v.Variant != engine.Partnership {
+		return nil, fmt.Errorf("bot: unknown variant %v", v.Variant)
 	}
 	p := &position{
-		opts: engine.Options{Variant: variant, Players: v.Options.Players, Pairs: v.Options.Pairs,
+		opts: engine.Options{Variant: v.Variant, Players: v.Options.Players, Pairs: v.Options.Pairs,
 			Target: v.Options.Target, Redeal: v.Options.Redeal},
 		seat:     v.You.Seat,
 		boneyard: v.Hand.Boneyard,

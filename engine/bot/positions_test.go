@@ -65,7 +65,7 @@ func samplePlayPositions(t testing.TB, o engine.Options, matches int, every int)
 	for s := range players {
 		players[s] = Medium
 		if s%2 == 1 {
-			players[s] = engine.EasyMove
+			players[s] = Easy
 		}
 	}
 	k := 0

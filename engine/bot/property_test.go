@@ -29,7 +29,7 @@ func checked(t *testing.T, name string, p Player, count *int) Player {
 				t.Fatalf("%s answered the redeal question with %v", name, mv.Kind)
 			}
 		default:
-			lm := engine.ViewMove{Tile: mv.Tile, End: mv.End.String()}
+			lm := engine.ViewMove{Tile: mv.Tile, End: mv.End}
 			if mv.Kind != engine.Play || !slices.Contains(v.You.Legal, lm) {
 				t.Fatalf("%s chose %v %v at %v, not in legal %v", name, mv.Kind, mv.Tile, mv.End, v.You.Legal)
 			}
@@ -53,7 +53,7 @@ func TestNeverIllegal(t *testing.T) {
 			levels := []struct {
 				name string
 				p    Player
-			}{{"medium", Medium}, {"hard", quickHard}, {"easy", engine.EasyMove}, {"medium", Medium}}
+			}{{"medium", Medium}, {"hard", quickHard}, {"easy", Easy}, {"medium", Medium}}
 			for i := 0; i < matches; i++ {
 				players := make([]Player, o.Players)
 				for s := range players {

@@ -20,10 +20,10 @@ func TestMalformedViews(t *testing.T) {
 		break_ func(v *engine.View)
 	}{
 		{"no hand", func(v *engine.View) { v.Hand = nil }},
-		{"unknown variant", func(v *engine.View) { v.Variant = "chess" }},
+		{"unknown variant", func(v *engine.View) { v.Variant = engine.Variant(7) }},
 		{"a tile with 9 pips", func(v *engine.View) { v.You.Tiles[0] = engine.Tile{9, 1} }},
 		{"a legal tile with 9 pips", func(v *engine.View) { v.You.Legal[0].Tile = engine.Tile{9, 9} }},
-		{"an unknown end", func(v *engine.View) { v.You.Legal[0].End = "middle" }},
+		{"an unknown end", func(v *engine.View) { v.You.Legal[0].End = engine.End(9) }},
 		{"counts that do not add up", func(v *engine.View) { v.Seats[1].Tiles = 3 }},
 		{"negative counts", func(v *engine.View) { v.Seats[1].Tiles = -14; v.Hand.Boneyard = 35 }},
 		{"a log without the deal", func(v *engine.View) { v.Log = v.Log[1:] }},
@@ -43,7 +43,7 @@ func TestMalformedViews(t *testing.T) {
 				if !ok {
 					continue
 				}
-				lm := engine.ViewMove{Tile: mv.Tile, End: mv.End.String()}
+				lm := engine.ViewMove{Tile: mv.Tile, End: mv.End}
 				found := false
 				for _, l := range v.You.Legal {
 					found = found || l == lm

@@ -21,9 +21,6 @@ type sampler struct {
 	order []int   // scratch: tiles in dealing order
 	place []int   // scratch: the place each tile of order went to
 	bone  []engine.Tile
-	// relaxed is set when the last world ignored the numbers seats lack
-	// because no attempt to respect them succeeded.
-	relaxed bool
 }
 
 // sampleAttempts is how often a constrained deal is tried before the
@@ -59,20 +56,14 @@ func newSampler(p *position) *sampler {
 // tiles) and returns the boneyard in drawing order. The slices are reused by
 // the next call.
 func (sa *sampler) sample(r *rand.Rand, hands [][]engine.Tile) []engine.Tile {
-	sa.relaxed = false
 	for a := 0; a < sampleAttempts; a++ {
 		if sa.try(r, true) {
 			return sa.collect(r, hands)
 		}
 	}
-	sa.relaxed = true
 	sa.try(r, false) // cannot fail: the counts add up (readPosition)
 	return sa.collect(r, hands)
 }
-
-// respectsVoids reports whether the last world gave no seat a number it
-// lacks.
-func (sa *sampler) respectsVoids() bool { return !sa.relaxed }
 
 // try deals the tiles once, most constrained first; with respectVoids false
 // every place with room is allowed.

@@ -12,14 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-lambda-go/lambdacontext"
-
 	"tessera/engine"
-	"tessera/functions/store"
+	"tessera/functions/store/memory"
 )
 
 func TestCreateAnswers201WithSeatZeroAndAToken(t *testing.T) {
-	s := newServer(t, store.NewMemory(), 1)
+	s := newServer(t, memory.New(), 1)
 	r := s.do("POST", "/api/games", `{"variant":"fiveup","players":3,"name":"  Ana  "}`, "")
 	if r.status != 201 {
 		t.Fatalf("status %d: %s", r.status, r.body)
@@ -82,7 +80,7 @@ func TestCreateFillsDefaults(t *testing.T) {
 		{"fiveup pairs false with 2 players", `{"variant":"fiveup","players":2,"pairs":false,"target":1,"name":"A"}`, 2, 1, false, true},
 		{"null fields are absent", `{"variant":"fiveup","players":null,"pairs":null,"target":null,"redeal":null,"bots":null,"name":"A"}`, 4, 250, false, true},
 	}
-	s := newServer(t, store.NewMemory(), 2)
+	s := newServer(t, memory.New(), 2)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, v := s.create(tc.body)
@@ -95,7 +93,7 @@ func TestCreateFillsDefaults(t *testing.T) {
 }
 
 func TestCreateWithComputersStartsAndWaitsForAPerson(t *testing.T) {
-	s := newServer(t, store.NewMemory(), 3)
+	s := newServer(t, memory.New(), 3)
 	for i := 0; i < 20; i++ {
 		_, _, v := s.create(`{"variant":"fiveup","players":4,"name":"Ana","bots":[{"seat":3,"level":"easy"},{"seat":1,"level":"easy"},{"seat":2,"level":"easy"}]}`)
 		if v.Version != 1 || v.Status != "playing" || v.Hand == nil {
@@ -118,7 +116,7 @@ func TestCreateWithComputersStartsAndWaitsForAPerson(t *testing.T) {
 }
 
 func TestTakeSeat(t *testing.T) {
-	s := newServer(t, store.NewMemory(), 4)
+	s := newServer(t, memory.New(), 4)
 	id, _, _ := s.create(`{"variant":"fiveup","players":4,"name":"Ana"}`)
 	t.Run("the named seat", func(t *testing.T) {
 		seat, tok, v := s.join(id, `{"name":"Cy","seat":2}`)
@@ -141,7 +139,7 @@ func TestTakeSeat(t *testing.T) {
 }
 
 func TestPollETags(t *testing.T) {
-	s := newServer(t, store.NewMemory(), 5)
+	s := newServer(t, memory.New(), 5)
 	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"redeal":false,"name":"Ana"}`)
 	get := func(token string, headers ...string) response {
 		return s.do("GET", "/api/games/"+id, "", token, headers...)
@@ -190,28 +188,28 @@ func TestPollETags(t *testing.T) {
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-// corruptRecords keeps the envelope and the engine's header (seats and
-// tokens) valid but makes the match impossible to replay.
+// corruptRecords keeps the stored game (seats and tokens) and the engine's
+// checksum valid but makes the match impossible to replay.
 func corruptRecords(t *testing.T, state []byte) []byte {
 	t.Helper()
-	st, err := decodeState(state)
+	st, err := decodeStored(state)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := append([]byte(nil), st.match[:len(st.match)-4]...)
 	body = append(body, 0xff) // trailing data after the records
 	st.match = binary.LittleEndian.AppendUint32(body, crc32.ChecksumIEEE(body))
-	if _, _, err := engine.DecodeSeats(st.match); err != nil {
-		t.Fatalf("the header should still decode: %v", err)
+	if _, err := decodeStored(encodeStored(st)); err != nil {
+		t.Fatalf("the stored game should still decode: %v", err)
 	}
 	if _, err := engine.Decode(st.match); err == nil {
 		t.Fatal("the match should not decode")
 	}
-	return encodeState(st)
+	return encodeStored(st)
 }
 
 func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
-	mem := store.NewMemory()
+	mem := memory.New()
 	s := newServer(t, mem, 6)
 	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"name":"Ana"}`)
 	tag := s.do("GET", "/api/games/"+id, "", tokens[1]).header.Get("ETag")
@@ -241,7 +239,7 @@ func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
 }
 
 func TestRetriedMoveID(t *testing.T) {
-	s := newServer(t, store.NewMemory(), 8)
+	s := newServer(t, memory.New(), 8)
 	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"redeal":false,"name":"Ana"}`)
 	_, actor, body := s.firstPlay(id, tokens, "abc")
 	first := s.do("POST", "/api/games/"+id+"/moves", body, tokens[actor])
@@ -273,11 +271,11 @@ func TestRetriedMoveID(t *testing.T) {
 }
 
 func TestRememberKeepsSixteenMoveIDsPerSeat(t *testing.T) {
-	st := &gameState{moves: make([][]moveDigest, 2)}
+	st := &storedGame{seats: make([]seatAuth, 2)}
 	for i := 0; i < 40; i++ {
 		st.remember(1, "id-"+itoa(int64(i)))
 	}
-	st2, err := decodeState(encodeState(st))
+	st2, err := decodeStored(encodeStored(st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,17 +291,18 @@ func TestRememberKeepsSixteenMoveIDsPerSeat(t *testing.T) {
 }
 
 func TestRequestIDsInLogs(t *testing.T) {
-	s := newServer(t, store.NewMemory(), 11)
+	s := newServer(t, memory.New(), 11)
 	r := s.do("GET", "/api/games/aaaaaaaaaaaaaaaa", "", "", "X-Request-Id", "client-req-1")
 	if r.header.Get("X-Request-Id") != "client-req-1" || !strings.Contains(s.logs.String(), `"requestId":"client-req-1"`) {
 		t.Errorf("X-Request-Id not used: header %q, logs %s", r.header.Get("X-Request-Id"), s.logs.String())
 	}
 	req := httptest.NewRequest("GET", "/api/games/aaaaaaaaaaaaaaaa", nil)
-	req = req.WithContext(lambdacontext.NewContext(req.Context(), &lambdacontext.LambdaContext{AwsRequestID: "lambda-42"}))
+	req = req.WithContext(WithRequestID(req.Context(), "deploy-42"))
 	req.Header.Set("X-Request-Id", "ignored")
-	s.h.ServeHTTP(httptest.NewRecorder(), req)
-	if !strings.Contains(s.logs.String(), `"requestId":"lambda-42"`) {
-		t.Errorf("the Lambda request id is not logged")
+	rec := httptest.NewRecorder()
+	s.h.ServeHTTP(rec, req)
+	if !strings.Contains(s.logs.String(), `"requestId":"deploy-42"`) || rec.Header().Get("X-Request-Id") != "deploy-42" {
+		t.Errorf("the deployment's request id (WithRequestID) is not used")
 	}
 	r = s.do("GET", "/api/games/aaaaaaaaaaaaaaaa", "", "", "X-Request-Id", "evil\"\nline")
 	if r.header.Get("X-Request-Id") == "evil\"\nline" || r.header.Get("X-Request-Id") == "" {

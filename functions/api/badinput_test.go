@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"tessera/functions/store"
+	"tessera/functions/store/memory"
 	"tessera/functions/store/storetest"
 )
 
@@ -26,7 +26,7 @@ type badFixture struct {
 }
 
 func newBadFixture(t *testing.T) *badFixture {
-	f := &badFixture{faulty: storetest.NewFaulty(store.NewMemory())}
+	f := &badFixture{faulty: storetest.NewFaulty(memory.New())}
 	f.s = newServer(t, f.faulty, 7)
 	var tokens []string
 	f.play, tokens = f.s.fullGame(`{"variant":"fiveup","players":2,"redeal":false,"name":"Ana"}`)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"tessera/engine"
-	"tessera/functions/store"
+	"tessera/functions/store/memory"
 )
 
 // nextMove reads the stored game and returns a legal move's body and the
@@ -18,7 +18,7 @@ func nextMove(b *testing.B, s *server, id string, tokens []string, n int) (body,
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := decodeState(item.State)
+	st, err := decodeStored(item.State)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func BenchmarkMoveAgainstHardBots(b *testing.B) {
 // benchMoves times the people's moves of games created with body, one
 // legal move per iteration, starting a new game when one ends.
 func benchMoves(b *testing.B, seed uint64, create string) {
-	s := newServer(b, store.NewMemory(), seed)
+	s := newServer(b, memory.New(), seed)
 	id, tokens := s.fullGame(create)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -80,7 +80,7 @@ func benchMoves(b *testing.B, seed uint64, create string) {
 
 // midMatch is a four-player game some 60 moves in, for the polls.
 func midMatch(b *testing.B) (*server, string, []string) {
-	s := newServer(b, store.NewMemory(), 32)
+	s := newServer(b, memory.New(), 32)
 	id, tokens := s.fullGame(`{"variant":"fiveup","players":4,"name":"Ana"}`)
 	for i := 0; i < 60; i++ {
 		body, token, ok := nextMove(b, s, id, tokens, i)

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"tessera/engine"
-	"tessera/functions/store"
+	"tessera/engine/bot"
+	"tessera/functions/store/memory"
 )
 
 // A computer seat never stalls a game: a player whose move the engine
@@ -16,23 +17,23 @@ import (
 func TestComputerSeatsNeverStall(t *testing.T) {
 	tests := []struct {
 		name       string
-		createBots map[string]BotFunc // the server that creates the game
-		laterBots  map[string]BotFunc // the server that plays it
+		createBots map[string]bot.Player // the server that creates the game
+		laterBots  map[string]bot.Player // the server that plays it
 	}{
 		{"a player that always answers an illegal move",
-			map[string]BotFunc{"easy": engine.EasyMove, "silly": func(v *engine.View, _ uint64) (engine.Move, bool) {
+			map[string]bot.Player{"easy": bot.Easy, "silly": func(v *engine.View, _ uint64) (engine.Move, bool) {
 				return engine.Move{Kind: engine.Play, Tile: engine.Tile{6, 6}, End: engine.EndDown}, true
 			}}, nil},
 		{"a player that has nothing to say",
-			map[string]BotFunc{"easy": engine.EasyMove, "silly": func(*engine.View, uint64) (engine.Move, bool) {
+			map[string]bot.Player{"easy": bot.Easy, "silly": func(*engine.View, uint64) (engine.Move, bool) {
 				return engine.Move{}, false
 			}}, nil},
 		{"a level the server no longer offers",
-			map[string]BotFunc{"easy": engine.EasyMove, "silly": engine.EasyMove}, DefaultBots()},
+			map[string]bot.Player{"easy": bot.Easy, "silly": bot.Easy}, bot.Levels()},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := store.NewMemory()
+			mem := memory.New()
 			s := newServer(t, mem, 61)
 			s.h = New(Config{Store: mem, Logger: slog.New(slog.NewJSONHandler(s.logs, nil)),
 				Now: func() time.Time { return fixedNow }, Rand: seededReader(61), Bots: tc.createBots})
@@ -59,7 +60,7 @@ func TestComputerSeatsNeverStall(t *testing.T) {
 func TestEveryLevelPlaysToTheEnd(t *testing.T) {
 	for _, level := range []string{"easy", "medium", "hard"} {
 		t.Run(level, func(t *testing.T) {
-			s := newServer(t, store.NewMemory(), 63)
+			s := newServer(t, memory.New(), 63)
 			bots := `[{"seat":1,"level":"` + level + `"},{"seat":2,"level":"` + level + `"},{"seat":3,"level":"` + level + `"}]`
 			id, tokens := s.fullGame(`{"variant":"partnership","target":20,"name":"Ana","bots":` + bots + `}`)
 			p := &play{t: t, s: s, id: id, tokens: tokens, rng: rand.New(rand.NewPCG(63, 2))}

@@ -36,7 +36,7 @@ func (h *handler) create(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	if err := m.TakeSeat(0, engine.Seat{Name: req.Name, TokenHash: hash}); err != nil {
+	if err := m.TakeSeat(0, engine.Seat{Name: req.Name}); err != nil {
 		c.fail(err)
 		return
 	}
@@ -50,7 +50,7 @@ func (h *handler) create(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	state := encodeState(newState(m))
+	state := encodeStored(newStored(m, hash))
 	now := h.now()
 	ctx := c.r.Context()
 	for attempt := 0; ; attempt++ {

@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/engine/bot"
 	"tessera/functions/store"
+	"tessera/functions/store/memory"
 	"tessera/functions/store/storetest"
 )
 
@@ -73,7 +75,7 @@ type faultGame struct {
 }
 
 func newFaultGame(t *testing.T) *faultGame {
-	g := &faultGame{t: t, f: storetest.NewFaulty(store.NewMemory())}
+	g := &faultGame{t: t, f: storetest.NewFaulty(memory.New())}
 	g.s = newServer(t, g.f, 9)
 	g.id, g.tokens = g.s.fullGame(`{"variant":"fiveup","players":2,"redeal":false,"name":"Ana"}`)
 	g.open, _, _ = g.s.create(`{"variant":"fiveup","players":2,"name":"Ana"}`)
@@ -134,7 +136,7 @@ func TestSaveConflictWithTheSameMoveIsNotStale(t *testing.T) {
 }
 
 func TestCorruptEnvelopeIsInternal(t *testing.T) {
-	mem := store.NewMemory()
+	mem := memory.New()
 	s := newServer(t, mem, 10)
 	id := "abcdefghijklmnop"
 	if err := mem.Create(context.Background(), id, []byte("not a game"), fixedNow); err != nil {
@@ -152,9 +154,9 @@ func TestCorruptEnvelopeIsInternal(t *testing.T) {
 
 func TestPanicIsRecoveredAs500(t *testing.T) {
 	logs := &logBuffer{}
-	bots := DefaultBots()
+	bots := bot.Levels()
 	bots["boom"] = func(*engine.View, uint64) (engine.Move, bool) { panic("bot exploded") }
-	h := New(Config{Store: store.NewMemory(), Logger: slog.New(slog.NewJSONHandler(logs, nil)), Bots: bots})
+	h := New(Config{Store: memory.New(), Logger: slog.New(slog.NewJSONHandler(logs, nil)), Bots: bots})
 	req := httptest.NewRequest("POST", "/api/games", strings.NewReader(
 		`{"variant":"fiveup","players":2,"name":"Ana","bots":[{"seat":1,"level":"boom"}]}`))
 	rec := httptest.NewRecorder()

@@ -136,19 +136,19 @@ func encodeCreateRequest(req createRequest) []byte {
 
 func FuzzDecodeState(f *testing.F) {
 	m, _ := engine.NewMatch(engine.DefaultOptions(engine.FiveUp), engine.Seed{1, 2})
-	st := newState(m)
+	st := newStored(m, hashToken("a token"))
 	st.remember(0, "a")
-	f.Add(encodeState(st))
-	f.Add([]byte{stateFormat, 0, 0})
+	f.Add(encodeStored(st))
+	f.Add([]byte{storedFormat, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := decodeState(b)
+		st, err := decodeStored(b)
 		if err != nil {
 			return
 		}
 		// Varints may be written non-minimally, so the bytes may differ;
 		// the decoded state may not.
-		again, err := decodeState(encodeState(st))
-		if err != nil || !bytes.Equal(again.match, st.match) || fmt.Sprint(again.moves) != fmt.Sprint(st.moves) {
+		again, err := decodeStored(encodeStored(st))
+		if err != nil || !bytes.Equal(again.match, st.match) || fmt.Sprint(again.seats) != fmt.Sprint(st.seats) {
 			t.Fatalf("round trip of %x: %+v -> %+v, %v", b, st, again, err)
 		}
 	})

@@ -16,11 +16,12 @@ import (
 // loaded is a game as read from the store.
 type loaded struct {
 	item  store.Item
-	state *gameState
+	state *storedGame
 }
 
 // load reads the game c names: 404 for an id that cannot exist or is not
-// stored, the store's errors otherwise, ErrCorrupt for a bad envelope.
+// stored, the store's errors otherwise, ErrCorrupt for a stored game that
+// does not decode.
 func (h *handler) load(ctx context.Context, c *call) (*loaded, error) {
 	if !validGameID(c.gameID) {
 		return nil, errNotFound
@@ -30,22 +31,22 @@ func (h *handler) load(ctx context.Context, c *call) (*loaded, error) {
 		return nil, err
 	}
 	c.version = item.Version
-	st, err := decodeState(item.State)
+	st, err := decodeStored(item.State)
 	if err != nil {
 		return nil, err
 	}
 	return &loaded{item: item, state: st}, nil
 }
 
-// match replays the stored match.
-func (g *loaded) match() (*engine.Match, error) {
+// replay rebuilds the stored match.
+func (g *loaded) replay() (*engine.Match, error) {
 	m, err := engine.Decode(g.state.match)
 	if err != nil {
 		return nil, err
 	}
-	if len(g.state.moves) != m.Options().Players {
-		return nil, fmt.Errorf("%w: state envelope: %d seats of moveIds for %d players",
-			engine.ErrCorrupt, len(g.state.moves), m.Options().Players)
+	if len(g.state.seats) != m.Options().Players {
+		return nil, fmt.Errorf("%w: stored game: %d seats for %d players",
+			engine.ErrCorrupt, len(g.state.seats), m.Options().Players)
 	}
 	return m, nil
 }
@@ -60,13 +61,14 @@ func (h *handler) saveAfterBots(ctx context.Context, c *call, g *loaded, m *engi
 	}
 	g.state.match = engine.Encode(m)
 	now := h.now()
-	return now, h.store.Save(ctx, c.gameID, encodeState(g.state), g.item.Version, now)
+	return now, h.store.Save(ctx, c.gameID, encodeStored(g.state), g.item.Version, now)
 }
 
 // authenticate finds the seat of the request's bearer token: -1 (a
 // spectator) without an Authorization header when spectators are allowed,
 // 401 for a malformed token or one that is none of this game's seats.
-// Only the seats are decoded, not the match (the poll's fast path).
+// The match is not replayed: the token hashes are the API's own, beside it
+// (the poll's fast path).
 func (g *loaded) authenticate(c *call, spectatorOK bool) (int, error) {
 	token, present, ok := bearer(c.r)
 	if !present && spectatorOK {
@@ -75,11 +77,7 @@ func (g *loaded) authenticate(c *call, spectatorOK bool) (int, error) {
 	if !ok {
 		return 0, errUnauthorized
 	}
-	_, seats, err := engine.DecodeSeats(g.state.match)
-	if err != nil {
-		return 0, err
-	}
-	seat := seatOf(seats, token)
+	seat := seatOf(g.state.seats, token)
 	if seat < 0 {
 		return 0, errUnauthorized
 	}

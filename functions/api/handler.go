@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -12,20 +13,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-lambda-go/lambdacontext"
-	"github.com/awslabs/aws-lambda-go-api-proxy/core"
-
 	"tessera/engine"
+	"tessera/engine/bot"
 	"tessera/functions/store"
 )
 
 // Config is what the handler is built from.
 type Config struct {
-	Store  store.Store        // required
-	Logger *slog.Logger       // nil: discard
-	Now    func() time.Time   // nil: time.Now
-	Rand   io.Reader          // nil: crypto/rand.Reader (game ids, tokens, seeds); must be safe for concurrent use
-	Bots   map[string]BotFunc // nil: DefaultBots()
+	Store  store.Store           // required
+	Logger *slog.Logger          // nil: discard
+	Now    func() time.Time      // nil: time.Now
+	Rand   io.Reader             // nil: crypto/rand.Reader (game ids, tokens, seeds); must be safe for concurrent use
+	Bots   map[string]bot.Player // nil: bot.Levels()
 }
 
 // handler serves every endpoint of API.md.
@@ -34,7 +33,7 @@ type handler struct {
 	log   *slog.Logger
 	now   func() time.Time
 	rand  io.Reader
-	bots  map[string]BotFunc
+	bots  map[string]bot.Player
 }
 
 // New returns the API handler. It panics when cfg.Store is nil: that is a
@@ -54,7 +53,7 @@ func New(cfg Config) http.Handler {
 		h.rand = rand.Reader
 	}
 	if h.bots == nil {
-		h.bots = DefaultBots()
+		h.bots = bot.Levels()
 	}
 	return h
 }
@@ -77,10 +76,10 @@ var allowed = [...]string{routeCreate: http.MethodPost, routePoll: http.MethodGe
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves"}
 
-// match finds the route of an (escaped) path and the game id in it. The id
-// is any non-empty segment here; whether it can name a game is checked
-// later, at the 404 step of API.md's order.
-func match(path string) (route, string) {
+// parseRoute finds the route of an (escaped) path and the game id in it.
+// The id is any non-empty segment here; whether it can name a game is
+// checked later, at the 404 step of API.md's order.
+func parseRoute(path string) (route, string) {
 	if path == "/api/games" {
 		return routeCreate, ""
 	}
@@ -132,7 +131,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		h.logCall(c, reqID, time.Since(start))
 	}()
-	rt, id := match(r.URL.EscapedPath())
+	rt, id := parseRoute(r.URL.EscapedPath())
 	c.route, c.gameID = rt, id
 	if rt == routeNone {
 		c.fail(errNotFound)
@@ -181,15 +180,21 @@ func readBody(r *http.Request) ([]byte, error) {
 	return body, nil
 }
 
-// requestID names the request in the logs: API Gateway's id, else the
-// Lambda invocation's, else a well-formed X-Request-Id, else a new one.
+// requestIDKey is the context key of WithRequestID.
+type requestIDKey struct{}
+
+// WithRequestID names the request in the handler's logs and X-Request-Id
+// answer: a deployment that has its own id for a request (API Gateway's,
+// see package lambdaapp) sets it with a middleware.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+// requestID names the request in the logs: the deployment's id
+// (WithRequestID), else a well-formed X-Request-Id, else a new one.
 func requestID(r *http.Request) string {
-	ctx := r.Context()
-	if gw, ok := core.GetAPIGatewayV2ContextFromContext(ctx); ok && gw.RequestID != "" {
-		return gw.RequestID
-	}
-	if lc, ok := lambdacontext.FromContext(ctx); ok && lc.AwsRequestID != "" {
-		return lc.AwsRequestID
+	if id, _ := r.Context().Value(requestIDKey{}).(string); id != "" {
+		return id
 	}
 	if id := r.Header.Get("X-Request-Id"); plainID(id) {
 		return id

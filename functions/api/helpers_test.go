@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"tessera/functions/store"
+	"tessera/functions/store/memory"
 )
 
 // lockedReader makes a seeded generator safe for concurrent requests.
@@ -263,6 +264,6 @@ func (s *server) fullGame(body string) (string, []string) {
 	return id, tokens
 }
 
-func newMemoryStore() store.Store { return store.NewMemory() }
+func newMemoryStore() store.Store { return memory.New() }
 
 func (s *server) nowFunc() func() time.Time { return func() time.Time { return fixedNow } }

@@ -30,7 +30,7 @@ func (h *handler) move(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	m, err := g.match()
+	m, err := g.replay()
 	if err != nil {
 		c.fail(err)
 		return
@@ -71,7 +71,7 @@ func (h *handler) lostRace(c *call, seat int, moveID string) {
 		c.fail(err)
 		return
 	}
-	m, err := g.match()
+	m, err := g.replay()
 	if err != nil {
 		c.fail(err)
 		return

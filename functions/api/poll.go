@@ -23,7 +23,7 @@ func (h *handler) poll(c *call) {
 		c.w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	m, err := g.match()
+	m, err := g.replay()
 	if err != nil {
 		c.w.Header().Del("ETag")
 		c.fail(err)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"tessera/functions/store"
+	"tessera/functions/store/bolt"
+	"tessera/functions/store/memory"
 	"tessera/functions/store/storetest"
 	"tessera/internal/testenv"
 )
@@ -27,9 +29,9 @@ var raceStores = []struct {
 	name string
 	open func(t *testing.T) (store.Store, func())
 }{
-	{"memory", func(t *testing.T) (store.Store, func()) { return store.NewMemory(), func() {} }},
+	{"memory", func(t *testing.T) (store.Store, func()) { return memory.New(), func() {} }},
 	{"bbolt", func(t *testing.T) (store.Store, func()) {
-		b, err := store.OpenBolt(filepath.Join(t.TempDir(), "games.db"))
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "games.db"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +42,7 @@ var raceStores = []struct {
 	// Every request passes its checks on the same version before any of
 	// them saves, so all but one lose at the store's conditional write.
 	{"memory, all saves at once", func(t *testing.T) (store.Store, func()) {
-		f := storetest.NewFaulty(store.NewMemory())
+		f := storetest.NewFaulty(memory.New())
 		arm := func() {
 			var arrived sync.WaitGroup
 			arrived.Add(raceMoves)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -34,7 +35,10 @@ type createRequest struct {
 	Bots    []botRequest
 }
 
-// decodeCreate reads a create body. levels says which bot levels exist.
+// decodeCreate reads a create body: the options present are laid over the
+// variant's defaults, and engine.Options.Validate alone decides whether the
+// result is a game (RULES.md's rules are the engine's). levels says which
+// bot levels exist.
 func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) {
 	obj, err := parseObject(body)
 	if err != nil {
@@ -44,9 +48,10 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	var req createRequest
 	vname, hasVariant := f.str("variant")
 	f.require("variant", hasVariant)
-	players, hasPlayers := f.int("players", 2, 4)
+	// The bounds only keep the numbers within an int; Validate judges them.
+	players, hasPlayers := f.int("players", math.MinInt32, math.MaxInt32)
 	pairs, hasPairs := f.bool("pairs")
-	target, hasTarget := f.int("target", 1, engine.MaxTarget)
+	target, hasTarget := f.int("target", math.MinInt32, math.MaxInt32)
 	redeal, hasRedeal := f.bool("redeal")
 	name, hasName := f.str("name")
 	f.require("name", hasName)
@@ -57,35 +62,19 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	if err := f.done(); err != nil {
 		return createRequest{}, err
 	}
-	variant, ok := engine.ParseVariant(vname)
-	if !ok {
+	var variant engine.Variant
+	if err := variant.UnmarshalText([]byte(vname)); err != nil {
 		return createRequest{}, badRequest("unknown variant %q", vname)
 	}
 	o := engine.DefaultOptions(variant)
-	switch variant {
-	case engine.FiveUp:
-		if hasPlayers {
-			o.Players = int(players)
-		}
-		if hasPairs {
-			if pairs && o.Players != 4 {
-				return createRequest{}, badRequest("pairs need 4 players")
-			}
-			o.Pairs = pairs
-		}
-		if hasRedeal {
-			o.Redeal = redeal
-		}
-	case engine.Partnership:
-		if hasPlayers && players != 4 {
-			return createRequest{}, badRequest("partnership is played by 4 players")
-		}
-		if hasPairs && !pairs {
-			return createRequest{}, badRequest("partnership is played in pairs")
-		}
-		if hasRedeal && redeal {
-			return createRequest{}, badRequest("partnership has no redeal")
-		}
+	if hasPlayers {
+		o.Players = int(players)
+	}
+	if hasPairs {
+		o.Pairs = pairs
+	}
+	if hasRedeal {
+		o.Redeal = redeal
 	}
 	if hasTarget {
 		o.Target = int(target)
@@ -218,11 +207,9 @@ func decodeMove(body []byte) (moveRequest, error) {
 	}
 	req.Move.End = engine.EndLead
 	if hasEnd {
-		e, ok := engine.ParseEnd(end)
-		if !ok {
+		if err := req.Move.End.UnmarshalText([]byte(end)); err != nil {
 			return moveRequest{}, badRequest("unknown end %q", end)
 		}
-		req.Move.End = e
 	}
 	if req.Move.Kind != engine.Play {
 		req.Move.Tile, req.Move.End = engine.Tile{}, engine.EndLead

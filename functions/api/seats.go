@@ -31,7 +31,7 @@ func (h *handler) takeSeat(c *call, body []byte) {
 			c.fail(err)
 			return
 		}
-		m, err := g.match()
+		m, err := g.replay()
 		if err != nil {
 			c.fail(err)
 			return
@@ -49,10 +49,11 @@ func (h *handler) takeSeat(c *call, body []byte) {
 				return
 			}
 		}
-		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name, TokenHash: hash}); err != nil {
+		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name}); err != nil {
 			c.fail(err)
 			return
 		}
+		g.state.seats[seat].tokenHash = hash
 		now, err := h.saveAfterBots(ctx, c, g, m)
 		if errors.Is(err, store.ErrConflict) {
 			continue

@@ -21,7 +21,7 @@ const (
 	tokenBytes = 16 // 128 bits
 	// tokenLen is a token's length in base64url without padding.
 	tokenLen  = (tokenBytes*8 + 5) / 6
-	hashBytes = 16 // SHA-256 truncated: what the engine stores per seat
+	hashBytes = 16 // SHA-256 truncated: what the stored game keeps per seat
 	idBytes   = 10 // 80 bits
 	idLen     = idBytes * 8 / 5
 )
@@ -110,11 +110,11 @@ func bearer(r *http.Request) (token string, present, ok bool) {
 
 // seatOf returns the seat whose stored hash matches token, or -1. Every
 // seat is compared, in constant time, whatever matches.
-func seatOf(seats []engine.Seat, token string) int {
+func seatOf(seats []seatAuth, token string) int {
 	h := hashToken(token)
 	found := -1
 	for i := range seats {
-		if subtle.ConstantTimeCompare(h, seats[i].TokenHash) == 1 {
+		if subtle.ConstantTimeCompare(h, seats[i].tokenHash) == 1 {
 			found = i
 		}
 	}

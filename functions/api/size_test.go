@@ -39,19 +39,23 @@ func playForSize(seed uint64, write func(blob int, version int64)) ([]byte, int6
 		panic(err)
 	}
 	version := int64(1)
+	hashes := make([][]byte, 4)
 	for seat := 0; seat < 4; seat++ {
-		hash := make([]byte, hashBytes)
-		for i := range hash {
-			hash[i] = byte(rng.Uint32())
+		hashes[seat] = make([]byte, hashBytes)
+		for i := range hashes[seat] {
+			hashes[seat][i] = byte(rng.Uint32())
 		}
-		if err := m.TakeSeat(seat, engine.Seat{Name: fmt.Sprintf("Player %d", seat+1), TokenHash: hash}); err != nil {
+		if err := m.TakeSeat(seat, engine.Seat{Name: fmt.Sprintf("Player %d", seat+1)}); err != nil {
 			panic(err)
 		}
 		if seat > 0 {
 			version++
 		}
 	}
-	st := newState(m)
+	st := newStored(m, hashes[0])
+	for seat, h := range hashes {
+		st.seats[seat].tokenHash = h
+	}
 	var buf []engine.Move
 	for m.Status() == engine.StatusPlaying {
 		seat := m.Turn()
@@ -72,10 +76,10 @@ func playForSize(seed uint64, write func(blob int, version int64)) ([]byte, int6
 			rng.Uint32()&0xffff, rng.Uint32()&0xffff, rng.Uint64()&0xffffffffffff))
 		version++
 		st.match = engine.Encode(m)
-		write(len(encodeState(st)), version)
+		write(len(encodeStored(st)), version)
 	}
 	st.match = engine.Encode(m)
-	return encodeState(st), version
+	return encodeStored(st), version
 }
 
 func TestStoredItemSize(t *testing.T) {
@@ -91,7 +95,7 @@ func TestStoredItemSize(t *testing.T) {
 		blob, version := playForSize(uint64(i+1), func(blob int, version int64) {
 			writes = append(writes, dynamoItemBytes("abcdefghijklmnop", version, blob, written))
 		})
-		if _, err := decodeState(blob); err != nil {
+		if _, err := decodeStored(blob); err != nil {
 			t.Fatal(err)
 		}
 		blobs[i] = len(blob)

@@ -10,11 +10,13 @@ import (
 	"unicode/utf8"
 )
 
-// encoding/json alone accepts duplicate keys (the last wins), 4.0 for an
-// int, invalid UTF-8 (replaced silently) and, with Decoder, trailing data.
-// API.md refuses all of these, so bodies are first read into a tree by a
+// encoding/json alone accepts duplicate keys (the last wins), keys that
+// match a field's name in another case (Variant for variant), invalid
+// UTF-8 (replaced silently) and, with Decoder, trailing data. API.md
+// refuses all of these, so bodies are first read into a tree by a
 // token-level validator written here once; the request decoders then take
-// their fields from the tree and refuse what is left over.
+// their fields from the tree and refuse what is left over, and read every
+// number as a json.Number so that 4.0 is refused for an int as well.
 
 // maxBody is the largest request body accepted (API.md: over 16 KiB is 413).
 const maxBody = 16 << 10

@@ -11,10 +11,12 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"tessera/functions/api"
-	"tessera/functions/store"
+	"tessera/functions/store/dynamo"
 )
 
 // Environment variables a function reads.
@@ -53,7 +55,7 @@ func NewLogger(w io.Writer) *slog.Logger {
 // NewHandler opens the DynamoDB store described by cfg and returns the API
 // handler over it.
 func NewHandler(ctx context.Context, cfg Config, logger *slog.Logger) (http.Handler, error) {
-	st, err := store.NewDynamoFromConfig(ctx, cfg.Table, cfg.Endpoint)
+	st, err := dynamo.NewFromConfig(ctx, cfg.Table, cfg.Endpoint)
 	if err != nil {
 		return nil, fmt.Errorf("lambdaapp: open dynamodb store: %w", err)
 	}
@@ -61,9 +63,29 @@ func NewHandler(ctx context.Context, cfg Config, logger *slog.Logger) (http.Hand
 }
 
 // Proxy adapts an http.Handler to a Lambda handler for API Gateway HTTP API
-// (payload format 2.0) events.
+// (payload format 2.0) events. Each request is named by API Gateway's
+// request id (else the Lambda invocation's) in the API's logs.
 func Proxy(h http.Handler) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
-	return httpadapter.NewV2(h).ProxyWithContext
+	return httpadapter.NewV2(WithRequestIDs(h)).ProxyWithContext
+}
+
+// WithRequestIDs is the middleware that gives the API the id AWS knows the
+// request by: API Gateway's, else the Lambda invocation's. Without either
+// the API names the request itself.
+func WithRequestIDs(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		id := ""
+		if gw, ok := core.GetAPIGatewayV2ContextFromContext(ctx); ok && gw.RequestID != "" {
+			id = gw.RequestID
+		} else if lc, ok := lambdacontext.FromContext(ctx); ok && lc.AwsRequestID != "" {
+			id = lc.AwsRequestID
+		}
+		if id != "" {
+			r = r.WithContext(api.WithRequestID(ctx, id))
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Run is the whole main of a function: configure from the environment, then

@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"tessera/functions/api"
-	"tessera/functions/store"
+	"tessera/functions/store/memory"
 )
 
 func TestConfigFromEnvironment(t *testing.T) {
@@ -53,7 +53,7 @@ func v2(method, path string, headers map[string]string, body string) events.APIG
 // out.
 func TestProxyCarriesAPIRequestsAndAnswers(t *testing.T) {
 	var logs strings.Builder
-	proxy := Proxy(api.New(api.Config{Store: store.NewMemory(), Logger: NewLogger(&logs)}))
+	proxy := Proxy(api.New(api.Config{Store: memory.New(), Logger: NewLogger(&logs)}))
 	ctx := context.Background()
 
 	created, err := proxy(ctx, v2("POST", "/api/games", map[string]string{"content-type": "application/json"},

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"tessera/functions/store"
+	"tessera/functions/store/dynamo"
 	"tessera/internal/testenv"
 )
 
@@ -27,7 +27,7 @@ func BenchmarkColdStart(b *testing.B) {
 	b.Run("tessera", func(b *testing.B) {
 		endpoint := testenv.Dynalite(b)
 		table := testenv.TableName(b)
-		st, err := store.NewDynamoFromConfig(context.Background(), table, endpoint)
+		st, err := dynamo.NewFromConfig(context.Background(), table, endpoint)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"tessera/functions/store"
+	"tessera/functions/store/dynamo"
 	"tessera/internal/testenv"
 )
 
@@ -122,7 +122,7 @@ func deployFunctions(t *testing.T) (map[string]*emulated, map[string]*actionReco
 	endpoint := testenv.Dynalite(t)
 	table := testenv.TableName(t)
 	ctx := context.Background()
-	st, err := store.NewDynamoFromConfig(ctx, table, endpoint)
+	st, err := dynamo.NewFromConfig(ctx, table, endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/awslabs/goformation/v7/cloudformation/policies"
 	"github.com/awslabs/goformation/v7/intrinsics"
 
-	"tessera/functions/store"
+	"tessera/functions/store/dynamo"
 	"tessera/internal/testenv"
 )
 
@@ -220,15 +220,15 @@ func TestGamesTableMatchesTheStoreLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(table.KeySchema) != 1 || table.KeySchema[0].AttributeName != store.DynamoKeyAttr || table.KeySchema[0].KeyType != "HASH" {
-		t.Errorf("KeySchema = %+v, want one HASH key %q", table.KeySchema, store.DynamoKeyAttr)
+	if len(table.KeySchema) != 1 || table.KeySchema[0].AttributeName != dynamo.KeyAttr || table.KeySchema[0].KeyType != "HASH" {
+		t.Errorf("KeySchema = %+v, want one HASH key %q", table.KeySchema, dynamo.KeyAttr)
 	}
-	if len(table.AttributeDefinitions) != 1 || table.AttributeDefinitions[0].AttributeName != store.DynamoKeyAttr || table.AttributeDefinitions[0].AttributeType != "S" {
-		t.Errorf("AttributeDefinitions = %+v, want only %q of type S", table.AttributeDefinitions, store.DynamoKeyAttr)
+	if len(table.AttributeDefinitions) != 1 || table.AttributeDefinitions[0].AttributeName != dynamo.KeyAttr || table.AttributeDefinitions[0].AttributeType != "S" {
+		t.Errorf("AttributeDefinitions = %+v, want only %q of type S", table.AttributeDefinitions, dynamo.KeyAttr)
 	}
 	ttl := table.TimeToLiveSpecification
-	if ttl == nil || str(ttl.AttributeName) != store.DynamoTTLAttr || !ttl.Enabled {
-		t.Errorf("TimeToLiveSpecification = %+v, want enabled on %q", ttl, store.DynamoTTLAttr)
+	if ttl == nil || str(ttl.AttributeName) != dynamo.TTLAttr || !ttl.Enabled {
+		t.Errorf("TimeToLiveSpecification = %+v, want enabled on %q", ttl, dynamo.TTLAttr)
 	}
 	if got := str(table.BillingMode); got != "PAY_PER_REQUEST" {
 		t.Errorf("BillingMode = %s, want PAY_PER_REQUEST", got)

@@ -16,6 +16,8 @@ import (
 	"tessera/frontend"
 	"tessera/functions/api"
 	"tessera/functions/store"
+	"tessera/functions/store/bolt"
+	"tessera/functions/store/dynamo"
 )
 
 // Server limits. The API reads small bodies (at most 16 KiB) and answers
@@ -37,7 +39,7 @@ const boltFile = "tessera.db"
 // openStore opens the store cfg describes and returns it with its closer.
 func openStore(ctx context.Context, cfg config, logger *slog.Logger) (store.Store, func() error, error) {
 	if cfg.dynamoTable != "" {
-		d, err := store.NewDynamoFromConfig(ctx, cfg.dynamoTable, cfg.dynamoEndpoint)
+		d, err := dynamo.NewFromConfig(ctx, cfg.dynamoTable, cfg.dynamoEndpoint)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -53,7 +55,7 @@ func openStore(ctx context.Context, cfg config, logger *slog.Logger) (store.Stor
 		return nil, nil, fmt.Errorf("create data directory: %w", err)
 	}
 	path := filepath.Join(cfg.dataDir, boltFile)
-	b, err := store.OpenBolt(path)
+	b, err := bolt.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}

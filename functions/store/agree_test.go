@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tessera/functions/store"
+	"tessera/functions/store/memory"
 	"tessera/functions/store/storetest"
 )
 
@@ -37,7 +38,7 @@ func TestAdaptersAgreeOnRandomOperations(t *testing.T) {
 				name string
 				s    store.Store
 			}{
-				{"memory", store.NewMemory()},
+				{"memory", memory.New()},
 				{"bolt", openBolt(t)},
 				{"dynamo", storetest.NewDynalite(t)},
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tessera/functions/store"
+	"tessera/functions/store/memory"
 )
 
 // Benchmarks of Load and Save per adapter and state size. 512 B is about a
@@ -18,7 +19,7 @@ var benchSizes = []int{512, 8 << 10}
 
 func benchStores(b *testing.B) map[string]store.Store {
 	return map[string]store.Store{
-		"memory": store.NewMemory(),
+		"memory": memory.New(),
 		"bolt":   openBolt(b),
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"tessera/functions/store"
+	"tessera/functions/store/bolt"
+	"tessera/functions/store/memory"
 	"tessera/functions/store/storetest"
 	"tessera/internal/testenv"
 )
@@ -13,7 +15,7 @@ import (
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 func TestMemoryContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return store.NewMemory() })
+	storetest.Run(t, func(t *testing.T) store.Store { return memory.New() })
 }
 
 func TestBoltContract(t *testing.T) {
@@ -25,9 +27,9 @@ func TestDynamoContract(t *testing.T) {
 }
 
 // openBolt opens a fresh file in the test's temporary directory.
-func openBolt(t testing.TB) *store.Bolt {
+func openBolt(t testing.TB) *bolt.Store {
 	t.Helper()
-	b, err := store.OpenBolt(filepath.Join(t.TempDir(), "games.db"))
+	b, err := bolt.Open(filepath.Join(t.TempDir(), "games.db"))
 	if err != nil {
 		t.Fatalf("OpenBolt: %v", err)
 	}

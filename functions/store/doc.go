@@ -6,9 +6,12 @@
 // only if the stored version is still the one the caller loaded. A lost race
 // is ErrConflict; nothing is half-written.
 //
-// Three adapters implement Store: Memory (tests), Bolt (an embedded bbolt
-// file, the default of the local server) and Dynamo (AWS DynamoDB). Each
-// writes its version check in exactly one place. Every adapter maps transient
+// This package is only the contract: Item, the Store interface its consumer
+// (package api) calls, the sentinel errors and the few helpers every
+// adapter shares. Each adapter is a package of its own, so that a binary
+// links only the one it uses: memory (tests), bolt (an embedded bbolt file,
+// the default of the local server) and dynamo (AWS DynamoDB). Each writes
+// its version check in exactly one place. Every adapter maps transient
 // failures (deadlines, throttling, an unreachable server) to ErrUnavailable,
 // wrapping the cause as well, so errors.Is works for both.
 //

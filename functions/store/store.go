@@ -16,9 +16,9 @@ var (
 	ErrUnavailable = errors.New("store: unavailable")
 )
 
-// errEmptyID is returned for an empty id by every adapter. It is a caller bug,
-// so it is deliberately none of the sentinels.
-var errEmptyID = errors.New("store: empty id")
+// ErrEmptyID is returned for an empty id by every adapter. It is a caller
+// bug, so it is deliberately none of the sentinels above.
+var ErrEmptyID = errors.New("store: empty id")
 
 // Item is one game as stored.
 type Item struct {
@@ -39,33 +39,36 @@ type Store interface {
 	Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error
 }
 
-// checkCall rejects calls that no adapter should carry out: an empty id, or a
-// context that is already done (reported as ErrUnavailable, like any deadline).
-func checkCall(ctx context.Context, op, id string) error {
+// What every adapter (packages memory, bolt, dynamo) does alike.
+
+// CheckCall rejects calls that no adapter should carry out: an empty id, or
+// a context that is already done (reported as ErrUnavailable, like any
+// deadline).
+func CheckCall(ctx context.Context, op, id string) error {
 	if id == "" {
-		return fmt.Errorf("%s: %w", op, errEmptyID)
+		return fmt.Errorf("%s: %w", op, ErrEmptyID)
 	}
 	if err := ctx.Err(); err != nil {
-		return unavailable(op, id, err)
+		return Unavailable(op, id, err)
 	}
 	return nil
 }
 
-// unavailable wraps a transient cause so that both errors.Is(err,
+// Unavailable wraps a transient cause so that both errors.Is(err,
 // ErrUnavailable) and errors.Is(err, cause) hold.
-func unavailable(op, id string, cause error) error {
+func Unavailable(op, id string, cause error) error {
 	return fmt.Errorf("%w: %s %q: %w", ErrUnavailable, op, id, cause)
 }
 
-// normalizeTime drops the monotonic clock reading and the location, so that a
-// time read back from any adapter compares equal (==) to the one written.
-func normalizeTime(t time.Time) time.Time {
+// NormalizeTime drops the monotonic clock reading and the location, so that
+// a time read back from any adapter compares equal (==) to the one written.
+func NormalizeTime(t time.Time) time.Time {
 	return t.Round(0).UTC()
 }
 
-// cloneBytes copies b; the result is never nil so that an empty state reads
+// CloneBytes copies b; the result is never nil so that an empty state reads
 // back the same from every adapter.
-func cloneBytes(b []byte) []byte {
+func CloneBytes(b []byte) []byte {
 	out := make([]byte, len(b))
 	copy(out, b)
 	return out

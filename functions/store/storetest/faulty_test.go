@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tessera/functions/store"
+	"tessera/functions/store/memory"
 	"tessera/functions/store/storetest"
 )
 
@@ -15,12 +16,12 @@ var now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // A Faulty without instructions is a plain Store.
 func TestFaultyPassesTheContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return storetest.NewFaulty(store.NewMemory()) })
+	storetest.Run(t, func(t *testing.T) store.Store { return storetest.NewFaulty(memory.New()) })
 }
 
 func newGame(t *testing.T) *storetest.Faulty {
 	t.Helper()
-	f := storetest.NewFaulty(store.NewMemory())
+	f := storetest.NewFaulty(memory.New())
 	if err := f.Inner.Create(t.Context(), "g1", []byte("v1"), now); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestFaultyFailsTheNextCallsInOrderThenPassesThrough(t *testing.T) {
 		}
 	})
 	t.Run("create writes nothing when failed", func(t *testing.T) {
-		f := storetest.NewFaulty(store.NewMemory())
+		f := storetest.NewFaulty(memory.New())
 		f.FailNextCreate(injected)
 		if err := f.Create(t.Context(), "g2", []byte("x"), now); !errors.Is(err, injected) {
 			t.Errorf("Create = %v, want the injected error", err)

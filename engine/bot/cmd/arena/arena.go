@@ -8,6 +8,7 @@ import (
 
 	"tessera/engine"
 	"tessera/engine/bot"
+	"tessera/engine/bot/referee"
 )
 
 // configs are the table configurations the arena knows.
@@ -59,22 +60,11 @@ func play(o engine.Options, seed engine.Seed, isA []bool, pa, pb bot.Player) (re
 			return result{}, err
 		}
 	}
-	for steps := 0; m.Status() == engine.StatusPlaying; steps++ {
-		if steps > 100000 {
-			return result{}, fmt.Errorf("match %v does not end", seed)
-		}
-		seat := m.ToAct()[0]
-		p := pb
-		if isA[seat] {
-			p = pa
-		}
-		mv, ok := p(m.View(seat, engine.ViewMeta{}), m.BotSeed(seat))
-		if !ok {
-			return result{}, fmt.Errorf("match %v: seat %d has nothing to do but must act", seed, seat)
-		}
-		if err := m.Apply(seat, mv); err != nil {
-			return result{}, fmt.Errorf("match %v: seat %d: %w", seed, seat, err)
-		}
+	if err := referee.Play(m, map[string]bot.Player{"a": pa, "b": pb}, nil); err != nil {
+		return result{}, fmt.Errorf("match %v: %w", seed, err)
+	}
+	if m.Status() != engine.StatusFinished {
+		return result{}, fmt.Errorf("match %v stopped before its end", seed)
 	}
 	r := result{hands: m.HandNumber(), aScore: -1, bScore: -1}
 	scores := m.Scores()

@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"tessera/engine"
 	"tessera/engine/bot"
 )
 
@@ -56,11 +55,11 @@ func TestSeatingsMirror(t *testing.T) {
 // The tally depends on the matches, not on how many goroutines play them.
 func TestRunIsTheSameOnAnyNumberOfWorkers(t *testing.T) {
 	o := configs["fiveup3"]
-	a, err := run(o, bot.Medium, engine.EasyMove, 12, 3, 1)
+	a, err := run(o, bot.Medium, bot.Easy, 12, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := run(o, bot.Medium, engine.EasyMove, 12, 3, 3)
+	b, err := run(o, bot.Medium, bot.Easy, 12, 3, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +74,7 @@ func TestRunIsTheSameOnAnyNumberOfWorkers(t *testing.T) {
 // A quick version of the arena's first target: medium beats easy in 2-player
 // Five Up, clearly (the 95% interval lies above 75%).
 func TestMediumBeatsEasy(t *testing.T) {
-	s, err := run(configs["fiveup2"], bot.Medium, engine.EasyMove, 100, 2, 2)
+	s, err := run(configs["fiveup2"], bot.Medium, bot.Easy, 100, 2, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package store_test
+package dynamo_test
 
 import (
 	"context"
@@ -17,20 +17,21 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"tessera/functions/store"
+	"tessera/functions/store/dynamo"
 	"tessera/internal/testenv"
 )
 
 // dynaliteTable makes a fresh table on the test dynalite and returns a raw
 // client to inspect it and a store over it; optFns configure the client.
-func dynaliteTable(t *testing.T, optFns ...func(*dynamodb.Options)) (*dynamodb.Client, string, *store.Dynamo) {
+func dynaliteTable(t *testing.T, optFns ...func(*dynamodb.Options)) (*dynamodb.Client, string, *dynamo.Store) {
 	t.Helper()
-	cfg, err := store.DynamoConfig(t.Context(), testenv.Dynalite(t))
+	cfg, err := dynamo.AWSConfig(t.Context(), testenv.Dynalite(t))
 	if err != nil {
-		t.Fatalf("DynamoConfig: %v", err)
+		t.Fatalf("AWSConfig: %v", err)
 	}
 	client := dynamodb.NewFromConfig(cfg, optFns...)
 	table := testenv.TableName(t)
-	d := store.NewDynamo(client, table)
+	d := dynamo.New(client, table)
 	if err := d.CreateTable(t.Context()); err != nil {
 		t.Fatalf("CreateTable: %v", err)
 	}
@@ -49,17 +50,17 @@ func TestDynamoItemLayout(t *testing.T) {
 	}
 	out, err := client.GetItem(t.Context(), &dynamodb.GetItemInput{
 		TableName: aws.String(table),
-		Key:       map[string]types.AttributeValue{store.DynamoKeyAttr: &types.AttributeValueMemberS{Value: "g1"}},
+		Key:       map[string]types.AttributeValue{dynamo.KeyAttr: &types.AttributeValueMemberS{Value: "g1"}},
 	})
 	if err != nil {
 		t.Fatalf("GetItem: %v", err)
 	}
 	want := map[string]string{
-		store.DynamoKeyAttr:       "S g1",
-		store.DynamoVersionAttr:   "N 2",
-		store.DynamoStateAttr:     "B \x03\x04",
-		store.DynamoUpdatedAtAttr: "S 2026-07-03T05:00:00.0000005Z",
-		store.DynamoTTLAttr:       "N " + strconv.FormatInt(saved.Add(180*24*time.Hour).Unix(), 10),
+		dynamo.KeyAttr:       "S g1",
+		dynamo.VersionAttr:   "N 2",
+		dynamo.StateAttr:     "B \x03\x04",
+		dynamo.UpdatedAtAttr: "S 2026-07-03T05:00:00.0000005Z",
+		dynamo.TTLAttr:       "N " + strconv.FormatInt(saved.Add(180*24*time.Hour).Unix(), 10),
 	}
 	if len(out.Item) != len(want) {
 		t.Errorf("item has %d attributes, want %d: %v", len(out.Item), len(want), out.Item)
@@ -94,7 +95,7 @@ func TestDynamoCreateTableTwiceIsFine(t *testing.T) {
 }
 
 func TestDynamoMissingTableIsAPlainError(t *testing.T) {
-	d, err := store.NewDynamoFromConfig(t.Context(), testenv.TableName(t), testenv.Dynalite(t))
+	d, err := dynamo.NewFromConfig(t.Context(), testenv.TableName(t), testenv.Dynalite(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestDynamoRetryAfterALostResponseIsNotAConflict(t *testing.T) {
 		t.Run(op, func(t *testing.T) {
 			lossy := &lossyClient{lose: "PutItem"}
 			_, _, d := dynaliteTable(t, func(o *dynamodb.Options) {
-				lossy.inner = o.HTTPClient // the bounded client of DynamoConfig
+				lossy.inner = o.HTTPClient // the bounded client of AWSConfig
 				o.HTTPClient = lossy
 			})
 			if op == "save" {
@@ -167,7 +168,7 @@ func TestDynamoUnreachableIsUnavailable(t *testing.T) {
 	endpoint := "http://" + l.Addr().String()
 	l.Close() // nothing listens there now
 
-	d, err := store.NewDynamoFromConfig(t.Context(), "games", endpoint)
+	d, err := dynamo.NewFromConfig(t.Context(), "games", endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,11 +218,11 @@ func TestDynamoErrorsMapToUnavailableOnlyWhenTransient(t *testing.T) {
 		transient    bool
 		wantRequests int32
 	}{
-		{"throttled reads are unavailable after bounded retries", 400, "ProvisionedThroughputExceededException", true, store.DynamoMaxAttempts},
-		{"request limit is unavailable", 400, "RequestLimitExceeded", true, store.DynamoMaxAttempts},
-		{"throttling is unavailable", 400, "ThrottlingException", true, store.DynamoMaxAttempts},
-		{"internal server error is unavailable", 500, "InternalServerError", true, store.DynamoMaxAttempts},
-		{"service unavailable is unavailable", 503, "ServiceUnavailable", true, store.DynamoMaxAttempts},
+		{"throttled reads are unavailable after bounded retries", 400, "ProvisionedThroughputExceededException", true, dynamo.MaxAttempts},
+		{"request limit is unavailable", 400, "RequestLimitExceeded", true, dynamo.MaxAttempts},
+		{"throttling is unavailable", 400, "ThrottlingException", true, dynamo.MaxAttempts},
+		{"internal server error is unavailable", 500, "InternalServerError", true, dynamo.MaxAttempts},
+		{"service unavailable is unavailable", 503, "ServiceUnavailable", true, dynamo.MaxAttempts},
 		{"validation error is a plain error, not retried", 400, "ValidationException", false, 1},
 		{"missing table is a plain error, not retried", 400, "ResourceNotFoundException", false, 1},
 		{"access denied is a plain error, not retried", 400, "AccessDeniedException", false, 1},
@@ -229,7 +230,7 @@ func TestDynamoErrorsMapToUnavailableOnlyWhenTransient(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			endpoint, requests := fakeDynamo(t, c.status, c.errType)
-			d, err := store.NewDynamoFromConfig(t.Context(), "games", endpoint)
+			d, err := dynamo.NewFromConfig(t.Context(), "games", endpoint)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -249,7 +250,7 @@ func TestDynamoErrorsMapToUnavailableOnlyWhenTransient(t *testing.T) {
 
 func TestDynamoCallerDeadlineIsUnavailable(t *testing.T) {
 	endpoint, _ := fakeDynamo(t, 0, "")
-	d, err := store.NewDynamoFromConfig(t.Context(), "games", endpoint)
+	d, err := dynamo.NewFromConfig(t.Context(), "games", endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,10 +265,10 @@ func TestDynamoCallerDeadlineIsUnavailable(t *testing.T) {
 func TestDynamoHangingServerIsUnavailableWithoutACallerDeadline(t *testing.T) {
 	t.Parallel() // mostly waiting
 	if testing.Short() {
-		t.Skip("takes DynamoMaxAttempts × DynamoAttemptTimeout (about 6 s)")
+		t.Skip("takes MaxAttempts × AttemptTimeout (about 6 s)")
 	}
 	endpoint, requests := fakeDynamo(t, 0, "")
-	d, err := store.NewDynamoFromConfig(t.Context(), "games", endpoint)
+	d, err := dynamo.NewFromConfig(t.Context(), "games", endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +281,12 @@ func TestDynamoHangingServerIsUnavailableWithoutACallerDeadline(t *testing.T) {
 	if ctx.Err() != nil {
 		t.Errorf("Load from a hanging server ran into the 60 s safety net; the per-attempt time-out does not work")
 	}
-	if got := requests.Load(); got != store.DynamoMaxAttempts {
-		t.Errorf("server saw %d requests, want %d", got, store.DynamoMaxAttempts)
+	if got := requests.Load(); got != dynamo.MaxAttempts {
+		t.Errorf("server saw %d requests, want %d", got, dynamo.MaxAttempts)
 	}
 }
+
+var when = time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+
+// One dynalite serves every test of this package.
+func TestMain(m *testing.M) { testenv.Main(m) }

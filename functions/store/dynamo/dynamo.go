@@ -1,4 +1,4 @@
-package store
+package dynamo
 
 import (
 	"bytes"
@@ -11,65 +11,67 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"tessera/functions/store"
 )
 
-// Dynamo is a Store in one DynamoDB table: one item per game (see
+// Store is a store.Store in one DynamoDB table: one item per game (see
 // dynamo_item.go for the layout).
-type Dynamo struct {
+type Store struct {
 	client *dynamodb.Client
 	table  string
 }
 
-var _ Store = (*Dynamo)(nil)
+var _ store.Store = (*Store)(nil)
 
-// NewDynamo uses client and table as given. Build the client with
-// DynamoConfig (or NewDynamoFromConfig) to get bounded retries and time-outs.
-func NewDynamo(client *dynamodb.Client, table string) *Dynamo {
-	return &Dynamo{client: client, table: table}
+// New uses client and table as given. Build the client with
+// AWSConfig (or NewFromConfig) to get bounded retries and time-outs.
+func New(client *dynamodb.Client, table string) *Store {
+	return &Store{client: client, table: table}
 }
 
-// NewDynamoFromConfig builds the client from the environment (see
-// DynamoConfig); endpoint is empty for AWS itself, or the URL of a local
+// NewFromConfig builds the client from the environment (see
+// AWSConfig); endpoint is empty for AWS itself, or the URL of a local
 // DynamoDB-compatible server.
-func NewDynamoFromConfig(ctx context.Context, table, endpoint string) (*Dynamo, error) {
-	cfg, err := DynamoConfig(ctx, endpoint)
+func NewFromConfig(ctx context.Context, table, endpoint string) (*Store, error) {
+	cfg, err := AWSConfig(ctx, endpoint)
 	if err != nil {
 		return nil, err
 	}
-	return NewDynamo(dynamodb.NewFromConfig(cfg), table), nil
+	return New(dynamodb.NewFromConfig(cfg), table), nil
 }
 
 // Create puts the item at version 1 on condition that no item has its id.
-func (d *Dynamo) Create(ctx context.Context, id string, state []byte, now time.Time) error {
-	if err := checkCall(ctx, "create", id); err != nil {
+func (d *Store) Create(ctx context.Context, id string, state []byte, now time.Time) error {
+	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
-	item := Item{Version: 1, State: state, UpdatedAt: normalizeTime(now)}
+	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now)}
 	refused, _, found, err := d.putIf(ctx, "create", id, item,
-		"attribute_not_exists(#id)", map[string]string{"#id": DynamoKeyAttr}, nil)
+		"attribute_not_exists(#id)", map[string]string{"#id": KeyAttr}, nil)
 	switch {
 	case err != nil || !refused:
 		return err
 	case !found:
 		// Deleted (by TTL) between the put and the read: rare enough to
 		// report as a race rather than loop.
-		return fmt.Errorf("create %q: %w", id, ErrConflict)
+		return fmt.Errorf("create %q: %w", id, store.ErrConflict)
 	}
-	return fmt.Errorf("create %q: %w", id, ErrExists)
+	return fmt.Errorf("create %q: %w", id, store.ErrExists)
 }
 
 // Load reads the item with a strongly consistent read, so a Load after a
 // Save always sees it.
-func (d *Dynamo) Load(ctx context.Context, id string) (Item, error) {
-	if err := checkCall(ctx, "load", id); err != nil {
-		return Item{}, err
+func (d *Store) Load(ctx context.Context, id string) (store.Item, error) {
+	if err := store.CheckCall(ctx, "load", id); err != nil {
+		return store.Item{}, err
 	}
 	item, found, err := d.get(ctx, "load", id)
 	if err != nil {
-		return Item{}, err
+		return store.Item{}, err
 	}
 	if !found {
-		return Item{}, fmt.Errorf("load %q: %w", id, ErrNotFound)
+		return store.Item{}, fmt.Errorf("load %q: %w", id, store.ErrNotFound)
 	}
 	return item, nil
 }
@@ -78,21 +80,21 @@ func (d *Dynamo) Load(ctx context.Context, id string) (Item, error) {
 // the adapter's one optimistic lock: DynamoDB evaluates the condition and
 // writes atomically, so of several writers holding the same version exactly
 // one succeeds.
-func (d *Dynamo) Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error {
-	if err := checkCall(ctx, "save", id); err != nil {
+func (d *Store) Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error {
+	if err := store.CheckCall(ctx, "save", id); err != nil {
 		return err
 	}
-	item := Item{Version: expected + 1, State: state, UpdatedAt: normalizeTime(now)}
+	item := store.Item{Version: expected + 1, State: state, UpdatedAt: store.NormalizeTime(now)}
 	refused, stored, found, err := d.putIf(ctx, "save", id, item,
-		"#v = :expected", map[string]string{"#v": DynamoVersionAttr},
+		"#v = :expected", map[string]string{"#v": VersionAttr},
 		map[string]types.AttributeValue{":expected": &types.AttributeValueMemberN{Value: strconv.FormatInt(expected, 10)}})
 	switch {
 	case err != nil || !refused:
 		return err
 	case !found:
-		return fmt.Errorf("save %q: %w", id, ErrNotFound)
+		return fmt.Errorf("save %q: %w", id, store.ErrNotFound)
 	}
-	return fmt.Errorf("save %q at version %d (stored %d): %w", id, expected, stored.Version, ErrConflict)
+	return fmt.Errorf("save %q at version %d (stored %d): %w", id, expected, stored.Version, store.ErrConflict)
 }
 
 // putIf puts item on condition cond (with its attribute names and values).
@@ -100,8 +102,8 @@ func (d *Dynamo) Save(ctx context.Context, id string, state []byte, expected int
 // stored item, or found false when there is none any more. A stored item
 // equal to item is not a refusal: it is this call's own write, repeated by
 // the SDK's retry after a lost response.
-func (d *Dynamo) putIf(ctx context.Context, op, id string, item Item, cond string,
-	names map[string]string, values map[string]types.AttributeValue) (refused bool, stored Item, found bool, err error) {
+func (d *Store) putIf(ctx context.Context, op, id string, item store.Item, cond string,
+	names map[string]string, values map[string]types.AttributeValue) (refused bool, stored store.Item, found bool, err error) {
 	_, err = d.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                           aws.String(d.table),
 		Item:                                dynamoItem(id, item),
@@ -113,13 +115,13 @@ func (d *Dynamo) putIf(ctx context.Context, op, id string, item Item, cond strin
 	var failed *types.ConditionalCheckFailedException
 	if !errors.As(err, &failed) {
 		if err != nil {
-			return false, Item{}, false, dynamoError(op, id, err)
+			return false, store.Item{}, false, dynamoError(op, id, err)
 		}
-		return false, Item{}, false, nil
+		return false, store.Item{}, false, nil
 	}
 	stored, found, err = d.storedAfterFailedCheck(ctx, id, failed)
 	if err != nil || (found && sameItem(stored, item)) {
-		return false, Item{}, false, err
+		return false, store.Item{}, false, err
 	}
 	return true, stored, found, nil
 }
@@ -128,11 +130,11 @@ func (d *Dynamo) putIf(ctx context.Context, op, id string, item Item, cond strin
 // returns the stored item in the exception (ReturnValuesOnConditionCheckFailure
 // ALL_OLD), which costs nothing; servers that ignore that option (dynalite)
 // return none, and then one consistent read decides.
-func (d *Dynamo) storedAfterFailedCheck(ctx context.Context, id string, failed *types.ConditionalCheckFailedException) (Item, bool, error) {
+func (d *Store) storedAfterFailedCheck(ctx context.Context, id string, failed *types.ConditionalCheckFailedException) (store.Item, bool, error) {
 	if len(failed.Item) > 0 {
 		item, err := parseDynamoItem(failed.Item)
 		if err != nil {
-			return Item{}, false, fmt.Errorf("store: dynamo %q: %w", id, err)
+			return store.Item{}, false, fmt.Errorf("store: dynamo %q: %w", id, err)
 		}
 		return item, true, nil
 	}
@@ -140,21 +142,21 @@ func (d *Dynamo) storedAfterFailedCheck(ctx context.Context, id string, failed *
 }
 
 // get reads one item consistently; found is false if there is none.
-func (d *Dynamo) get(ctx context.Context, op, id string) (Item, bool, error) {
+func (d *Store) get(ctx context.Context, op, id string) (store.Item, bool, error) {
 	out, err := d.client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(d.table),
 		Key:            dynamoKey(id),
 		ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
-		return Item{}, false, dynamoError(op, id, err)
+		return store.Item{}, false, dynamoError(op, id, err)
 	}
 	if len(out.Item) == 0 {
-		return Item{}, false, nil
+		return store.Item{}, false, nil
 	}
 	item, err := parseDynamoItem(out.Item)
 	if err != nil {
-		return Item{}, false, fmt.Errorf("store: dynamo %s %q: %w", op, id, err)
+		return store.Item{}, false, fmt.Errorf("store: dynamo %s %q: %w", op, id, err)
 	}
 	return item, true, nil
 }
@@ -164,7 +166,7 @@ func (d *Dynamo) get(ctx context.Context, op, id string) (Item, bool, error) {
 // condition against the first attempt's write, which is success, not a
 // conflict. The write time has nanosecond precision, so a different writer
 // matching all three fields is not a practical concern.
-func sameItem(stored, written Item) bool {
+func sameItem(stored, written store.Item) bool {
 	return stored.Version == written.Version &&
 		stored.UpdatedAt.Equal(written.UpdatedAt) &&
 		bytes.Equal(stored.State, written.State)

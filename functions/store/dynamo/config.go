@@ -1,4 +1,4 @@
-package store
+package dynamo
 
 import (
 	"context"
@@ -15,13 +15,13 @@ import (
 )
 
 // Limits of one DynamoDB call, so that a Lambda answers 503 in time instead
-// of hanging: at most DynamoMaxAttempts attempts of at most
-// DynamoAttemptTimeout each, with at most DynamoMaxBackoff between them.
+// of hanging: at most MaxAttempts attempts of at most
+// AttemptTimeout each, with at most MaxBackoff between them.
 const (
-	DynamoMaxAttempts    = 3
-	DynamoAttemptTimeout = 2 * time.Second
-	DynamoMaxBackoff     = 300 * time.Millisecond
-	dynamoDialTimeout    = time.Second
+	MaxAttempts       = 3
+	AttemptTimeout    = 2 * time.Second
+	MaxBackoff        = 300 * time.Millisecond
+	dynamoDialTimeout = time.Second
 )
 
 // Credentials and default region used when an endpoint is given: local
@@ -32,23 +32,23 @@ const (
 	localSecretKey = "tessera-local"
 )
 
-// DynamoConfig loads the AWS configuration from the environment (as a Lambda
+// AWSConfig loads the AWS configuration from the environment (as a Lambda
 // has it) with bounded retries and time-outs. If endpoint is not empty, calls
 // go there instead of AWS, signed with static local credentials, and the
 // region defaults to us-east-1. optFns come last and may override anything,
 // e.g. config.WithHTTPClient in tests.
-func DynamoConfig(ctx context.Context, endpoint string, optFns ...func(*config.LoadOptions) error) (aws.Config, error) {
+func AWSConfig(ctx context.Context, endpoint string, optFns ...func(*config.LoadOptions) error) (aws.Config, error) {
 	opts := []func(*config.LoadOptions) error{
 		config.WithRetryer(func() aws.Retryer {
 			return retry.NewStandard(func(o *retry.StandardOptions) {
-				o.MaxAttempts = DynamoMaxAttempts
-				o.MaxBackoff = DynamoMaxBackoff
+				o.MaxAttempts = MaxAttempts
+				o.MaxBackoff = MaxBackoff
 			})
 		}),
 		config.WithHTTPClient(awshttp.NewBuildableClient().
-			WithTimeout(DynamoAttemptTimeout).
+			WithTimeout(AttemptTimeout).
 			WithDialerOptions(func(d *net.Dialer) { d.Timeout = dynamoDialTimeout }).
-			WithTransportOptions(func(t *http.Transport) { t.ResponseHeaderTimeout = DynamoAttemptTimeout })),
+			WithTransportOptions(func(t *http.Transport) { t.ResponseHeaderTimeout = AttemptTimeout })),
 	}
 	if endpoint != "" {
 		opts = append(opts,

@@ -1,4 +1,4 @@
-package store_test
+package bolt_test
 
 import (
 	"errors"
@@ -7,18 +7,19 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"tessera/functions/store"
+	"tessera/functions/store/bolt"
 )
 
 var when = time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 
 func TestBoltKeepsGamesAcrossReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.db")
-	b, err := store.OpenBolt(path)
+	b, err := bolt.Open(path)
 	if err != nil {
-		t.Fatalf("OpenBolt: %v", err)
+		t.Fatalf("Open: %v", err)
 	}
 	if err := b.Create(t.Context(), "g1", []byte("v1"), when); err != nil {
 		t.Fatalf("Create: %v", err)
@@ -30,9 +31,9 @@ func TestBoltKeepsGamesAcrossReopen(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 
-	b, err = store.OpenBolt(path)
+	b, err = bolt.Open(path)
 	if err != nil {
-		t.Fatalf("OpenBolt again: %v", err)
+		t.Fatalf("Open again: %v", err)
 	}
 	defer b.Close()
 	item, err := b.Load(t.Context(), "g1")
@@ -52,21 +53,21 @@ func TestBoltSecondOpenOfALockedFileFailsClearly(t *testing.T) {
 
 	// bbolt's lock is flock(2), held per open file, so a second open in the
 	// same process waits exactly as another process would.
-	second, err := store.OpenBolt(path)
+	second, err := bolt.Open(path)
 	if err == nil {
 		second.Close()
-		t.Fatal("second OpenBolt of a held file = nil error, want a lock time-out")
+		t.Fatal("second Open of a held file = nil error, want a lock time-out")
 	}
-	if !errors.Is(err, bolt.ErrTimeout) || !strings.Contains(err.Error(), "locked by another process") {
-		t.Errorf("second OpenBolt = %v, want bolt.ErrTimeout saying the file is locked by another process", err)
+	if !errors.Is(err, bbolt.ErrTimeout) || !strings.Contains(err.Error(), "locked by another process") {
+		t.Errorf("second Open = %v, want bbolt.ErrTimeout saying the file is locked by another process", err)
 	}
 }
 
 func TestBoltOpenOfAnUnusablePathFails(t *testing.T) {
 	dir := t.TempDir() // a directory, not a file
-	if b, err := store.OpenBolt(dir); err == nil {
+	if b, err := bolt.Open(dir); err == nil {
 		b.Close()
-		t.Fatalf("OpenBolt(%s) = nil error, want an error", dir)
+		t.Fatalf("Open(%s) = nil error, want an error", dir)
 	}
 }
 
@@ -76,13 +77,13 @@ func TestBoltCorruptValueIsAnErrorButNoSentinel(t *testing.T) {
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	// Write a value that is not an envelope, behind the store's back.
-	db, err := bolt.Open(path, 0o600, nil)
+	// Write a value that is not a value of ours, behind the store's back.
+	db, err := bbolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("games")).Put([]byte("bad"), []byte("not an envelope"))
+	err = db.Update(func(tx *bbolt.Tx) error {
+		return tx.Bucket([]byte("games")).Put([]byte("bad"), []byte("not a value of ours"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -105,11 +106,11 @@ func TestBoltCorruptValueIsAnErrorButNoSentinel(t *testing.T) {
 	}
 }
 
-func mustOpenBolt(t *testing.T, path string) *store.Bolt {
+func mustOpenBolt(t *testing.T, path string) *bolt.Store {
 	t.Helper()
-	b, err := store.OpenBolt(path)
+	b, err := bolt.Open(path)
 	if err != nil {
-		t.Fatalf("OpenBolt: %v", err)
+		t.Fatalf("Open: %v", err)
 	}
 	return b
 }

@@ -1,4 +1,4 @@
-package store
+package dynamo
 
 import (
 	"context"
@@ -15,22 +15,22 @@ import (
 // ACTIVE.
 const tableActiveWait = 30 * time.Second
 
-// CreateTable creates the table (on-demand billing, hash key DynamoKeyAttr)
+// CreateTable creates the table (on-demand billing, hash key KeyAttr)
 // if it does not exist, waits until it is ACTIVE and turns on TTL on
-// DynamoTTLAttr. It is for tests and for the local server pointed at a local
+// TTLAttr. It is for tests and for the local server pointed at a local
 // DynamoDB; on AWS, template.yaml owns the table.
 //
 // Servers without TTL support (dynalite answers UnknownOperationException)
 // are accepted: TTL only cleans up old games.
-func (d *Dynamo) CreateTable(ctx context.Context) error {
+func (d *Store) CreateTable(ctx context.Context) error {
 	_, err := d.client.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:   aws.String(d.table),
 		BillingMode: types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String(DynamoKeyAttr), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(KeyAttr), AttributeType: types.ScalarAttributeTypeS},
 		},
 		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String(DynamoKeyAttr), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(KeyAttr), KeyType: types.KeyTypeHash},
 		},
 	})
 	var inUse *types.ResourceInUseException
@@ -48,19 +48,19 @@ func (d *Dynamo) CreateTable(ctx context.Context) error {
 }
 
 // enableTTL turns on TTL unless it is already on.
-func (d *Dynamo) enableTTL(ctx context.Context) error {
+func (d *Store) enableTTL(ctx context.Context) error {
 	desc, err := d.client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(d.table)})
 	if err != nil {
 		return dynamoError("describe TTL", d.table, err)
 	}
-	if ttl := desc.TimeToLiveDescription; ttl != nil && aws.ToString(ttl.AttributeName) == DynamoTTLAttr &&
+	if ttl := desc.TimeToLiveDescription; ttl != nil && aws.ToString(ttl.AttributeName) == TTLAttr &&
 		(ttl.TimeToLiveStatus == types.TimeToLiveStatusEnabled || ttl.TimeToLiveStatus == types.TimeToLiveStatusEnabling) {
 		return nil
 	}
 	_, err = d.client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
 		TableName: aws.String(d.table),
 		TimeToLiveSpecification: &types.TimeToLiveSpecification{
-			AttributeName: aws.String(DynamoTTLAttr),
+			AttributeName: aws.String(TTLAttr),
 			Enabled:       aws.Bool(true),
 		},
 	})

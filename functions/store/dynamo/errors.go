@@ -1,4 +1,4 @@
-package store
+package dynamo
 
 import (
 	"context"
@@ -10,12 +10,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"tessera/functions/store"
 )
 
 // isTransient reports whether a DynamoDB call failed for a reason that may
 // pass by itself: the caller's deadline or cancellation, throttling, a
 // time-out, a server-side fault or a connection that could not be made. Such
-// errors become ErrUnavailable (the API answers 503); all others are bugs or
+// errors become store.ErrUnavailable (the API answers 503); all others are bugs or
 // misconfiguration (a missing table, a validation error) and stay plain.
 //
 // It leans on the SDK's own retry classification, so what the SDK would have
@@ -45,10 +47,10 @@ func isTransient(err error) bool {
 	return retry.IsErrorTimeouts(retry.DefaultTimeouts).IsErrorTimeout(err) == aws.TrueTernary
 }
 
-// dynamoError wraps a failed call's error: as ErrUnavailable if transient.
+// dynamoError wraps a failed call's error: as store.ErrUnavailable if transient.
 func dynamoError(op, id string, err error) error {
 	if isTransient(err) {
-		return unavailable(op, id, err)
+		return store.Unavailable(op, id, err)
 	}
 	return fmt.Errorf("store: dynamo %s %q: %w", op, id, err)
 }

@@ -1,0 +1,92 @@
+package referee
+
+import (
+	"errors"
+	"testing"
+
+	"tessera/engine"
+	"tessera/engine/bot"
+)
+
+func newMatch(t *testing.T, o engine.Options, seed engine.Seed, seats ...engine.Seat) *engine.Match {
+	t.Helper()
+	m, err := engine.NewMatch(o, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range seats {
+		if err := m.TakeSeat(i, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+func TestPlayStopsWhenAPersonMustAct(t *testing.T) {
+	o := engine.DefaultOptions(engine.FiveUp)
+	for k := uint64(0); k < 20; k++ {
+		m := newMatch(t, o, engine.Seed{k, 1}, engine.Seat{Name: "Ana"},
+			engine.Seat{Name: "B", Bot: "easy"}, engine.Seat{Name: "C", Bot: "medium"}, engine.Seat{Name: "D", Bot: "easy"})
+		if err := Play(m, bot.Levels(), nil); err != nil {
+			t.Fatalf("seed %d: Play = %v", k, err)
+		}
+		if m.Status() != engine.StatusPlaying {
+			t.Fatalf("seed %d: status %v, want playing (the person has not moved)", k, m.Status())
+		}
+		if got := m.ToAct(); len(got) == 0 || nextComputer(m) >= 0 {
+			t.Fatalf("seed %d: ToAct = %v: a computer seat still must act", k, got)
+		}
+	}
+}
+
+func TestPlayFinishesAMatchOfComputers(t *testing.T) {
+	o := engine.DefaultOptions(engine.Partnership)
+	seats := []engine.Seat{{Bot: "easy"}, {Bot: "medium"}, {Bot: "easy"}, {Bot: "medium"}}
+	m := newMatch(t, o, engine.Seed{7, 7}, seats...)
+	if err := Play(m, bot.Levels(), nil); err != nil {
+		t.Fatalf("Play = %v", err)
+	}
+	if m.Status() != engine.StatusFinished || m.Winner() < 0 {
+		t.Fatalf("status %v winner %d, want finished with a winner", m.Status(), m.Winner())
+	}
+}
+
+func TestAFaultyPlayer(t *testing.T) {
+	silly := func(v *engine.View, _ uint64) (engine.Move, bool) {
+		return engine.Move{Kind: engine.Play, Tile: engine.Tile{6, 6}, End: engine.EndDown}, true
+	}
+	none := func(*engine.View, uint64) (engine.Move, bool) { return engine.Move{}, false }
+	for _, c := range []struct {
+		name    string
+		players map[string]bot.Player
+	}{
+		{"an illegal move", map[string]bot.Player{"x": silly}},
+		{"no move", map[string]bot.Player{"x": none}},
+		{"a level nobody plays", map[string]bot.Player{}},
+	} {
+		t.Run(c.name+" is an error without a replacement", func(t *testing.T) {
+			m := newMatch(t, engine.DefaultOptions(engine.Partnership), engine.Seed{3, 3},
+				engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"})
+			if err := Play(m, c.players, nil); !errors.Is(err, ErrStuck) {
+				t.Fatalf("Play = %v, want ErrStuck", err)
+			}
+		})
+		t.Run(c.name+" is replaced by easy, and reported", func(t *testing.T) {
+			m := newMatch(t, engine.DefaultOptions(engine.Partnership), engine.Seed{3, 3},
+				engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"})
+			reports := 0
+			err := Play(m, c.players, func(seat int, level string) {
+				if level != "x" {
+					t.Errorf("replaced level %q, want x", level)
+				}
+				reports++
+			})
+			if err != nil || m.Status() != engine.StatusFinished {
+				t.Fatalf("Play = %v, status %v; want the match finished by easy", err, m.Status())
+			}
+			if reports == 0 {
+				t.Fatal("no replacement was reported")
+			}
+		})
+	}
+}

@@ -1,0 +1,215 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+
+	"tessera/engine"
+)
+
+// A stored game is the engine's match with what the API keeps per seat
+// beside it: who holds the seat (the hash of its token) and which moveIds
+// it has applied. The rules know neither. Format 2, the one written:
+//
+//	format byte (storedFormat)
+//	uvarint length, then the engine's bytes (engine.Encode)
+//	seat count byte; per seat:
+//	  token hash length byte (0 or hashBytes), then the hash
+//	  moveId count byte (0..16), then that many digests of moveIDDigest
+//	  bytes, oldest first
+//
+// Format 1, still read: the engine's bytes were of the engine's format 1,
+// which held the token hashes in its seats, and each seat had only its
+// moveIds here. Reading one upgrades it in memory (engine.UpgradeFormat1,
+// no replay); the next save writes format 2.
+//
+// The moveIds let a retried move be recognised (API.md: the last 16 of each
+// seat at least). They are kept as short digests: the chance that a new
+// moveId's digest equals one of the seat's 16 remembered ones is 16/2^32,
+// and a collision would only make the server answer that seat's own move as
+// already applied. Short digests keep the item small (DESIGN.md: DynamoDB
+// bills reads per 4 KB and writes per 1 KB).
+const (
+	storedFormat  = 2
+	storedFormat1 = 1
+	moveIDDigest  = 4
+	keptMoveIDs   = 16
+)
+
+// moveDigest is a remembered moveId.
+type moveDigest [moveIDDigest]byte
+
+func digestMoveID(id string) moveDigest {
+	sum := sha256.Sum256([]byte(id))
+	var d moveDigest
+	copy(d[:], sum[:])
+	return d
+}
+
+// storedGame is what the store keeps for a game.
+type storedGame struct {
+	match []byte     // engine.Encode
+	seats []seatAuth // by seat
+}
+
+// seatAuth is what the API keeps of one seat.
+type seatAuth struct {
+	tokenHash []byte       // nil for a free or computer seat
+	moves     []moveDigest // oldest first
+}
+
+// applied reports whether seat already made the move named id.
+func (s *storedGame) applied(seat int, id string) bool {
+	if id == "" || seat < 0 || seat >= len(s.seats) {
+		return false
+	}
+	d := digestMoveID(id)
+	for _, m := range s.seats[seat].moves {
+		if m == d {
+			return true
+		}
+	}
+	return false
+}
+
+// remember records id as seat's latest applied move, forgetting the oldest
+// beyond keptMoveIDs.
+func (s *storedGame) remember(seat int, id string) {
+	if id == "" {
+		return
+	}
+	ms := append(s.seats[seat].moves, digestMoveID(id))
+	if len(ms) > keptMoveIDs {
+		ms = append(ms[:0:0], ms[len(ms)-keptMoveIDs:]...)
+	}
+	s.seats[seat].moves = ms
+}
+
+// encodeStored lays out format 2.
+func encodeStored(s *storedGame) []byte {
+	n := 1 + binary.MaxVarintLen64 + len(s.match) + 1
+	for _, a := range s.seats {
+		n += 2 + len(a.tokenHash) + len(a.moves)*moveIDDigest
+	}
+	b := make([]byte, 0, n)
+	b = append(b, storedFormat)
+	b = binary.AppendUvarint(b, uint64(len(s.match)))
+	b = append(b, s.match...)
+	b = append(b, byte(len(s.seats)))
+	for _, a := range s.seats {
+		b = append(b, byte(len(a.tokenHash)))
+		b = append(b, a.tokenHash...)
+		b = append(b, byte(len(a.moves)))
+		for _, d := range a.moves {
+			b = append(b, d[:]...)
+		}
+	}
+	return b
+}
+
+// storedReader reads a stored game; the first error sticks.
+type storedReader struct {
+	b   []byte
+	err error
+}
+
+func (r *storedReader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: stored game: %s", engine.ErrCorrupt, what)
+	}
+}
+
+// next takes n bytes (they share the input).
+func (r *storedReader) next(what string, n int) []byte {
+	if r.err != nil || n < 0 || n > len(r.b) {
+		r.fail(what)
+		return nil
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
+// count takes a count byte of at most max.
+func (r *storedReader) count(what string, max int) int {
+	b := r.next(what, 1)
+	if b == nil || int(b[0]) > max {
+		r.fail(what)
+		return 0
+	}
+	return int(b[0])
+}
+
+// decodeStored parses either format. The engine's bytes are not checked
+// here beyond what an upgrade reads (engine.Decode does that); the result
+// may share b.
+func decodeStored(b []byte) (*storedGame, error) {
+	r := &storedReader{b: b}
+	format := r.count("format", storedFormat)
+	if r.err == nil && format != storedFormat && format != storedFormat1 {
+		r.fail("unknown format")
+	}
+	n, k := binary.Uvarint(r.b)
+	if r.err == nil && (k <= 0 || n > uint64(len(r.b)-k)) {
+		r.fail("engine length")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	r.b = r.b[k:]
+	s := &storedGame{match: r.next("engine bytes", int(n))}
+	s.seats = make([]seatAuth, r.count("seat count", maxSeats))
+	for i := range s.seats {
+		if format == storedFormat {
+			if h := r.next("token hash", r.count("token hash", hashBytes)); len(h) > 0 {
+				s.seats[i].tokenHash = h
+			}
+		}
+		cnt := r.count("moveIds", keptMoveIDs)
+		raw := r.next("moveIds", cnt*moveIDDigest)
+		if r.err != nil {
+			return nil, r.err
+		}
+		s.seats[i].moves = make([]moveDigest, cnt)
+		for j := range s.seats[i].moves {
+			copy(s.seats[i].moves[j][:], raw[j*moveIDDigest:])
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("trailing data")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if format == storedFormat1 {
+		return upgradeStored1(s)
+	}
+	return s, nil
+}
+
+// upgradeStored1 moves the token hashes of a format 1 game out of the
+// engine's bytes into the seats.
+func upgradeStored1(s *storedGame) (*storedGame, error) {
+	match, hashes, err := engine.UpgradeFormat1(s.match)
+	if err != nil {
+		return nil, err
+	}
+	if len(hashes) != len(s.seats) {
+		return nil, fmt.Errorf("%w: stored game: %d seats of moveIds for %d seats",
+			engine.ErrCorrupt, len(s.seats), len(hashes))
+	}
+	s.match = match
+	for i, h := range hashes {
+		s.seats[i].tokenHash = h
+	}
+	return s, nil
+}
+
+// newStored wraps a match that has no moves yet; hash is the creator's, in
+// seat 0.
+func newStored(m *engine.Match, hash []byte) *storedGame {
+	s := &storedGame{match: engine.Encode(m), seats: make([]seatAuth, m.Options().Players)}
+	s.seats[0].tokenHash = hash
+	return s
+}

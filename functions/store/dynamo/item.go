@@ -1,0 +1,74 @@
+package dynamo
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"tessera/functions/store"
+)
+
+// Names of the DynamoDB table's attributes. template.yaml must agree with
+// KeyAttr (the hash key, type S) and TTLAttr (the TTL attribute).
+const (
+	KeyAttr       = "id"        // S, hash key: the game id
+	VersionAttr   = "version"   // N: 1 when created, +1 per save
+	StateAttr     = "state"     // B: the opaque state
+	UpdatedAtAttr = "updatedAt" // S: RFC 3339 (with nanoseconds), UTC
+	TTLAttr       = "expiresAt" // N: epoch seconds; DynamoDB's TTL deletes the item after it
+)
+
+// TTL is how long a game lives after its last write.
+const TTL = 180 * 24 * time.Hour
+
+// dynamoItem lays out one game as a DynamoDB item. An empty state is left
+// out rather than sent as an empty binary value, which some servers
+// (dynalite) reject.
+func dynamoItem(id string, item store.Item) map[string]types.AttributeValue {
+	av := map[string]types.AttributeValue{
+		KeyAttr:       &types.AttributeValueMemberS{Value: id},
+		VersionAttr:   &types.AttributeValueMemberN{Value: strconv.FormatInt(item.Version, 10)},
+		UpdatedAtAttr: &types.AttributeValueMemberS{Value: item.UpdatedAt.Format(time.RFC3339Nano)},
+		TTLAttr:       &types.AttributeValueMemberN{Value: strconv.FormatInt(item.UpdatedAt.Add(TTL).Unix(), 10)},
+	}
+	if len(item.State) > 0 {
+		av[StateAttr] = &types.AttributeValueMemberB{Value: item.State}
+	}
+	return av
+}
+
+// dynamoKey is the key of one game.
+func dynamoKey(id string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{KeyAttr: &types.AttributeValueMemberS{Value: id}}
+}
+
+// parseDynamoItem reads an item written by dynamoItem.
+func parseDynamoItem(av map[string]types.AttributeValue) (store.Item, error) {
+	versionAttr, ok := av[VersionAttr].(*types.AttributeValueMemberN)
+	if !ok {
+		return store.Item{}, fmt.Errorf("store: dynamo item: %s missing or not a number", VersionAttr)
+	}
+	version, err := strconv.ParseInt(versionAttr.Value, 10, 64)
+	if err != nil || version < 1 {
+		return store.Item{}, fmt.Errorf("store: dynamo item: bad %s %q", VersionAttr, versionAttr.Value)
+	}
+	var state []byte // absent means empty
+	if raw, present := av[StateAttr]; present {
+		stateAttr, ok := raw.(*types.AttributeValueMemberB)
+		if !ok {
+			return store.Item{}, fmt.Errorf("store: dynamo item: %s not binary", StateAttr)
+		}
+		state = stateAttr.Value
+	}
+	updatedAttr, ok := av[UpdatedAtAttr].(*types.AttributeValueMemberS)
+	if !ok {
+		return store.Item{}, fmt.Errorf("store: dynamo item: %s missing or not a string", UpdatedAtAttr)
+	}
+	updatedAt, err := time.Parse(time.RFC3339Nano, updatedAttr.Value)
+	if err != nil {
+		return store.Item{}, fmt.Errorf("store: dynamo item: bad %s: %w", UpdatedAtAttr, err)
+	}
+	return store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: updatedAt.UTC()}, nil
+}

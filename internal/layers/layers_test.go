@@ -1,0 +1,76 @@
+package layers
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// deps lists what pkg imports, directly or not, outside the standard
+// library (go list -deps, without tests).
+func deps(t *testing.T, pkg string) map[string]bool {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	set := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		set[p] = true
+	}
+	if !set[pkg] {
+		t.Fatalf("go list -deps %s does not list the package itself: %q", pkg, out)
+	}
+	return set
+}
+
+// has reports the first dependency of set that starts with prefix.
+func has(set map[string]bool, prefix string) string {
+	for p := range set {
+		if p == prefix || strings.HasPrefix(p, prefix+"/") {
+			return p
+		}
+	}
+	return ""
+}
+
+const (
+	bbolt       = "go.etcd.io/bbolt"
+	lambdaGo    = "github.com/aws/aws-lambda-go"
+	lambdaProxy = "github.com/awslabs/aws-lambda-go-api-proxy"
+	awsSDK      = "github.com/aws/aws-sdk-go-v2"
+)
+
+func TestEachBinaryLinksOnlyWhatItUses(t *testing.T) {
+	cases := []struct {
+		pkg       string
+		forbidden []string
+		needed    []string
+	}{
+		{"tessera/engine", []string{"tessera/functions", "tessera/engine/bot", bbolt, lambdaGo, awsSDK}, nil},
+		{"tessera/engine/bot", []string{"tessera/functions", bbolt, lambdaGo, awsSDK}, []string{"tessera/engine"}},
+		{"tessera/functions/api", []string{bbolt, lambdaGo, lambdaProxy, awsSDK, "tessera/functions/store/bolt",
+			"tessera/functions/store/dynamo", "tessera/functions/store/memory"}, []string{"tessera/functions/store", "tessera/engine"}},
+		{"tessera/functions/store", []string{"tessera/engine", bbolt, awsSDK, lambdaGo}, nil},
+		{"tessera/functions/create", []string{bbolt, "tessera/functions/store/bolt", "tessera/functions/local"}, []string{lambdaGo, awsSDK}},
+		{"tessera/functions/join", []string{bbolt, "tessera/functions/store/bolt"}, []string{lambdaGo}},
+		{"tessera/functions/state", []string{bbolt, "tessera/functions/store/bolt"}, []string{lambdaGo}},
+		{"tessera/functions/move", []string{bbolt, "tessera/functions/store/bolt"}, []string{lambdaGo}},
+		{"tessera/functions/local", []string{lambdaGo, lambdaProxy, "tessera/functions/lambdaapp"}, []string{bbolt, "tessera/frontend"}},
+	}
+	for _, c := range cases {
+		t.Run(c.pkg, func(t *testing.T) {
+			set := deps(t, c.pkg)
+			for _, f := range c.forbidden {
+				if p := has(set, f); p != "" {
+					t.Errorf("%s depends on %s", c.pkg, p)
+				}
+			}
+			for _, n := range c.needed {
+				if has(set, n) == "" {
+					t.Errorf("%s does not depend on %s: the check above proves nothing", c.pkg, n)
+				}
+			}
+		})
+	}
+}
