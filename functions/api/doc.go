@@ -10,9 +10,10 @@
 // from the engine and the store are sentinels, mapped to status codes in one
 // place (errors.go). A request that fails changes nothing.
 //
-// The stored state is an envelope around the engine's encoding that also
-// remembers every seat's last applied moveIds (state.go), so that retried
-// moves are answered without being applied twice. Seat tokens never leave the
+// The stored game (stored.go) is the engine's encoding with what the API
+// keeps per seat beside it: the hash of the seat's token, and its last
+// applied moveIds, so that retried moves are answered without being applied
+// twice. Seat tokens never leave the
 // server after they are handed out: only a truncated SHA-256 of each is kept,
 // compared in constant time.
 package api

@@ -135,7 +135,7 @@ func TestSaveConflictWithTheSameMoveIsNotStale(t *testing.T) {
 	}
 }
 
-func TestCorruptEnvelopeIsInternal(t *testing.T) {
+func TestCorruptStoredGameIsInternal(t *testing.T) {
 	mem := memory.New()
 	s := newServer(t, mem, 10)
 	id := "abcdefghijklmnop"

@@ -221,7 +221,7 @@ func TestWholeMatches(t *testing.T) {
 	}
 }
 
-// The same short match on every store adapter: the envelope survives the
+// The same short match on every store adapter: the stored game survives the
 // real stores (bbolt's file, DynamoDB's binary attribute through dynalite).
 func TestWholeMatchOnEveryStore(t *testing.T) {
 	for _, st := range raceStores[:3] {

@@ -14,7 +14,7 @@ import (
 // The stored item's size (DESIGN.md: DynamoDB bills writes per 1 KB; the
 // goal is p90 <= 1 KB). 1,000 seeded four-player Five Up matches with people
 // in every seat are played to the end through the engine and this package's
-// envelope, every seat remembering 16 moveIds of 36 characters (UUIDs);
+// stored game, every seat remembering 16 moveIds of 36 characters (UUIDs);
 // the size measured is the largest state of each match, its last.
 
 // dynamoItemBytes is DynamoDB's size of a game item (attribute names plus
@@ -30,7 +30,7 @@ func dynamoItemBytes(id string, version int64, state int, updated time.Time) int
 }
 
 // playForSize plays one match with random legal moves and returns the
-// final state's envelope and the version it would have; write is called
+// final stored game and the version it would have; write is called
 // with the size of every state saved on the way.
 func playForSize(seed uint64, write func(blob int, version int64)) ([]byte, int64) {
 	rng := rand.New(rand.NewPCG(seed, 7))

@@ -2,7 +2,7 @@
 // hands it to the renderers and sends the moves the player picks from
 // `you.legal`. No rules live here.
 
-import { Poller, ApiError, sendMove, joinGame, createGame, newMoveId } from './api.js';
+import { Poller, ApiError, sendMove, joinGame, createGame, newMoveId, errorDelay } from './api.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName } from './log.js';
@@ -324,7 +324,7 @@ const poller = new Poller(id, {
   onView: show,
   state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished' }),
   onError: (e, failures) => {
-    if (failures > 0) { banner(`Connection trouble; trying again in ${Math.round(failures < 5 ? 2 ** failures : 60)} s…`); return; }
+    if (failures > 0) { banner(`Connection trouble; trying again in ${Math.round(errorDelay(failures) / 1000)} s…`); return; }
     if (failures === 0) { banner(''); return; }
     if (e instanceof ApiError && e.status === 401) {
       forgetGame(id);

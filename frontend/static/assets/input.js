@@ -33,8 +33,8 @@ export function renderHand(el, tiles, legal, selected, focusIndex) {
 
 /**
  * attachInput wires the hand and board once; the callbacks read app state:
- *   ends(i)        -> the legal ends of hand tile i
  *   choose(i)      the player picked tile i (app plays at once or selects)
+ *   select(i)      a drag of tile i began: select it without playing
  *   play(end)      the player picked an end for the selected tile
  *   cancel()       drop the selection
  *   focusIndex(i)  remember the focused tile

@@ -205,21 +205,14 @@ export function fitLayout(board, anchorIndex, width, height, ghostDouble) {
 }
 
 /**
- * anchorIndex: the spinner if there is one; else the lead tile, found by
- * counting the plays on the left in the current hand's log.
+ * anchorOf: the index in board.line the drawing grows from: the spinner if
+ * there is one, else the lead tile (board.lead, from the server).
  */
 export function anchorOf(view) {
   const board = view.hand && view.hand.board;
   if (!board || !board.line.length) return 0;
   if (board.spinner !== null && board.spinner !== undefined) return board.spinner;
-  const n = view.hand.number;
-  let lefts = 0, lead = false;
-  for (const e of view.log || []) {
-    if (e.hand !== n) continue;
-    if (e.type === 'deal') { lefts = 0; lead = false; }
-    if (e.type === 'play') { if (e.end === 'lead') lead = true; else if (e.end === 'left') lefts++; }
-  }
-  return lead && lefts < board.line.length ? lefts : Math.floor((board.line.length - 1) / 2);
+  return Number.isInteger(board.lead) ? board.lead : 0;
 }
 
 /** lastPlay: the tile of the current hand's last play, or null. */

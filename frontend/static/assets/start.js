@@ -3,21 +3,17 @@
 
 import { createGame, readGame, ApiError } from './api.js';
 import { allGames, putGame, forgetGame, summarize } from './mygames.js';
-
-/** LEVELS: the computer players the server offers (functions/api DefaultBots). */
-export const LEVELS = [
-  { id: 'easy', label: 'Computer (easy)' },
-  { id: 'medium', label: 'Computer (medium)' },
-  { id: 'hard', label: 'Computer (hard)' },
-];
+import { LEVELS, TARGET, VARIANTS } from './config.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
 
-const DEFAULT_TARGET = { fiveup: 250, partnership: 50 };
-
 function variant() { return form.variant.value; }
-function players() { return variant() === 'partnership' ? 4 : Number(form.players.value); }
+function facts() { return VARIANTS[variant()]; }
+/** players: the form's choice where the rule set offers one, else its only count. */
+function players() { return facts().players.length > 1 ? Number(form.players.value) : facts().players[0]; }
+/** pairsChoice: the pairs values the rules allow at this table. */
+function pairsChoice() { return facts().pairs[String(players())] || [false]; }
 
 function seatRows() {
   const box = $('#seats');
@@ -26,11 +22,11 @@ function seatRows() {
   const rows = [];
   for (let seat = 1; seat < players(); seat++) {
     const label = document.createElement('label');
-    const partner = variant() === 'partnership' || form.pairs.checked ? (seat === 2 ? ' (your partner)' : ' (opponent)') : '';
+    const partner = pairs() ? (seat === 2 ? ' (your partner)' : ' (opponent)') : '';
     label.textContent = `Seat ${seat + 1}${partner} `;
     const sel = document.createElement('select');
     sel.name = `seat${seat}`;
-    sel.append(new Option('A friend (invite link)', 'human'), ...LEVELS.map((l) => new Option(l.label, l.id)));
+    sel.append(new Option('A friend (invite link)', 'human'), ...LEVELS.map((l) => new Option(`Computer (${l})`, l)));
     if (keep[sel.name]) sel.value = keep[sel.name];
     label.append(sel);
     rows.push(label);
@@ -38,16 +34,20 @@ function seatRows() {
   box.replaceChildren(...rows);
 }
 
+/** pairs: whether this table plays in pairs (the form's choice where there is one). */
+function pairs() { const c = pairsChoice(); return c.length > 1 ? form.pairs.checked : c[0]; }
+
 let lastVariant = variant();
 function sync() {
-  const five = variant() === 'fiveup';
-  $('#fiveup-options').disabled = !five;
-  $('#fiveup-options').hidden = !five;
-  const four = players() === 4;
-  form.pairs.disabled = !five || !four;
-  if (!four) form.pairs.checked = false;
+  // The Five Up box holds the choices a rule set may offer: shown when any is offered.
+  const choices = facts().players.length > 1 || facts().redeal.length > 1;
+  $('#fiveup-options').disabled = !choices;
+  $('#fiveup-options').hidden = !choices;
+  form.pairs.disabled = pairsChoice().length < 2;
+  if (form.pairs.disabled) form.pairs.checked = pairsChoice()[0];
+  form.redeal.disabled = facts().redeal.length < 2;
   if (variant() !== lastVariant) {
-    if (Number(form.target.value) === DEFAULT_TARGET[lastVariant]) form.target.value = DEFAULT_TARGET[variant()];
+    if (Number(form.target.value) === VARIANTS[lastVariant].target) form.target.value = facts().target;
     lastVariant = variant();
   }
   seatRows();
@@ -56,11 +56,9 @@ function sync() {
 /** request builds the POST /api/games body from the form. */
 export function request() {
   const req = { variant: variant(), name: form.name.value.trim(), target: Number(form.target.value) };
-  if (req.variant === 'fiveup') {
-    req.players = players();
-    req.redeal = form.redeal.checked;
-    if (req.players === 4) req.pairs = form.pairs.checked;
-  }
+  if (facts().players.length > 1) req.players = players();
+  if (facts().redeal.length > 1) req.redeal = form.redeal.checked;
+  if (pairsChoice().length > 1) req.pairs = form.pairs.checked;
   req.bots = [];
   for (const s of $('#seats').querySelectorAll('select')) {
     if (s.value !== 'human') req.bots.push({ seat: Number(s.name.slice(4)), level: s.value });
@@ -74,7 +72,7 @@ async function submit(ev) {
   err.hidden = true;
   const req = request();
   const problem = !req.name ? 'Please enter your name.'
-    : !(Number.isInteger(req.target) && req.target >= 1 && req.target <= 1000) ? 'The target must be a whole number from 1 to 1000.' : '';
+    : !(Number.isInteger(req.target) && req.target >= TARGET.min && req.target <= TARGET.max) ? `The target must be a whole number from ${TARGET.min} to ${TARGET.max}.` : '';
   if (problem) { err.textContent = problem; err.hidden = false; return; }
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;
@@ -139,6 +137,15 @@ async function refreshGames(games) {
   }
   listGames();
 }
+
+// The form's numbers come from the server's facts, not from the HTML.
+form.target.min = TARGET.min;
+form.target.max = TARGET.max;
+form.target.value = facts().target;
+if (facts().players.length > 1) {
+  form.players.replaceChildren(...facts().players.map((n) => new Option(String(n), String(n), false, n === facts().defaultPlayers)));
+}
+form.redeal.checked = facts().defaultRedeal;
 
 form.addEventListener('change', (ev) => { if (!ev.target.closest('#seats')) sync(); });
 form.addEventListener('submit', submit);

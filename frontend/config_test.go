@@ -1,0 +1,109 @@
+package frontend
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+
+	"tessera/engine"
+	"tessera/engine/bot"
+)
+
+var update = flag.Bool("update", false, "rewrite static/assets/config.js")
+
+// variantFacts is what the start page needs to know of a rule set. Every
+// fact is asked of engine.Options.Validate, so the page never restates a
+// rule: the players it may have, for each player count the pairs values it
+// allows, the redeal values it allows, and its defaults.
+type variantFacts struct {
+	Players        []int             `json:"players"`
+	DefaultPlayers int               `json:"defaultPlayers"`
+	Pairs          map[string][]bool `json:"pairs"`
+	Redeal         []bool            `json:"redeal"`
+	DefaultRedeal  bool              `json:"defaultRedeal"`
+	Target         int               `json:"target"`
+}
+
+func factsOf(v engine.Variant) variantFacts {
+	d := engine.DefaultOptions(v)
+	f := variantFacts{DefaultPlayers: d.Players, DefaultRedeal: d.Redeal, Target: d.Target, Pairs: map[string][]bool{}}
+	valid := func(change func(*engine.Options)) bool {
+		o := d
+		change(&o)
+		return o.Validate() == nil
+	}
+	for n := 1; n <= 8; n++ {
+		var pairs []bool
+		for _, p := range []bool{false, true} {
+			if valid(func(o *engine.Options) { o.Players, o.Pairs = n, p }) {
+				pairs = append(pairs, p)
+			}
+		}
+		if len(pairs) > 0 {
+			f.Players = append(f.Players, n)
+			f.Pairs[fmt.Sprint(n)] = pairs
+		}
+	}
+	for _, r := range []bool{false, true} {
+		if valid(func(o *engine.Options) { o.Redeal = r }) {
+			f.Redeal = append(f.Redeal, r)
+		}
+	}
+	return f
+}
+
+// configJS is static/assets/config.js as the engine and the bots make it.
+func configJS(t *testing.T) []byte {
+	t.Helper()
+	facts := map[string]variantFacts{}
+	for _, v := range []engine.Variant{engine.FiveUp, engine.Partnership} {
+		facts[v.String()] = factsOf(v)
+	}
+	lo, hi := 0, 0
+	for n := -5; n <= engine.MaxTarget+5; n++ {
+		o := engine.DefaultOptions(engine.FiveUp)
+		o.Target = n
+		if o.Validate() == nil {
+			if lo == 0 {
+				lo = n
+			}
+			hi = n
+		}
+	}
+	j := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	var b bytes.Buffer
+	b.WriteString("// config.js: the server's facts the start page offers, made from the\n" +
+		"// engine's rules and the computer players it has (frontend/config_test.go;\n" +
+		"// `go test ./frontend -run TestConfigIsCurrent -update` rewrites it). Do not edit.\n\n")
+	fmt.Fprintf(&b, "/** LEVELS: the computer players' levels, weakest first. */\nexport const LEVELS = %s;\n\n", j(bot.LevelNames()))
+	fmt.Fprintf(&b, "/** TARGET: the targets a match may be played to. */\nexport const TARGET = %s;\n\n", j(map[string]int{"min": lo, "max": hi}))
+	fmt.Fprintf(&b, "/**\n * VARIANTS: per rule set, the player counts, the pairs values allowed for\n"+
+		" * each count, the redeal values allowed, and the defaults.\n */\nexport const VARIANTS = %s;\n", j(facts))
+	return b.Bytes()
+}
+
+func TestConfigIsCurrent(t *testing.T) {
+	const path = "static/assets/config.js"
+	want := configJS(t)
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s is stale: run go test ./frontend -run TestConfigIsCurrent -update\n got %s\nwant %s", path, got, want)
+	}
+}

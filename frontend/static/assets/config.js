@@ -1,0 +1,15 @@
+// config.js: the server's facts the start page offers, made from the
+// engine's rules and the computer players it has (frontend/config_test.go;
+// `go test ./frontend -run TestConfigIsCurrent -update` rewrites it). Do not edit.
+
+/** LEVELS: the computer players' levels, weakest first. */
+export const LEVELS = ["easy","medium","hard"];
+
+/** TARGET: the targets a match may be played to. */
+export const TARGET = {"max":1000,"min":1};
+
+/**
+ * VARIANTS: per rule set, the player counts, the pairs values allowed for
+ * each count, the redeal values allowed, and the defaults.
+ */
+export const VARIANTS = {"fiveup":{"players":[2,3,4],"defaultPlayers":4,"pairs":{"2":[false],"3":[false],"4":[false,true]},"redeal":[false,true],"defaultRedeal":true,"target":250},"partnership":{"players":[4],"defaultPlayers":4,"pairs":{"4":[true]},"redeal":[false],"defaultRedeal":false,"target":50}};
