@@ -37,6 +37,31 @@ type Store interface {
 	// Save writes state as version expected+1 only if the stored version is
 	// expected; else ErrConflict (ErrNotFound if absent).
 	Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error
+	// LoadMany reads at most MaxLoadMany items at once: the ones present,
+	// by id; an absent id is simply not in the map. Reads may be a moment
+	// stale (they list, they do not decide a write).
+	LoadMany(ctx context.Context, ids []string) (map[string]Item, error)
+}
+
+// MaxLoadMany is the most ids one LoadMany takes (DynamoDB's BatchGetItem
+// takes 100 keys).
+const MaxLoadMany = 100
+
+// CheckMany rejects a LoadMany that no adapter should carry out: too many
+// ids, an empty id, or a context that is already done.
+func CheckMany(ctx context.Context, ids []string) error {
+	if len(ids) > MaxLoadMany {
+		return fmt.Errorf("load many: %d ids, at most %d", len(ids), MaxLoadMany)
+	}
+	for _, id := range ids {
+		if id == "" {
+			return fmt.Errorf("load many: %w", ErrEmptyID)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Unavailable("load many", fmt.Sprint(len(ids), " ids"), err)
+	}
+	return nil
 }
 
 // What every adapter (packages memory, bolt, dynamo) does alike.

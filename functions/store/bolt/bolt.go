@@ -114,3 +114,30 @@ func (b *Store) Save(ctx context.Context, id string, state []byte, expected int6
 		return bucket.Put([]byte(id), value)
 	})
 }
+
+// LoadMany reads the games present among ids in one read transaction.
+func (b *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.Item, error) {
+	if err := store.CheckMany(ctx, ids); err != nil {
+		return nil, err
+	}
+	out := make(map[string]store.Item, len(ids))
+	err := b.db.View(func(tx *bbolt.Tx) error {
+		bk := tx.Bucket(bucket)
+		for _, id := range ids {
+			value := bk.Get([]byte(id))
+			if value == nil {
+				continue
+			}
+			item, err := decodeValue(value)
+			if err != nil {
+				return fmt.Errorf("load many %q: %w", id, err)
+			}
+			out[id] = item
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -171,3 +171,55 @@ func sameItem(stored, written store.Item) bool {
 		stored.UpdatedAt.Equal(written.UpdatedAt) &&
 		bytes.Equal(stored.State, written.State)
 }
+
+// batchAttempts bounds the BatchGetItem calls of one LoadMany: DynamoDB
+// may leave keys unprocessed under load, and they are asked again.
+const batchAttempts = 4
+
+// LoadMany reads the items present among ids with BatchGetItem (eventually
+// consistent: a list may be a moment stale; a write never relies on it).
+func (d *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.Item, error) {
+	if err := store.CheckMany(ctx, ids); err != nil {
+		return nil, err
+	}
+	out := make(map[string]store.Item, len(ids))
+	seen := make(map[string]bool, len(ids))
+	keys := make([]map[string]types.AttributeValue, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] { // BatchGetItem refuses duplicate keys
+			seen[id] = true
+			keys = append(keys, dynamoKey(id))
+		}
+	}
+	for attempt := 0; len(keys) > 0; attempt++ {
+		if attempt == batchAttempts {
+			return nil, store.Unavailable("load many", fmt.Sprint(len(keys), " ids"), errors.New("keys left unprocessed"))
+		}
+		res, err := d.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+			RequestItems: map[string]types.KeysAndAttributes{d.table: {Keys: keys}},
+		})
+		if err != nil {
+			return nil, dynamoError("load many", fmt.Sprint(len(keys), " ids"), err)
+		}
+		for _, av := range res.Responses[d.table] {
+			item, err := parseDynamoItem(av)
+			if err != nil {
+				return nil, fmt.Errorf("store: dynamo load many: %w", err)
+			}
+			id, _ := av[KeyAttr].(*types.AttributeValueMemberS)
+			if id == nil {
+				return nil, fmt.Errorf("store: dynamo load many: an item without %s", KeyAttr)
+			}
+			out[id.Value] = item
+		}
+		keys = res.UnprocessedKeys[d.table].Keys
+		if len(keys) > 0 {
+			select {
+			case <-ctx.Done():
+				return nil, store.Unavailable("load many", fmt.Sprint(len(keys), " ids"), ctx.Err())
+			case <-time.After(time.Duration(25<<attempt) * time.Millisecond):
+			}
+		}
+	}
+	return out, nil
+}

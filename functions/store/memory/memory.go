@@ -74,3 +74,23 @@ func (m *Store) Save(ctx context.Context, id string, state []byte, expected int6
 	m.items[id] = next
 	return nil
 }
+
+// LoadMany returns copies of the games present among ids.
+func (m *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.Item, error) {
+	if err := store.CheckMany(ctx, ids); err != nil {
+		return nil, err
+	}
+	out := make(map[string]store.Item, len(ids))
+	m.mu.Lock()
+	for _, id := range ids {
+		if item, ok := m.items[id]; ok {
+			out[id] = item
+		}
+	}
+	m.mu.Unlock()
+	for id, item := range out {
+		item.State = store.CloneBytes(item.State)
+		out[id] = item
+	}
+	return out, nil
+}

@@ -40,6 +40,9 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"an empty id is an error but none of the sentinels", testEmptyID},
 		{"a cancelled context is ErrUnavailable", testCancelledContext},
 		{"of 32 concurrent saves of one version exactly one wins", testConcurrentSaves},
+		{"load many returns the items present, as stored", testLoadMany},
+		{"load many of 100 ids, none or some present", testLoadManyFull},
+		{"load many refuses more than MaxLoadMany ids, an empty id and a cancelled context", testLoadManyRefuses},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -294,4 +297,66 @@ func testConcurrentSaves(t *testing.T, s store.Store) {
 		t.Errorf("conflicts = %d, want %d", conflicts, writers-1)
 	}
 	wantItem(t, mustLoad(t, s, "g1"), expected+1, fmt.Appendf(nil, "writer %d", winner), t0.Add(time.Duration(winner)*time.Second))
+}
+
+func testLoadMany(t *testing.T, s store.Store) {
+	mustCreate(t, s, "a", []byte("a1"), t0)
+	mustCreate(t, s, "b", []byte("b1"), t0)
+	mustSave(t, s, "b", []byte("b2"), 1, t0.Add(time.Second))
+	mustCreate(t, s, "e", nil, t0)
+	got, err := s.LoadMany(t.Context(), []string{"b", "missing", "a", "b", "e"})
+	if err != nil {
+		t.Fatalf("LoadMany = %v", err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("LoadMany gave %d items, want 3 (a, b, e): %v", len(got), got)
+	}
+	wantItem(t, got["a"], 1, []byte("a1"), t0)
+	wantItem(t, got["b"], 2, []byte("b2"), t0.Add(time.Second))
+	wantItem(t, got["e"], 1, nil, t0)
+	got["a"].State[0] = 'X'
+	wantItem(t, mustLoad(t, s, "a"), 1, []byte("a1"), t0)
+	none, err := s.LoadMany(t.Context(), nil)
+	if err != nil || len(none) != 0 {
+		t.Fatalf("LoadMany(nil) = %v, %v; want empty", none, err)
+	}
+}
+
+func testLoadManyFull(t *testing.T, s store.Store) {
+	ids := make([]string, store.MaxLoadMany)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("g%03d", i)
+	}
+	got, err := s.LoadMany(t.Context(), ids)
+	if err != nil || len(got) != 0 {
+		t.Fatalf("LoadMany of %d absent ids = %d items, %v; want none", len(ids), len(got), err)
+	}
+	for i := 0; i < len(ids); i += 3 {
+		mustCreate(t, s, ids[i], []byte(ids[i]), t0)
+	}
+	got, err = s.LoadMany(t.Context(), ids)
+	if err != nil {
+		t.Fatalf("LoadMany = %v", err)
+	}
+	if want := (len(ids) + 2) / 3; len(got) != want {
+		t.Fatalf("LoadMany gave %d items, want %d", len(got), want)
+	}
+	for i := 0; i < len(ids); i += 3 {
+		wantItem(t, got[ids[i]], 1, []byte(ids[i]), t0)
+	}
+}
+
+func testLoadManyRefuses(t *testing.T, s store.Store) {
+	mustCreate(t, s, "g1", []byte("v1"), t0)
+	if _, err := s.LoadMany(t.Context(), make([]string, store.MaxLoadMany+1)); err == nil {
+		t.Error("LoadMany of MaxLoadMany+1 ids = nil error")
+	}
+	_, err := s.LoadMany(t.Context(), []string{"g1", ""})
+	if !errors.Is(err, store.ErrEmptyID) {
+		t.Errorf(`LoadMany with "" = %v, want ErrEmptyID`, err)
+	}
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err = s.LoadMany(cancelled, []string{"g1"})
+	wantErr(t, "LoadMany(cancelled)", err, store.ErrUnavailable)
 }

@@ -25,6 +25,7 @@ type Faulty struct {
 
 	mu              sync.Mutex
 	loadErrs        []error
+	loadManyErrs    []error
 	saveErrs        []error
 	createErrs      []error
 	lostSaveErrs    []error
@@ -47,6 +48,14 @@ func (f *Faulty) FailNextLoad(errs ...error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.loadErrs = append(f.loadErrs, errs...)
+}
+
+// FailNextLoadMany makes the next len(errs) LoadManys fail, in order, with
+// errs.
+func (f *Faulty) FailNextLoadMany(errs ...error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.loadManyErrs = append(f.loadManyErrs, errs...)
 }
 
 // FailNextSave makes the next len(errs) Saves fail, in order, with errs,
@@ -119,6 +128,17 @@ func (f *Faulty) Load(ctx context.Context, id string) (store.Item, error) {
 		return store.Item{}, err
 	}
 	return f.Inner.Load(ctx, id)
+}
+
+// LoadMany passes through unless a failure is queued.
+func (f *Faulty) LoadMany(ctx context.Context, ids []string) (map[string]store.Item, error) {
+	f.mu.Lock()
+	err := pop(&f.loadManyErrs)
+	f.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return f.Inner.LoadMany(ctx, ids)
 }
 
 // Save fails if a failure is queued; else runs the hooks, writes through,

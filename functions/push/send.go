@@ -1,0 +1,138 @@
+package push
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// MaxEndpoint bounds an endpoint URL in bytes; real ones are 150-400.
+const MaxEndpoint = 1024
+
+// ErrEndpoint is an endpoint the server will not send to.
+var ErrEndpoint = errors.New("push: endpoint refused")
+
+// CheckEndpoint accepts an https URL with a host and no user info (http
+// too when insecure). A host that is an IP literal of a refused range is
+// refused here already; names are checked when dialled (Client).
+func CheckEndpoint(raw string, insecure bool) error {
+	if len(raw) > MaxEndpoint {
+		return fmt.Errorf("%w: longer than %d bytes", ErrEndpoint, MaxEndpoint)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" {
+		return fmt.Errorf("%w: not an absolute URL with a host", ErrEndpoint)
+	}
+	if u.Scheme != "https" && !(insecure && u.Scheme == "http") {
+		return fmt.Errorf("%w: must be https", ErrEndpoint)
+	}
+	if ip, err := netip.ParseAddr(u.Hostname()); err == nil && refused(ip, insecure) {
+		return fmt.Errorf("%w: a private or local address", ErrEndpoint)
+	}
+	return nil
+}
+
+// refused reports whether the server must not connect to ip: loopback,
+// private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local, CGNAT
+// (100.64/10), unspecified or multicast. insecure allows loopback only.
+func refused(ip netip.Addr, insecure bool) bool {
+	ip = ip.Unmap()
+	if ip.IsLoopback() {
+		return !insecure
+	}
+	return ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
+		cgnat.Contains(ip) || !ip.IsValid() || ip.Is4() && ip.As4()[0] == 0
+}
+
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+
+// Client returns the HTTP client pushes are sent with: it dials only
+// addresses that refused allows (checked on the resolved address, so DNS
+// cannot point it inside), uses no proxy and follows no redirect.
+func Client(insecure bool) *http.Client {
+	dialer := &net.Dialer{
+		Timeout: 5 * time.Second,
+		Control: func(network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil || refused(ap.Addr(), insecure) {
+				return fmt.Errorf("%w: %s is a private or local address", ErrEndpoint, address)
+			}
+			return nil
+		},
+	}
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:               nil,
+			DialContext:         dialer.DialContext,
+			ForceAttemptHTTP2:   true,
+			MaxIdleConnsPerHost: 4,
+			IdleConnTimeout:     90 * time.Second,
+			TLSHandshakeTimeout: 5 * time.Second,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// Sender sends messages for one deployment.
+type Sender struct {
+	Keys    *Keys
+	Client  *http.Client     // Client(insecure)
+	Subject string           // VAPID sub: mailto: or https: contact
+	Now     func() time.Time // nil: time.Now
+	TTL     time.Duration    // how long a push service keeps an undelivered message; 0: 1 day
+}
+
+// ErrGone is a push service's 404 or 410: the subscription is no more.
+var ErrGone = errors.New("push: subscription expired or unsubscribed")
+
+// Send encrypts payload for sub and posts it. ErrGone means the device
+// should be forgotten; other errors are passing (the message is lost).
+func (s *Sender) Send(ctx context.Context, sub Subscription, payload []byte) error {
+	now, ttl := time.Now, s.TTL
+	if s.Now != nil {
+		now = s.Now
+	}
+	if ttl <= 0 {
+		ttl = 24 * time.Hour
+	}
+	body, err := Encrypt(sub, payload)
+	if err != nil {
+		return err
+	}
+	auth, err := s.Keys.Authorization(sub.Endpoint, s.Subject, now())
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, sub.Endpoint, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrEndpoint, err)
+	}
+	req.Header.Set("Content-Encoding", "aes128gcm")
+	req.Header.Set("Content-Type", "application/octet-stream")
+	req.Header.Set("TTL", strconv.Itoa(int(ttl/time.Second)))
+	req.Header.Set("Urgency", "normal")
+	req.Header.Set("Authorization", auth)
+	resp, err := s.Client.Do(req)
+	if err != nil {
+		return fmt.Errorf("push: send: %w", err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
+		return ErrGone
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		return fmt.Errorf("push: the push service answered %d", resp.StatusCode)
+	}
+	return nil
+}
