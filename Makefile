@@ -16,7 +16,7 @@ BUILD_GOARCH ?= arm64
 ARTIFACTS_DIR ?= $(ROOT)/bin/lambda
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags='-s -w'
 
-.PHONY: build-CreateFunction build-JoinFunction build-StateFunction build-MoveFunction \
+.PHONY: build-CreateFunction build-JoinFunction build-StateFunction build-MoveFunction build-PlayerFunction \
 	lambda-bootstrap build run test test-deps test-fmt test-vet test-race test-go test-browser
 
 # lambda_bootstrap builds one Lambda binary, package $(1), into
@@ -36,6 +36,8 @@ build-StateFunction:
 	$(call lambda_bootstrap,./functions/state)
 build-MoveFunction:
 	$(call lambda_bootstrap,./functions/move)
+build-PlayerFunction:
+	$(call lambda_bootstrap,./functions/player)
 
 # lambda-bootstrap builds any package PKG the same way; the tests use it for a
 # hello-world function, the cold-start baseline.

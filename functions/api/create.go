@@ -31,7 +31,7 @@ func (h *handler) create(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	token, hash, err := newToken(h.rand)
+	token, hash, err := h.seatToken(req.Key)
 	if err != nil {
 		c.fail(err)
 		return
@@ -58,6 +58,13 @@ func (h *handler) create(c *call, body []byte) {
 		if err != nil {
 			c.fail(err)
 			return
+		}
+		if req.Key != "" {
+			// The record first: see player.go.
+			if err := h.updatePlayer(ctx, hash, func(p *playerRecord) bool { return p.addGame(id) }); err != nil {
+				c.fail(err)
+				return
+			}
 		}
 		err = h.store.Create(ctx, id, state, now)
 		if errors.Is(err, store.ErrExists) && attempt+1 < createAttempts {

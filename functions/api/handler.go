@@ -10,11 +10,13 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
 	"tessera/engine"
 	"tessera/engine/bot"
+	"tessera/functions/push"
 	"tessera/functions/store"
 )
 
@@ -25,6 +27,7 @@ type Config struct {
 	Now    func() time.Time      // nil: time.Now
 	Rand   io.Reader             // nil: crypto/rand.Reader (game ids, tokens, seeds); must be safe for concurrent use
 	Bots   map[string]bot.Player // nil: bot.Levels()
+	Push   *PushConfig           // nil: no push notifications
 }
 
 // handler serves every endpoint of API.md.
@@ -34,6 +37,10 @@ type handler struct {
 	now   func() time.Time
 	rand  io.Reader
 	bots  map[string]bot.Player
+	push  *PushConfig
+	// vapidKeys caches the deployment's VAPID pair (devices.go).
+	vapidKeys vapidKeys
+	sender    *push.Sender
 }
 
 // New returns the API handler. It panics when cfg.Store is nil: that is a
@@ -42,7 +49,7 @@ func New(cfg Config) http.Handler {
 	if cfg.Store == nil {
 		panic("api: Config.Store is required")
 	}
-	h := &handler{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots}
+	h := &handler{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -55,10 +62,17 @@ func New(cfg Config) http.Handler {
 	if h.bots == nil {
 		h.bots = bot.Levels()
 	}
+	if h.push != nil {
+		client := h.push.Client
+		if client == nil {
+			client = push.Client(h.push.Insecure)
+		}
+		h.sender = &push.Sender{Client: client, Subject: h.push.Subject, Now: h.now}
+	}
 	return h
 }
 
-// route is one of the four endpoints.
+// route is one of the endpoints.
 type route int
 
 const (
@@ -67,21 +81,32 @@ const (
 	routePoll
 	routeSeats
 	routeMoves
+	routeMe
+	routeMePush
+	routePushKey
 )
 
-// allowed is each route's one method.
-var allowed = [...]string{routeCreate: http.MethodPost, routePoll: http.MethodGet,
-	routeSeats: http.MethodPost, routeMoves: http.MethodPost}
+// allowed is each route's methods.
+var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.MethodGet},
+	routeSeats: {http.MethodPost}, routeMoves: {http.MethodPost}, routeMe: {http.MethodGet},
+	routeMePush: {http.MethodPut, http.MethodDelete}, routePushKey: {http.MethodGet}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
-	routeSeats: "seats", routeMoves: "moves"}
+	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
 // checked later, at the 404 step of API.md's order.
 func parseRoute(path string) (route, string) {
-	if path == "/api/games" {
+	switch path {
+	case "/api/games":
 		return routeCreate, ""
+	case "/api/me":
+		return routeMe, ""
+	case "/api/me/push":
+		return routeMePush, ""
+	case "/api/push":
+		return routePushKey, ""
 	}
 	rest, ok := strings.CutPrefix(path, "/api/games/")
 	if !ok {
@@ -137,27 +162,40 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.fail(errNotFound)
 		return
 	}
-	if r.Method != allowed[rt] {
+	if !slices.Contains(allowed[rt], r.Method) {
+		methods := strings.Join(allowed[rt], ", ")
 		c.failWith(&apiError{status: 405, code: codeMethodNotAllowed,
-			message: "Use " + allowed[rt] + " on this path.", allow: allowed[rt]})
+			message: "Use " + strings.Join(allowed[rt], " or ") + " on this path.", allow: methods})
 		return
 	}
 	switch rt {
 	case routePoll:
 		h.poll(c)
-	case routeCreate, routeSeats, routeMoves:
-		body, err := readBody(r)
-		if err != nil {
-			c.fail(err)
-			return
-		}
-		switch rt {
-		case routeCreate:
-			h.create(c, body)
-		case routeSeats:
-			h.takeSeat(c, body)
-		default:
-			h.move(c, body)
+		return
+	case routeMe:
+		h.me(c)
+		return
+	case routePushKey:
+		h.pushKey(c)
+		return
+	}
+	body, err := readBody(r)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	switch rt {
+	case routeCreate:
+		h.create(c, body)
+	case routeSeats:
+		h.takeSeat(c, body)
+	case routeMoves:
+		h.move(c, body)
+	case routeMePush:
+		if r.Method == http.MethodPut {
+			h.putDevice(c, body)
+		} else {
+			h.deleteDevice(c, body)
 		}
 	}
 }

@@ -43,6 +43,7 @@ func (h *handler) move(c *call, body []byte) {
 		c.stale(m, seat, g)
 		return
 	}
+	was := snapshot(m)
 	if err := m.Apply(seat, req.Move); err != nil {
 		c.fail(notHeld(m, seat, req.Move, err))
 		return
@@ -59,6 +60,7 @@ func (h *handler) move(c *call, body []byte) {
 	}
 	c.version = g.item.Version + 1
 	g.item.UpdatedAt = now
+	h.notify(c, c.gameID, c.version, m, g.state, was, g.state.seats[seat].tokenHash)
 	c.writeView(m, seat, c.version, g)
 }
 

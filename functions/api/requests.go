@@ -32,6 +32,7 @@ type botRequest struct {
 type createRequest struct {
 	Options engine.Options
 	Name    string
+	Key     string // "" when absent
 	Bots    []botRequest
 }
 
@@ -55,6 +56,7 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	redeal, hasRedeal := f.bool("redeal")
 	name, hasName := f.str("name")
 	f.require("name", hasName)
+	key := f.key()
 	bots, hasBots := f.array("bots")
 	if f.err != nil {
 		return createRequest{}, f.err
@@ -82,7 +84,7 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	if err := o.Validate(); err != nil {
 		return createRequest{}, err
 	}
-	req.Options = o
+	req.Options, req.Key = o, key
 	if req.Name, err = cleanName(name); err != nil {
 		return createRequest{}, err
 	}
@@ -131,6 +133,7 @@ func decodeBots(arr []any, players int, levels func(string) bool) ([]botRequest,
 type seatRequest struct {
 	Name string
 	Seat int
+	Key  string // "" when absent
 }
 
 func decodeSeat(body []byte) (seatRequest, error) {
@@ -142,10 +145,11 @@ func decodeSeat(body []byte) (seatRequest, error) {
 	name, hasName := f.str("name")
 	f.require("name", hasName)
 	seat, hasSeat := f.int("seat", 0, maxSeats-1)
+	key := f.key()
 	if err := f.done(); err != nil {
 		return seatRequest{}, err
 	}
-	req := seatRequest{Seat: -1}
+	req := seatRequest{Seat: -1, Key: key}
 	if hasSeat {
 		req.Seat = int(seat)
 	}
@@ -247,4 +251,15 @@ func cleanName(s string) (string, error) {
 		return "", badRequest("a name must be 1 to %d characters after trimming", maxNameLen)
 	}
 	return s, nil
+}
+
+// key takes the optional player key: 400 unless well-formed (API.md
+// "Players").
+func (f *fields) key() string {
+	key, ok := f.str("key")
+	if ok && !wellFormedKey(key) {
+		f.fail(badRequest("a key is 22 to 64 characters of A-Z a-z 0-9 - _"))
+		return ""
+	}
+	return key
 }

@@ -15,7 +15,9 @@ const seatAttempts = 5
 
 // takeSeat is POST /api/games/{id}/seats: the named seat, or the lowest
 // free one. Taking the last seat deals the first hand and plays the
-// computer players' moves that follow.
+// computer players' moves that follow. A key that holds a seat already is
+// answered that seat, 200, whatever else the body asks (a retry whose
+// answer was lost).
 func (h *handler) takeSeat(c *call, body []byte) {
 	req, err := decodeSeat(body)
 	if err != nil {
@@ -25,6 +27,7 @@ func (h *handler) takeSeat(c *call, body []byte) {
 	ctx := c.r.Context()
 	var token string
 	var hash []byte
+	recorded := false
 	for attempt := 0; attempt < seatAttempts; attempt++ {
 		g, err := h.load(ctx, c)
 		if err != nil {
@@ -36,6 +39,14 @@ func (h *handler) takeSeat(c *call, body []byte) {
 			c.fail(err)
 			return
 		}
+		if req.Key != "" {
+			if held := seatOfHash(g.state.seats, hashToken(req.Key)); held >= 0 {
+				c.seat = held
+				c.writeJSON(http.StatusOK, seatAnswer{Game: m.View(held, meta(c.gameID, g.item.Version, g.item.UpdatedAt)),
+					Seat: held, Token: req.Key})
+				return
+			}
+		}
 		seat := req.Seat
 		if seat < 0 {
 			if seat = m.FreeSeat(); seat < 0 {
@@ -44,16 +55,25 @@ func (h *handler) takeSeat(c *call, body []byte) {
 			}
 		}
 		if token == "" {
-			if token, hash, err = newToken(h.rand); err != nil {
+			if token, hash, err = h.seatToken(req.Key); err != nil {
 				c.fail(err)
 				return
 			}
 		}
+		was := snapshot(m)
 		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name}); err != nil {
 			c.fail(err)
 			return
 		}
 		g.state.seats[seat].tokenHash = hash
+		if req.Key != "" && !recorded {
+			// The record first: see player.go.
+			if err := h.updatePlayer(ctx, hash, func(p *playerRecord) bool { return p.addGame(c.gameID) }); err != nil {
+				c.fail(err)
+				return
+			}
+			recorded = true
+		}
 		now, err := h.saveAfterBots(ctx, c, g, m)
 		if errors.Is(err, store.ErrConflict) {
 			continue
@@ -63,6 +83,7 @@ func (h *handler) takeSeat(c *call, body []byte) {
 			return
 		}
 		c.seat, c.version = seat, g.item.Version+1
+		h.notify(c, c.gameID, c.version, m, g.state, was, hash)
 		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(seat, meta(c.gameID, c.version, now)),
 			Seat: seat, Token: token})
 		return

@@ -72,6 +72,15 @@ func newToken(r io.Reader) (token string, hash []byte, err error) {
 	return token, hashToken(token), nil
 }
 
+// seatToken is the token of a seat being taken: the player's key when
+// given, else a new one the server draws; with the hash to store.
+func (h *handler) seatToken(key string) (string, []byte, error) {
+	if key != "" {
+		return key, hashToken(key), nil
+	}
+	return newToken(h.rand)
+}
+
 // hashToken is what the server keeps of a token.
 func hashToken(token string) []byte {
 	sum := sha256.Sum256([]byte(token))
@@ -87,9 +96,31 @@ func newSeed(r io.Reader) (engine.Seed, error) {
 	return engine.Seed{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])}, nil
 }
 
+// Player keys (API.md "Players"): a seat token the client chose.
+const (
+	minKeyLen = 22
+	maxKeyLen = 64
+)
+
+// wellFormedKey reports whether s can be a seat token or a player key: 22
+// to 64 characters of A-Z a-z 0-9 - _ (a token the server draws is 22 of
+// them).
+func wellFormedKey(s string) bool {
+	if len(s) < minKeyLen || len(s) > maxKeyLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // bearer reads the Authorization header. present is false when there is
 // none; ok is false when there is one but it is not "Bearer <token>" with a
-// token of the right shape.
+// token or key of the right shape.
 func bearer(r *http.Request) (token string, present, ok bool) {
 	values, present := r.Header["Authorization"]
 	if !present {
@@ -99,10 +130,7 @@ func bearer(r *http.Request) (token string, present, ok bool) {
 		return "", true, false
 	}
 	scheme, tok, found := strings.Cut(values[0], " ")
-	if !found || !strings.EqualFold(scheme, "Bearer") || len(tok) != tokenLen {
-		return "", true, false
-	}
-	if _, err := base64.RawURLEncoding.Strict().DecodeString(tok); err != nil {
+	if !found || !strings.EqualFold(scheme, "Bearer") || !wellFormedKey(tok) {
 		return "", true, false
 	}
 	return tok, true, true
@@ -110,8 +138,10 @@ func bearer(r *http.Request) (token string, present, ok bool) {
 
 // seatOf returns the seat whose stored hash matches token, or -1. Every
 // seat is compared, in constant time, whatever matches.
-func seatOf(seats []seatAuth, token string) int {
-	h := hashToken(token)
+func seatOf(seats []seatAuth, token string) int { return seatOfHash(seats, hashToken(token)) }
+
+// seatOfHash is seatOf for a token's hash.
+func seatOfHash(seats []seatAuth, h []byte) int {
 	found := -1
 	for i := range seats {
 		if subtle.ConstantTimeCompare(h, seats[i].tokenHash) == 1 {

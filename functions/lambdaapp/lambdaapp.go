@@ -26,6 +26,11 @@ const (
 	// EnvEndpoint overrides the DynamoDB endpoint (tests point it at
 	// dynalite). Optional; empty means the AWS default for the region.
 	EnvEndpoint = "DYNAMODB_ENDPOINT"
+	// EnvPush set to "0" turns Web Push off; it is on otherwise.
+	EnvPush = "PUSH"
+	// EnvPushSubject is the VAPID contact (mailto: or https:); empty uses
+	// the request's origin.
+	EnvPushSubject = "PUSH_SUBJECT"
 )
 
 // ErrNoTable is returned by ConfigFromEnv when TABLE_NAME is unset or empty.
@@ -33,13 +38,16 @@ var ErrNoTable = errors.New("lambdaapp: " + EnvTable + " is not set")
 
 // Config is what a function takes from its environment.
 type Config struct {
-	Table    string // DynamoDB table name
-	Endpoint string // optional DynamoDB endpoint override
+	Table       string // DynamoDB table name
+	Endpoint    string // optional DynamoDB endpoint override
+	Push        bool   // send Web Push notifications
+	PushSubject string // VAPID contact
 }
 
 // ConfigFromEnv reads the configuration through getenv (os.Getenv in Run).
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
-	cfg := Config{Table: getenv(EnvTable), Endpoint: getenv(EnvEndpoint)}
+	cfg := Config{Table: getenv(EnvTable), Endpoint: getenv(EnvEndpoint),
+		Push: getenv(EnvPush) != "0", PushSubject: getenv(EnvPushSubject)}
 	if cfg.Table == "" {
 		return Config{}, ErrNoTable
 	}
@@ -59,7 +67,11 @@ func NewHandler(ctx context.Context, cfg Config, logger *slog.Logger) (http.Hand
 	if err != nil {
 		return nil, fmt.Errorf("lambdaapp: open dynamodb store: %w", err)
 	}
-	return api.New(api.Config{Store: st, Logger: logger}), nil
+	ac := api.Config{Store: st, Logger: logger}
+	if cfg.Push {
+		ac.Push = &api.PushConfig{Subject: cfg.PushSubject}
+	}
+	return api.New(ac), nil
 }
 
 // Proxy adapts an http.Handler to a Lambda handler for API Gateway HTTP API

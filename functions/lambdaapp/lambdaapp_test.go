@@ -22,9 +22,11 @@ func TestConfigFromEnvironment(t *testing.T) {
 		want    Config
 		wantErr error
 	}{
-		{"the table alone is AWS's DynamoDB", map[string]string{"TABLE_NAME": "games"}, Config{Table: "games"}, nil},
+		{"the table alone is AWS's DynamoDB, with push", map[string]string{"TABLE_NAME": "games"}, Config{Table: "games", Push: true}, nil},
 		{"an endpoint points elsewhere", map[string]string{"TABLE_NAME": "games", "DYNAMODB_ENDPOINT": "http://127.0.0.1:4567"},
-			Config{Table: "games", Endpoint: "http://127.0.0.1:4567"}, nil},
+			Config{Table: "games", Endpoint: "http://127.0.0.1:4567", Push: true}, nil},
+		{"PUSH=0 turns push off; PUSH_SUBJECT names the contact", map[string]string{"TABLE_NAME": "games", "PUSH": "0", "PUSH_SUBJECT": "mailto:a@b.c"},
+			Config{Table: "games", PushSubject: "mailto:a@b.c"}, nil},
 		{"no table is a configuration error", map[string]string{"DYNAMODB_ENDPOINT": "http://x"}, Config{}, ErrNoTable},
 		{"an empty table is no table", map[string]string{"TABLE_NAME": ""}, Config{}, ErrNoTable},
 	}

@@ -115,7 +115,7 @@ type lastMove struct {
 	body string
 }
 
-// deployFunctions starts the four bootstraps, each under its own emulator,
+// deployFunctions starts the five bootstraps, each under its own emulator,
 // against a fresh table on dynalite, each through its own recording proxy.
 func deployFunctions(t *testing.T) (map[string]*emulated, map[string]*actionRecorder) {
 	t.Helper()
@@ -131,7 +131,7 @@ func deployFunctions(t *testing.T) (map[string]*emulated, map[string]*actionReco
 	}
 	fns := map[string]*emulated{}
 	recorders := map[string]*actionRecorder{}
-	for _, name := range []string{"CreateFunction", "JoinFunction", "StateFunction", "MoveFunction"} {
+	for _, name := range []string{"CreateFunction", "JoinFunction", "StateFunction", "MoveFunction", "PlayerFunction"} {
 		bootstrap := nativeBootstrap(t, name)
 		rec, proxyURL := recordingProxy(t, endpoint)
 		recorders[name] = rec
@@ -198,15 +198,17 @@ func playToTheEnd(t *testing.T, state, move *emulated, start view, tokens map[in
 	return current, moves, last
 }
 
-// TestAGameThroughTheFourBootstraps plays a two-player Five Up match to the
+// TestAGameThroughTheBootstraps plays a two-player Five Up match to the
 // end through the real bootstrap binaries, each under its own emulator,
-// against dynalite, with API Gateway HTTP API v2 events.
-func TestAGameThroughTheFourBootstraps(t *testing.T) {
+// against dynalite, with API Gateway HTTP API v2 events; then a player's
+// routes (their games, a push device, the VAPID key).
+func TestAGameThroughTheBootstraps(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs four Lambda binaries; skipped with -short")
+		t.Skip("builds and runs five Lambda binaries; skipped with -short")
 	}
 	fns, recorders := deployFunctions(t)
 	create, join, state, move := fns["CreateFunction"], fns["JoinFunction"], fns["StateFunction"], fns["MoveFunction"]
+	player := fns["PlayerFunction"]
 
 	// Create, then take the other seat: the match starts.
 	var ana seated
@@ -281,8 +283,44 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 		t.Errorf("wrong method: code %q, want method_not_allowed", wrongMethod.Error.Code)
 	}
 
+	// A player's routes: a game made with a key is in its list; a device
+	// is registered and removed; the VAPID key is the same twice.
+	const key = "lambdatest-player-key-0123456789abcdef"
+	var keyed seated
+	decode(t, "create with a key", create.invoke(t, apiEvent("POST /api/games", "POST", "/api/games", nil,
+		`{"variant": "fiveup", "players": 2, "name": "Cleo", "key": "`+key+`"}`)), http.StatusCreated, &keyed)
+	if keyed.Token != key {
+		t.Errorf("create with a key answered token %q, want the key", keyed.Token)
+	}
+	var mine struct {
+		Games []struct {
+			ID   string `json:"id"`
+			Seat int    `json:"seat"`
+		} `json:"games"`
+	}
+	decode(t, "my games", player.invoke(t, apiEvent("GET /api/me", "GET", "/api/me", bearer(key), "")), http.StatusOK, &mine)
+	if len(mine.Games) != 1 || mine.Games[0].ID != keyed.Game.ID || mine.Games[0].Seat != 0 {
+		t.Errorf("my games = %+v, want the one game created with the key", mine)
+	}
+	var pk, pk2 struct {
+		PublicKey string `json:"publicKey"`
+	}
+	decode(t, "push key", player.invoke(t, apiEvent("GET /api/push", "GET", "/api/push", nil, "")), http.StatusOK, &pk)
+	decode(t, "push key again", player.invoke(t, apiEvent("GET /api/push", "GET", "/api/push", nil, "")), http.StatusOK, &pk2)
+	if len(pk.PublicKey) != 87 || pk.PublicKey != pk2.PublicKey {
+		t.Errorf("push keys %q, %q: want one 65-byte key in base64url", pk.PublicKey, pk2.PublicKey)
+	}
+	device := `{"endpoint": "https://push.example/send/lambdatest", "expirationTime": null, "keys": {"p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4", "auth": "BTBZMqHH6r4Tts7J_aSIgg"}}`
+	decode(t, "put device", player.invoke(t, apiEvent("PUT /api/me/push", "PUT", "/api/me/push", bearer(key), device)), http.StatusNoContent, nil)
+	decode(t, "delete device", player.invoke(t, apiEvent("DELETE /api/me/push", "DELETE", "/api/me/push", bearer(key),
+		`{"endpoint": "https://push.example/send/lambdatest"}`)), http.StatusNoContent, nil)
+	decode(t, "my games without a key", player.invoke(t, apiEvent("GET /api/me", "GET", "/api/me", nil, "")), http.StatusUnauthorized, nil)
+
 	// Secrets never reach a log line.
 	for name, fn := range fns {
+		if strings.Contains(fn.out.String(), key) {
+			t.Errorf("%s's log contains the player key", name)
+		}
 		for i, token := range tokens {
 			if strings.Contains(fn.out.String(), token) {
 				t.Errorf("%s's log contains seat %d's token", name, i)
@@ -316,7 +354,7 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 
 	// Cold starts are measured by BenchmarkColdStart; here, only what the
 	// emulator reported for each bootstrap's init, and the calls it made.
-	for _, name := range []string{"CreateFunction", "JoinFunction", "StateFunction", "MoveFunction"} {
+	for _, name := range []string{"CreateFunction", "JoinFunction", "StateFunction", "MoveFunction", "PlayerFunction"} {
 		initMs, _ := fns[name].initMillis()
 		t.Logf("%s: bootstrap init %.1f ms; DynamoDB calls %v", name, initMs, recorders[name].used())
 	}
@@ -327,7 +365,7 @@ func TestAGameThroughTheFourBootstraps(t *testing.T) {
 // function plays the computers' turns inside the human's requests.
 func TestAPartnershipAgainstComputerPlayersThroughTheBootstraps(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs four Lambda binaries; skipped with -short")
+		t.Skip("builds and runs the Lambda binaries; skipped with -short")
 	}
 	fns, _ := deployFunctions(t)
 	var ana seated

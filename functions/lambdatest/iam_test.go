@@ -14,11 +14,15 @@ import (
 // calls store.Dynamo makes for that function's routes. Load is GetItem;
 // Create and Save are a conditional PutItem, followed by a GetItem when the
 // condition fails (to tell a retry of our own write from a conflict).
+// Join and Move also read the devices of the seats a change notifies
+// (LoadMany: BatchGetItem); Player reads a key's games (BatchGetItem) and
+// writes its record.
 var wantActions = map[string][]string{
 	"CreateFunction": {"dynamodb:GetItem", "dynamodb:PutItem"},
-	"JoinFunction":   {"dynamodb:GetItem", "dynamodb:PutItem"},
+	"JoinFunction":   {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
 	"StateFunction":  {"dynamodb:GetItem"},
-	"MoveFunction":   {"dynamodb:GetItem", "dynamodb:PutItem"},
+	"MoveFunction":   {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
+	"PlayerFunction": {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
 }
 
 // grantedActions returns a function's inline-policy actions, failing the

@@ -27,6 +27,10 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"POST", "/api/games/{id}/seats", "JoinFunction"},
 	{"GET", "/api/games/{id}", "StateFunction"},
 	{"POST", "/api/games/{id}/moves", "MoveFunction"},
+	{"GET", "/api/me", "PlayerFunction"},
+	{"PUT", "/api/me/push", "PlayerFunction"},
+	{"DELETE", "/api/me/push", "PlayerFunction"},
+	{"GET", "/api/push", "PlayerFunction"},
 }
 
 // tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn
@@ -95,14 +99,14 @@ func str(p *string) string {
 	return *p
 }
 
-func TestTemplateDeclaresExactlyTheFourFunctions(t *testing.T) {
+func TestTemplateDeclaresExactlyTheFiveFunctions(t *testing.T) {
 	fns := loadTemplate(t).GetAllServerlessFunctionResources()
 	var got []string
 	for name := range fns {
 		got = append(got, name)
 	}
 	sort.Strings(got)
-	want := []string{"CreateFunction", "JoinFunction", "MoveFunction", "StateFunction"}
+	want := []string{"CreateFunction", "JoinFunction", "MoveFunction", "PlayerFunction", "StateFunction"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("functions = %v, want %v", got, want)
 	}
@@ -110,7 +114,7 @@ func TestTemplateDeclaresExactlyTheFourFunctions(t *testing.T) {
 
 func TestEveryFunctionBuildsWithItsMakeTarget(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds four binaries; skipped with -short")
+		t.Skip("builds five binaries; skipped with -short")
 	}
 	for name, fn := range loadTemplate(t).GetAllServerlessFunctionResources() {
 		t.Run(name, func(t *testing.T) {

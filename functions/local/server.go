@@ -66,9 +66,13 @@ func openStore(ctx context.Context, cfg config, logger *slog.Logger) (store.Stor
 // newHandler routes /api/ to the API and everything else to the page. The
 // API logs each of its requests itself (with its route, game and outcome);
 // the page's requests are logged here, so every request has one line.
-func newHandler(st store.Store, logger *slog.Logger) http.Handler {
+func newHandler(st store.Store, cfg config, logger *slog.Logger) http.Handler {
+	ac := api.Config{Store: st, Logger: logger}
+	if cfg.push {
+		ac.Push = &api.PushConfig{Insecure: cfg.pushInsecure, Subject: cfg.pushSubject}
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/api/", api.New(api.Config{Store: st, Logger: logger}))
+	mux.Handle("/api/", api.New(ac))
 	mux.Handle("/", logRequests(logger, frontend.Handler()))
 	return mux
 }
@@ -113,7 +117,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr
 		return err
 	}
 	srv := &http.Server{
-		Handler:           newHandler(st, logger),
+		Handler:           newHandler(st, cfg, logger),
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		WriteTimeout:      WriteTimeout,

@@ -176,3 +176,10 @@ func (k *Keys) Authorization(endpoint, subject string, now time.Time) (string, e
 }
 
 func fill(dst []byte, n *big.Int) { n.FillBytes(dst) }
+
+// ValidPublicKey reports whether b is an uncompressed P-256 point, as a
+// subscription's p256dh must be.
+func ValidPublicKey(b []byte) bool {
+	_, err := ecdh.P256().NewPublicKey(b)
+	return err == nil && len(b) == PublicKeyLen
+}

@@ -37,9 +37,9 @@ type Store interface {
 	// Save writes state as version expected+1 only if the stored version is
 	// expected; else ErrConflict (ErrNotFound if absent).
 	Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error
-	// LoadMany reads at most MaxLoadMany items at once: the ones present,
-	// by id; an absent id is simply not in the map. Reads may be a moment
-	// stale (they list, they do not decide a write).
+	// LoadMany reads at most MaxLoadMany items at once, as Load does (a
+	// LoadMany after a Save sees it): the ones present, by id; an absent
+	// id is simply not in the map.
 	LoadMany(ctx context.Context, ids []string) (map[string]Item, error)
 }
 

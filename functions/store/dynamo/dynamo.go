@@ -176,8 +176,8 @@ func sameItem(stored, written store.Item) bool {
 // may leave keys unprocessed under load, and they are asked again.
 const batchAttempts = 4
 
-// LoadMany reads the items present among ids with BatchGetItem (eventually
-// consistent: a list may be a moment stale; a write never relies on it).
+// LoadMany reads the items present among ids with BatchGetItem, strongly
+// consistent like Load.
 func (d *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.Item, error) {
 	if err := store.CheckMany(ctx, ids); err != nil {
 		return nil, err
@@ -196,7 +196,7 @@ func (d *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.It
 			return nil, store.Unavailable("load many", fmt.Sprint(len(keys), " ids"), errors.New("keys left unprocessed"))
 		}
 		res, err := d.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-			RequestItems: map[string]types.KeysAndAttributes{d.table: {Keys: keys}},
+			RequestItems: map[string]types.KeysAndAttributes{d.table: {Keys: keys, ConsistentRead: aws.Bool(true)}},
 		})
 		if err != nil {
 			return nil, dynamoError("load many", fmt.Sprint(len(keys), " ids"), err)

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"time"
+
+	"tessera/engine"
+)
+
+// meGame is one game of GET /api/me.
+type meGame struct {
+	ID        string         `json:"id"`
+	Seat      int            `json:"seat"`
+	Variant   engine.Variant `json:"variant"`
+	Status    engine.Status  `json:"status"`
+	YourTurn  bool           `json:"yourTurn"`
+	Names     []*string      `json:"names"`
+	Scores    []int          `json:"scores"`
+	Deadline  *string        `json:"deadline"`
+	UpdatedAt string         `json:"updatedAt"`
+	updated   time.Time
+}
+
+// maxMeGames is the most games /api/me lists (API.md).
+const maxMeGames = 100
+
+// errNoKey is a 401 of the player endpoints.
+var errNoKey = &apiError{status: http.StatusUnauthorized, code: codeUnauthorized,
+	message: "A player key is required: Authorization: Bearer <key>."}
+
+// playerKey reads the bearer key of a player endpoint, or answers 401.
+func (c *call) playerKey() ([]byte, bool) {
+	key, _, ok := bearer(c.r)
+	if !ok {
+		c.failWith(errNoKey)
+		return nil, false
+	}
+	return hashToken(key), true
+}
+
+// me is GET /api/me: the games in which the key holds a seat, most
+// recently updated first. The record lists the games the key joined; each
+// is checked against the game itself (a game gone, or one whose seats do
+// not hold the key, is left out: see player.go), so nothing is listed that
+// the key does not hold.
+func (h *handler) me(c *call) {
+	hash, ok := c.playerKey()
+	if !ok {
+		return
+	}
+	ctx := c.r.Context()
+	p, _, err := h.loadPlayer(ctx, hash)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	items, err := h.store.LoadMany(ctx, p.games)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	games := make([]meGame, 0, len(items))
+	for _, id := range p.games {
+		item, ok := items[id]
+		if !ok {
+			continue
+		}
+		st, err := decodeStored(item.State)
+		if err != nil {
+			h.log.Warn("my games: a stored game does not decode", "gameId", id, "cause", logCause(err))
+			continue
+		}
+		seat := seatOfHash(st.seats, hash)
+		if seat < 0 {
+			continue
+		}
+		m, err := engine.Decode(st.match)
+		if err != nil {
+			h.log.Warn("my games: a stored game does not replay", "gameId", id, "cause", logCause(err))
+			continue
+		}
+		g := meGame{ID: id, Seat: seat, Variant: m.Options().Variant, Status: m.Status(),
+			YourTurn: slices.Contains(m.ToAct(), seat), Scores: m.Scores(),
+			UpdatedAt: item.UpdatedAt.UTC().Format(time.RFC3339), updated: item.UpdatedAt}
+		for s := range m.Options().Players {
+			if ts := m.Seat(s); ts.Taken {
+				g.Names = append(g.Names, &ts.Name)
+			} else {
+				g.Names = append(g.Names, nil)
+			}
+		}
+		games = append(games, g)
+	}
+	slices.SortStableFunc(games, func(a, b meGame) int { return b.updated.Compare(a.updated) })
+	if len(games) > maxMeGames {
+		games = games[:maxMeGames]
+	}
+	c.writeJSON(http.StatusOK, struct {
+		Games []meGame `json:"games"`
+	}{games})
+}

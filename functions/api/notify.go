@@ -1,0 +1,241 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"tessera/engine"
+	"tessera/functions/push"
+)
+
+// pushBudget bounds what a request spends on pushes after its change is
+// saved: reading the recipients' devices, sending, forgetting the gone
+// ones (API.md: a push service never delays an answer by more than 1 s).
+const pushBudget = 900 * time.Millisecond
+
+// before is what a change is compared with to find who must hear of it.
+type before struct {
+	toAct  uint8 // a bit per seat that had to act
+	logLen int
+	status engine.Status
+}
+
+func snapshot(m *engine.Match) before {
+	b := before{logLen: len(m.Log()), status: m.Status()}
+	for _, s := range m.ToAct() {
+		b.toAct |= 1 << s
+	}
+	return b
+}
+
+// message is one push: API.md's payload.
+type message struct {
+	Game    string `json:"game"`
+	Version int64  `json:"version"`
+	Kind    string `json:"kind"`
+	Title   string `json:"title"`
+	Body    string `json:"body"`
+}
+
+// messages lists, by seat, what the change from b to m tells each person:
+// "turn" to a seat that must act now and did not before (or was dealt
+// again), "end" to everyone when the match ended; nothing to the seat of
+// cause (the caller's token hash) or to a computer seat.
+func messages(id string, version int64, m *engine.Match, st *storedGame, b before, cause []byte) map[int]message {
+	out := map[int]message{}
+	dealt := false
+	for _, e := range m.Log()[b.logLen:] {
+		dealt = dealt || e.Type == engine.EventDeal
+	}
+	ended := m.Status() == engine.StatusFinished && b.status != engine.StatusFinished
+	for s, a := range st.seats {
+		if a.tokenHash == nil || bytes.Equal(a.tokenHash, cause) {
+			continue
+		}
+		v := m.View(s, engine.ViewMeta{ID: id, Version: version})
+		switch {
+		case ended:
+			out[s] = message{Game: id, Version: version, Kind: "end", Title: "Match over — " + tableName(v, s), Body: endText(v)}
+		case (v.You.Confirm || v.Hand != nil && v.Hand.Turn != nil && *v.Hand.Turn == s) && (b.toAct&(1<<s) == 0 || dealt):
+			out[s] = message{Game: id, Version: version, Kind: "turn", Title: "Your turn — " + tableName(v, s),
+				Body: turnText(v, s, m.Log()[b.logLen:])}
+		}
+	}
+	return out
+}
+
+// seatName is seat s's name in v ("" for a free seat).
+func seatName(v *engine.View, s int) string {
+	if n := v.Seats[s].Name; n != nil {
+		return *n
+	}
+	return ""
+}
+
+// tableName is "Five Up with Bea and Carlo", as seat s sees the table.
+func tableName(v *engine.View, s int) string {
+	var others []string
+	for i := range v.Seats {
+		if i != s && seatName(v, i) != "" {
+			others = append(others, seatName(v, i))
+		}
+	}
+	rules := "Five Up"
+	if v.Variant == engine.Partnership {
+		rules = "Partnership"
+	}
+	return rules + " with " + andList(others)
+}
+
+func andList(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// turnText says what happened since, and what the seat needs.
+func turnText(v *engine.View, s int, since []engine.Event) string {
+	if v.You.Confirm {
+		return "You were dealt four doubles or more: redeal or keep?"
+	}
+	var text string
+	for _, e := range since {
+		if e.Type == engine.EventPlay && e.Seat != s {
+			text = seatName(v, e.Seat) + " played " + e.Tile.String()
+			if e.Points > 0 {
+				text += " for " + strconv.Itoa(e.Points)
+			}
+			text += "."
+		}
+	}
+	if text == "" && v.Hand != nil {
+		text = "Hand " + strconv.Itoa(v.Hand.Number) + " is dealt."
+	}
+	team := v.You.Team
+	if v.Variant == engine.FiveUp {
+		return text + " You need " + strconv.Itoa(v.Options.Target-v.Scores[team]) + " to reach " + strconv.Itoa(v.Options.Target) + "."
+	}
+	return text + " Score: " + strconv.Itoa(v.Scores[team]) + " to " + strconv.Itoa(v.Scores[1-team]) + "."
+}
+
+// endText is "Ana & Carlo won 252–180."
+func endText(v *engine.View) string {
+	if v.Winner == nil {
+		return "The match is over."
+	}
+	w := *v.Winner
+	var names []string
+	best := 0
+	for i, st := range v.Seats {
+		if st.Team == w {
+			names = append(names, seatName(v, i))
+		} else {
+			best = max(best, v.Scores[st.Team])
+		}
+	}
+	return strings.Join(names, " & ") + " won " + strconv.Itoa(v.Scores[w]) + "–" + strconv.Itoa(best) + "."
+}
+
+// notify sends the pushes of a saved change, within pushBudget. Nothing
+// here fails the request: a push that cannot be sent is logged and lost.
+func (h *handler) notify(c *call, id string, version int64, m *engine.Match, st *storedGame, b before, cause []byte) {
+	if h.push == nil {
+		return
+	}
+	msgs := messages(id, version, m, st, b, cause)
+	if len(msgs) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.r.Context()), pushBudget)
+	defer cancel()
+	keys, err := h.vapid(ctx)
+	if err != nil {
+		h.log.Warn("push: no VAPID keys", "gameId", id, "cause", err.Error())
+		return
+	}
+	ids := make([]string, 0, len(msgs))
+	for s := range msgs {
+		ids = append(ids, playerID(st.seats[s].tokenHash))
+	}
+	items, err := h.store.LoadMany(ctx, ids)
+	if err != nil {
+		h.log.Warn("push: devices not read", "gameId", id, "cause", err.Error())
+		return
+	}
+	type gone struct {
+		hash     []byte
+		endpoint string
+	}
+	var (
+		mu      sync.Mutex
+		expired []gone
+		wg      sync.WaitGroup
+		sent    int
+	)
+	sender := *h.sender
+	sender.Keys = keys
+	if sender.Subject == "" {
+		sender.Subject = "https://" + c.r.Host
+	}
+	for s, msg := range msgs {
+		hash := st.seats[s].tokenHash
+		item, ok := items[playerID(hash)]
+		if !ok {
+			continue
+		}
+		p, err := decodePlayer(item.State)
+		if err != nil {
+			h.log.Warn("push: a player record does not decode", "gameId", id, "cause", err.Error())
+			continue
+		}
+		payload, _ := json.Marshal(msg)
+		for _, d := range p.devices {
+			wg.Add(1)
+			sent++
+			go func() {
+				defer wg.Done()
+				err := sender.Send(ctx, d.subscription(), payload)
+				if errors.Is(err, push.ErrGone) {
+					mu.Lock()
+					expired = append(expired, gone{hash, d.endpoint})
+					mu.Unlock()
+				} else if err != nil {
+					// The endpoint is the device's secret: not logged.
+					h.log.Warn("push: not delivered", "gameId", id, "seat", s, "kind", msg.Kind, "cause", pushCause(err))
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	for _, g := range expired {
+		if err := h.updatePlayer(ctx, g.hash, func(p *playerRecord) bool { return p.dropDevice(g.endpoint) }); err != nil {
+			h.log.Warn("push: a gone device not forgotten", "gameId", id, "cause", err.Error())
+		}
+	}
+	if sent > 0 {
+		h.log.Info("push: sent", "gameId", id, "version", version, "devices", sent, "gone", len(expired))
+	}
+}
+
+// pushCause describes a failed send without the endpoint's URL.
+func pushCause(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out"
+	case errors.Is(err, push.ErrEndpoint):
+		return "endpoint refused"
+	}
+	s := err.Error()
+	if i := strings.Index(s, "push service answered"); i >= 0 {
+		return s[i:]
+	}
+	return fmt.Sprintf("%T", errors.Unwrap(err))
+}

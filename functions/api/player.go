@@ -1,0 +1,216 @@
+package api
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"tessera/engine"
+	"tessera/functions/push"
+	"tessera/functions/store"
+)
+
+// A player record is what the server keeps for one key (API.md
+// "Players"): the games the key took a seat in, and its push devices. It
+// is one store item beside the games, named by the key's hash, so
+// `/api/me` is one read of it and one LoadMany of its games. Format 1:
+//
+//	format byte (playerFormat)
+//	game count uvarint; per game: its id's idBytes, most recently joined first
+//	device count byte; per device, oldest first: endpoint (uvarint length +
+//	  bytes), p256dh (65 bytes), auth (16 bytes)
+//
+// Taking a seat writes the record before the game (docs/players.md): a
+// crash between the two leaves a game in the record whose seats do not
+// hold the key, which every read checks and drops, and never a seat the
+// record does not list.
+const (
+	playerFormat = 1
+	// maxPlayerGames bounds the games a record lists: one LoadMany.
+	maxPlayerGames = store.MaxLoadMany
+	// maxDevices and maxDeviceBytes bound a key's push devices (API.md: at
+	// most 10; the subscription data stays under 4 KB).
+	maxDevices     = 10
+	maxDeviceBytes = 4000
+	// playerAttempts bounds the retries of a record lost to a concurrent
+	// write: adding a game or a device commutes with any other change.
+	playerAttempts = 8
+)
+
+// playerID names the record of the key whose hash is h. It cannot be a
+// game id (validGameID), so the two never meet.
+func playerID(h []byte) string { return "player-" + hex.EncodeToString(h) }
+
+// playerRecord is one key's record.
+type playerRecord struct {
+	games   []string // most recently joined first
+	devices []device // oldest first
+}
+
+// device is one push subscription.
+type device struct {
+	endpoint string
+	p256dh   []byte
+	auth     []byte
+}
+
+func (d device) subscription() push.Subscription {
+	return push.Subscription{Endpoint: d.endpoint, P256dh: d.p256dh, Auth: d.auth}
+}
+
+// addGame puts id first, once; false if it was first already.
+func (p *playerRecord) addGame(id string) bool {
+	if len(p.games) > 0 && p.games[0] == id {
+		return false
+	}
+	games := append(make([]string, 0, len(p.games)+1), id)
+	for _, g := range p.games {
+		if g != id && len(games) < maxPlayerGames {
+			games = append(games, g)
+		}
+	}
+	p.games = games
+	return true
+}
+
+// dropGames removes the ids in gone; false if none was there.
+func (p *playerRecord) dropGames(gone map[string]bool) bool {
+	kept := p.games[:0:0]
+	for _, g := range p.games {
+		if !gone[g] {
+			kept = append(kept, g)
+		}
+	}
+	changed := len(kept) != len(p.games)
+	p.games = kept
+	return changed
+}
+
+// putDevice registers d, replacing an entry with its endpoint, then drops
+// the oldest devices beyond maxDevices or maxDeviceBytes.
+func (p *playerRecord) putDevice(d device) bool {
+	p.dropDevice(d.endpoint)
+	p.devices = append(p.devices, d)
+	for len(p.devices) > maxDevices || p.deviceBytes() > maxDeviceBytes {
+		p.devices = p.devices[1:]
+	}
+	return true
+}
+
+// dropDevice forgets the device with endpoint; false if none had it.
+func (p *playerRecord) dropDevice(endpoint string) bool {
+	for i, d := range p.devices {
+		if d.endpoint == endpoint {
+			p.devices = append(p.devices[:i:i], p.devices[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+func (p *playerRecord) deviceBytes() int {
+	n := 0
+	for _, d := range p.devices {
+		n += binary.MaxVarintLen16 + len(d.endpoint) + push.PublicKeyLen + push.AuthLen
+	}
+	return n
+}
+
+func encodePlayer(p *playerRecord) []byte {
+	b := make([]byte, 0, 2+len(p.games)*idBytes+1+p.deviceBytes())
+	b = append(b, playerFormat)
+	b = binary.AppendUvarint(b, uint64(len(p.games)))
+	for _, g := range p.games {
+		raw, _ := idEncoding.DecodeString(g) // ids in a record are valid
+		b = append(b, raw...)
+	}
+	b = append(b, byte(len(p.devices)))
+	for _, d := range p.devices {
+		b = binary.AppendUvarint(b, uint64(len(d.endpoint)))
+		b = append(b, d.endpoint...)
+		b = append(b, d.p256dh...)
+		b = append(b, d.auth...)
+	}
+	return b
+}
+
+func decodePlayer(b []byte) (*playerRecord, error) {
+	r := &storedReader{b: b}
+	bad := func(what string) error {
+		return fmt.Errorf("%w: player record: %s", engine.ErrCorrupt, what)
+	}
+	if f := r.count("format", playerFormat); r.err != nil || f != playerFormat {
+		return nil, bad("format")
+	}
+	n, k := binary.Uvarint(r.b)
+	if k <= 0 || n > maxPlayerGames {
+		return nil, bad("game count")
+	}
+	r.b = r.b[k:]
+	p := &playerRecord{games: make([]string, n)}
+	for i := range p.games {
+		p.games[i] = idEncoding.EncodeToString(r.next("game id", idBytes))
+	}
+	p.devices = make([]device, r.count("device count", maxDevices))
+	for i := range p.devices {
+		n, k := binary.Uvarint(r.b)
+		if r.err != nil || k <= 0 || n > push.MaxEndpoint {
+			return nil, bad("endpoint")
+		}
+		r.b = r.b[k:]
+		p.devices[i] = device{endpoint: string(r.next("endpoint", int(n))),
+			p256dh: r.next("p256dh", push.PublicKeyLen), auth: r.next("auth", push.AuthLen)}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("trailing data")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return p, nil
+}
+
+// loadPlayer reads the record of the key whose hash is h: an empty one
+// (version 0) when there is none.
+func (h *handler) loadPlayer(ctx context.Context, hash []byte) (*playerRecord, int64, error) {
+	item, err := h.store.Load(ctx, playerID(hash))
+	if errors.Is(err, store.ErrNotFound) {
+		return &playerRecord{}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	p, err := decodePlayer(item.State)
+	if err != nil {
+		return nil, 0, err
+	}
+	return p, item.Version, nil
+}
+
+// updatePlayer applies change to the record of hash and writes it on
+// condition that nobody wrote in between, retrying a lost race on the new
+// record. change reports whether it changed anything; nothing is written
+// when it did not.
+func (h *handler) updatePlayer(ctx context.Context, hash []byte, change func(*playerRecord) bool) error {
+	id := playerID(hash)
+	for attempt := 0; attempt < playerAttempts; attempt++ {
+		p, version, err := h.loadPlayer(ctx, hash)
+		if err != nil {
+			return err
+		}
+		if !change(p) {
+			return nil
+		}
+		if version == 0 {
+			err = h.store.Create(ctx, id, encodePlayer(p), h.now())
+		} else {
+			err = h.store.Save(ctx, id, encodePlayer(p), version, h.now())
+		}
+		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: player record: %d writes in a row lost a race", store.ErrUnavailable, playerAttempts)
+}
