@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -150,6 +151,50 @@ func FuzzDecodeState(f *testing.F) {
 		again, err := decodeStored(encodeStored(st))
 		if err != nil || !bytes.Equal(again.match, st.match) || fmt.Sprint(again.seats) != fmt.Sprint(st.seats) {
 			t.Fatalf("round trip of %x: %+v -> %+v, %v", b, st, again, err)
+		}
+	})
+}
+
+// FuzzDecodeDevice: a PUT /api/me/push body is refused as a 400 or is a
+// device whose endpoint and keys meet API.md's rules.
+func FuzzDecodeDevice(f *testing.F) {
+	for _, s := range []string{sub("https://push.example/1"), sub("http://127.0.0.1:9/x"), `{"endpoint":"https://a.b","keys":{}}`,
+		`{"endpoint":"https://a.b","keys":{"p256dh":"","auth":""},"expirationTime":1.5}`, `{}`, `[]`} {
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, insecure bool) {
+		d, err := decodeDevice(body, insecure)
+		if err != nil {
+			if status, _, _ := classify(err); status != 400 {
+				t.Fatalf("refused with status %d: %v", status, err)
+			}
+			return
+		}
+		if len(d.p256dh) != 65 || len(d.auth) != 16 || !strings.HasPrefix(d.endpoint, "http") {
+			t.Fatalf("accepted %+v", d)
+		}
+		if !insecure && !strings.HasPrefix(d.endpoint, "https://") {
+			t.Fatalf("accepted %q without insecure", d.endpoint)
+		}
+	})
+}
+
+// FuzzDecodePlayer: a stored player record decodes or is ErrCorrupt, never
+// a panic, and what decodes writes back to itself.
+func FuzzDecodePlayer(f *testing.F) {
+	p := &playerRecord{}
+	p.addGame("abcdefghijklmnop")
+	p.putDevice(device{endpoint: "https://push.example/1", p256dh: make([]byte, 65), auth: make([]byte, 16)})
+	f.Add(encodePlayer(p))
+	f.Add([]byte{playerFormat, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := decodePlayer(b)
+		if err != nil {
+			return
+		}
+		again, err := decodePlayer(encodePlayer(p))
+		if err != nil || fmt.Sprint(again) != fmt.Sprint(p) {
+			t.Fatalf("round trip of %x: %+v -> %+v, %v", b, p, again, err)
 		}
 	})
 }

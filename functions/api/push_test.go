@@ -1,0 +1,264 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"tessera/functions/store"
+	"tessera/functions/store/memory"
+	"tessera/internal/testenv"
+)
+
+// newPushServer is a server with push on (insecure endpoints allowed) and
+// a real clock: a push service checks the VAPID token's expiry.
+func newPushServer(t *testing.T, st store.Store, seed uint64) *server {
+	t.Helper()
+	s := newServer(t, st, seed)
+	s.h = New(Config{Store: st, Rand: seededReader(seed), Logger: s.h.(*handler).log,
+		Push: &PushConfig{Insecure: true, Subject: "mailto:tests@tessera.invalid"}})
+	return s
+}
+
+// pushService is a web-push-testing server.
+type pushService struct {
+	t    *testing.T
+	base string
+}
+
+// subscribe makes a device there for the server's VAPID key and returns
+// its PushSubscription JSON and its clientHash.
+func (p pushService) subscribe(vapidKey string) (string, string) {
+	p.t.Helper()
+	body, _ := json.Marshal(map[string]string{"userVisibleOnly": "true", "applicationServerKey": vapidKey})
+	resp, err := http.Post(p.base+"/subscribe", "application/json", bytes.NewReader(body))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			Endpoint string `json:"endpoint"`
+			Keys     struct {
+				P256dh string `json:"p256dh"`
+				Auth   string `json:"auth"`
+			} `json:"keys"`
+			ClientHash string `json:"clientHash"`
+		} `json:"data"`
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || json.Unmarshal(raw, &out) != nil || out.Data.ClientHash == "" {
+		p.t.Fatalf("subscribe: %d %s", resp.StatusCode, raw)
+	}
+	sub, _ := json.Marshal(map[string]any{"endpoint": out.Data.Endpoint, "expirationTime": nil,
+		"keys": map[string]string{"p256dh": out.Data.Keys.P256dh, "auth": out.Data.Keys.Auth}})
+	return string(sub), out.Data.ClientHash
+}
+
+// received is every message the device got, decrypted.
+func (p pushService) received(clientHash string) []message {
+	p.t.Helper()
+	body, _ := json.Marshal(map[string]string{"clientHash": clientHash})
+	resp, err := http.Post(p.base+"/get-notifications", "application/json", bytes.NewReader(body))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			Messages []string `json:"messages"`
+		} `json:"data"`
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || json.Unmarshal(raw, &out) != nil {
+		p.t.Fatalf("get-notifications: %d %s", resp.StatusCode, raw)
+	}
+	var msgs []message
+	for _, m := range out.Data.Messages {
+		var msg message
+		if err := json.Unmarshal([]byte(m), &msg); err != nil {
+			p.t.Fatalf("a push that is not API.md's payload: %q", m)
+		}
+		msgs = append(msgs, msg)
+	}
+	return msgs
+}
+
+func (p pushService) expire(clientHash string) {
+	p.t.Helper()
+	resp, err := http.Post(p.base+"/expire-subscription/"+clientHash, "application/json", nil)
+	if err != nil || resp.StatusCode != 200 {
+		p.t.Fatalf("expire: %v %v", resp, err)
+	}
+	resp.Body.Close()
+}
+
+func (s *server) vapidKey() string {
+	s.t.Helper()
+	r := s.do("GET", "/api/push", "", "")
+	var k struct {
+		PublicKey string `json:"publicKey"`
+	}
+	if r.status != 200 || json.Unmarshal(r.body, &k) != nil {
+		s.t.Fatalf("GET /api/push: %d %s", r.status, r.body)
+	}
+	return k.PublicKey
+}
+
+// Two keys play through the API with a real push service stand-in (it
+// decrypts RFC 8291 and checks the VAPID token against GET /api/push):
+// each move sends exactly one turn message, with the new version, to the
+// seat whose turn it became, and none to the mover; a 410 removes the
+// device; a push service that hangs does not hold a move past 1 s.
+func TestPushesReachTheRightDevice(t *testing.T) {
+	svc := pushService{t, testenv.WebPush(t)}
+	mem := memory.New()
+	s := newPushServer(t, mem, 201)
+	key := s.vapidKey()
+	if again := newPushServer(t, mem, 202).vapidKey(); again != key {
+		t.Fatalf("a second server over the same store has another VAPID key")
+	}
+	subA, hashA := svc.subscribe(key)
+	subB, hashB := svc.subscribe(key)
+	for _, d := range []struct{ key, sub string }{{keyAna, subA}, {keyBea, subB}} {
+		if r := s.do("PUT", "/api/me/push", d.sub, d.key); r.status != 204 {
+			t.Fatalf("PUT /api/me/push: %d %s", r.status, r.body)
+		}
+	}
+	r := s.do("POST", "/api/games", `{"variant":"fiveup","players":2,"target":50,"name":"Ana","key":"`+keyAna+`"}`, "")
+	var a seatAnswerJSON
+	json.Unmarshal(r.body, &a)
+	id := mustView(t, a.Game).ID
+	r = s.do("POST", "/api/games/"+id+"/seats", `{"name":"Bea","key":"`+keyBea+`"}`, "")
+	if r.status != 201 {
+		t.Fatalf("join: %d %s", r.status, r.body)
+	}
+	keys := []string{keyAna, keyBea}
+	hashes := []string{hashA, hashB}
+	want := [2][]message{}
+	v := s.poll(id, keyAna)
+	if turn := v.Hand.Turn; turn != nil && *turn == 0 {
+		// Bea's join made it Ana's turn.
+		want[0] = append(want[0], message{Game: id, Version: v.Version, Kind: "turn"})
+	}
+	for moves := 0; moves < 6 && v.Status == "playing"; moves++ {
+		actor := 0
+		if v.Hand.Turn == nil {
+			t.Fatalf("no turn: %+v", v.Hand)
+		}
+		actor = *v.Hand.Turn
+		lm := s.poll(id, keys[actor]).You.Legal[0]
+		body := `{"version":` + itoa(v.Version) + `,"type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` +
+			itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+		if r := s.do("POST", "/api/games/"+id+"/moves", body, keys[actor]); r.status != 200 {
+			t.Fatalf("move: %d %s", r.status, r.body)
+		}
+		v = s.poll(id, keyAna)
+		if v.Status == "finished" {
+			break
+		}
+		if next := *v.Hand.Turn; next != actor {
+			want[next] = append(want[next], message{Game: id, Version: v.Version, Kind: "turn"})
+		}
+	}
+	for seat, hash := range hashes {
+		got := svc.received(hash)
+		if len(got) != len(want[seat]) {
+			t.Fatalf("seat %d received %d messages, want %d: %+v", seat, len(got), len(want[seat]), got)
+		}
+		for i, m := range got {
+			if m.Game != want[seat][i].Game || m.Version != want[seat][i].Version || m.Kind != "turn" ||
+				!strings.HasPrefix(m.Title, "Your turn — Five Up with ") || m.Body == "" {
+				t.Errorf("seat %d message %d = %+v, want %+v", seat, i, m, want[seat][i])
+			}
+			for _, k := range keys {
+				if strings.Contains(m.Title+m.Body, k) {
+					t.Errorf("a push holds a key")
+				}
+			}
+		}
+	}
+	if len(want[0])+len(want[1]) == 0 {
+		t.Fatal("no push was expected: the test proves nothing")
+	}
+
+	// 410: the push service forgets Bea's device; the next push to her
+	// removes it from her record.
+	svc.expire(hashB)
+	for v.Status == "playing" && *v.Hand.Turn != 1 || v.Status == "playing" && len(devicesOf(t, mem, keyBea)) > 0 {
+		actor := *v.Hand.Turn
+		lm := s.poll(id, keys[actor]).You.Legal[0]
+		body := `{"version":` + itoa(v.Version) + `,"type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` +
+			itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+		s.do("POST", "/api/games/"+id+"/moves", body, keys[actor])
+		v = s.poll(id, keyAna)
+	}
+	if n := len(devicesOf(t, mem, keyBea)); n != 0 {
+		t.Fatalf("Bea's expired device is still registered (%d devices)", n)
+	}
+	if n := len(devicesOf(t, mem, keyAna)); n != 1 {
+		t.Fatalf("Ana has %d devices, want her 1", n)
+	}
+}
+
+// devicesOf reads a key's record straight from the store.
+func devicesOf(t *testing.T, st store.Store, key string) []device {
+	t.Helper()
+	item, err := st.Load(context.Background(), playerID(hashToken(key)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := decodePlayer(item.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.devices
+}
+
+// A push service that never answers costs a move at most the push budget.
+func TestAHangingPushServiceDoesNotHoldAMove(t *testing.T) {
+	release := make(chan struct{})
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
+	defer hung.Close()
+	defer close(release)
+	s := newPushServer(t, memory.New(), 203)
+	s.vapidKey()
+	dev := `{"endpoint":"` + hung.URL + `/push/1","keys":{"p256dh":"BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4","auth":"BTBZMqHH6r4Tts7J_aSIgg"}}`
+	for _, k := range []string{keyAna, keyBea} {
+		if r := s.do("PUT", "/api/me/push", dev, k); r.status != 204 {
+			t.Fatalf("PUT: %d %s", r.status, r.body)
+		}
+	}
+	r := s.do("POST", "/api/games", `{"variant":"fiveup","players":2,"name":"Ana","key":"`+keyAna+`"}`, "")
+	var a seatAnswerJSON
+	json.Unmarshal(r.body, &a)
+	id := mustView(t, a.Game).ID
+	start := time.Now()
+	if r := s.do("POST", "/api/games/"+id+"/seats", `{"name":"Bea","key":"`+keyBea+`"}`, ""); r.status != 201 {
+		t.Fatalf("join: %d", r.status)
+	}
+	took := time.Since(start)
+	v := s.poll(id, keyAna)
+	actor := *v.Hand.Turn
+	keys := []string{keyAna, keyBea}
+	lm := s.poll(id, keys[actor]).You.Legal[0]
+	body := `{"version":` + itoa(v.Version) + `,"type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` +
+		itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+	start = time.Now()
+	if r := s.do("POST", "/api/games/"+id+"/moves", body, keys[actor]); r.status != 200 {
+		t.Fatalf("move: %d %s", r.status, r.body)
+	}
+	took = max(took, time.Since(start))
+	if took > time.Second {
+		t.Errorf("a hanging push service held a request %v, want under 1 s", took)
+	}
+	if took < pushBudget/2 {
+		t.Errorf("the request took %v: the hanging service was not even tried", took)
+	}
+}
