@@ -116,13 +116,25 @@ test('two friends play a Five Up match to 10 through the page', { skip, timeout:
       continue;
     }
     if (reloaded && !privateLink) {
-      // Bea's private link opens her seat on another device, and leaves the address bar at once.
-      const link = await bea.page.inputValue('#private-link');
-      assert.match(link, new RegExp(`/g/${id}#seat=.+`));
+      // Bea's seat is her player key's: the game page has no seat link of
+      // its own and points to the start page. Her player link there brings
+      // her games to a fresh browser (the key leaves the address bar at
+      // once), and the game opens on her seat.
+      assert.equal(await bea.page.isVisible('#private-share'), false, 'no seat link for a keyed seat');
+      const beaHome = await bea.context.newPage();
+      await beaHome.goto(env.server.url + '/');
+      await beaHome.click('#player-link-btn');
+      const link = await beaHome.inputValue('#player-link');
+      assert.match(link, new RegExp(`^${env.server.url}/#key=[A-Za-z0-9_-]{43}$`));
+      assert.equal(await beaHome.locator('#player-qr svg.qr path').count(), 1, 'the link is drawn as a QR code too');
+      await beaHome.close();
       const other = await h.newPlayer(env.browser, errors);
       await other.page.goto(link);
+      await other.page.waitForSelector(`#my-games li[data-game="${id}"]`);
+      assert.equal(other.page.url(), `${env.server.url}/`, 'key removed from the address bar');
+      assert.match(await other.page.textContent('#key-note'), /player link worked/);
+      await other.page.click(`#my-games li[data-game="${id}"] a`);
       await other.page.waitForSelector('.hand-tile');
-      assert.equal(other.page.url(), `${env.server.url}/g/${id}`, 'token removed from the address bar');
       assert.match(await other.page.locator('.seat-slot[data-pos=bottom] .name').textContent(), /^Bea \(you\)$/);
       await other.context.close();
       privateLink = true;

@@ -53,8 +53,8 @@ async function waitUp(url, child, ms = 60000) {
   throw new Error(`server at ${url} did not answer within ${ms} ms`);
 }
 
-/** startServer returns {url, stop}. */
-async function startServer() {
+/** startServer returns {url, stop}; env adds to the server's environment. */
+async function startServer(env = {}) {
   if (process.env.TESSERA_URL) return { url: process.env.TESSERA_URL.replace(/\/$/, ''), stop: async () => {} };
   let bin = process.env.TESSERA_BIN;
   if (!bin) {
@@ -63,7 +63,8 @@ async function startServer() {
   }
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-data-'));
   const port = await freePort();
-  const child = spawn(bin, ['-addr', `127.0.0.1:${port}`, '-data', data], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(bin, ['-addr', `127.0.0.1:${port}`, '-data', data],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
   const url = `http://127.0.0.1:${port}`;
@@ -113,13 +114,14 @@ async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 
  * runs here (skipReason) and registers the hooks that start the local server
  * and chromium before its tests and stop them after. It returns
  * {skip, server, browser}; server and browser are set once before has run.
+ * serverEnv adds to the local server's environment.
  */
-function suite() {
+function suite(serverEnv = {}) {
   const { before, after } = require('node:test');
   const env = { skip: skipReason() || false, server: null, browser: null };
   before(async () => {
     if (env.skip) return;
-    env.server = await startServer();
+    env.server = await startServer(serverEnv);
     env.browser = await launch();
   });
   after(async () => {
@@ -129,7 +131,7 @@ function suite() {
   return env;
 }
 
-module.exports = { ROOT, CI, skipReason, suite, startServer, launch, watch, newPlayer, waitUp };
+module.exports = { ROOT, CI, skipReason, suite, startServer, launch, watch, newPlayer, waitUp, freePort };
 
 /**
  * shot saves a screenshot under docs/screenshots/ when UPDATE_SCREENSHOTS=1

@@ -4,11 +4,12 @@
 'use strict';
 
 /** createGame fills the start page form and lands on the game page. */
-async function createGame(page, url, { variant = 'fiveup', players, pairs, target, name, seats = [] }) {
+async function createGame(page, url, { variant = 'fiveup', players, pairs, redeal, target, name, seats = [] }) {
   await page.goto(url + '/');
   await page.check(`input[name=variant][value=${variant}]`);
   if (players) await page.selectOption('select[name=players]', String(players));
   if (pairs !== undefined) await page.setChecked('input[name=pairs]', pairs);
+  if (redeal !== undefined) await page.setChecked('input[name=redeal]', redeal);
   if (target) await page.fill('input[name=target]', String(target));
   await page.fill('input[name=name]', name);
   for (let i = 0; i < seats.length; i++) await page.selectOption(`select[name=seat${i + 1}]`, seats[i]);

@@ -9,6 +9,8 @@ import { describe } from '../frontend/static/assets/log.js';
 import { seatPositions } from '../frontend/static/assets/table.js';
 import { tileName, tileText } from '../frontend/static/assets/render.js';
 import { endsFor } from '../frontend/static/assets/input.js';
+import { qrMatrix } from '../frontend/static/assets/qr.js';
+import jsQR from 'jsqr';
 
 test('poll timing', async (t) => {
   const cases = [
@@ -20,6 +22,8 @@ test('poll timing', async (t) => {
     ['30 s while the page is hidden', { visible: false, waiting: true, idleMs: 0 }, 30 * SECOND],
     ['hidden and idle for an hour stays at 2 minutes', { visible: false, waiting: true, idleMs: 2 * 60 * MINUTE }, 2 * MINUTE],
     ['no polling once the match is over', { visible: true, waiting: true, idleMs: 0, finished: true }, 0],
+    ['no polling while hidden with push on: the push wakes the page', { visible: false, waiting: true, idleMs: 0, push: true }, 0],
+    ['push changes nothing while the page is shown', { visible: true, waiting: true, idleMs: 0, push: true }, 2 * SECOND],
   ];
   for (const [name, input, want] of cases) {
     await t.test(name, () => assert.equal(pollDelay(input), want, `pollDelay(${JSON.stringify(input)})`));
@@ -98,4 +102,48 @@ test('a tile is playable exactly where legal lists it, in either order', () => {
   const legal = [{ tile: [1, 3], end: 'right' }, { tile: [3, 1], end: 'up' }, { tile: [1, 1], end: 'right' }];
   assert.deepEqual(endsFor(legal, [3, 1]), ['right', 'up']);
   assert.deepEqual(endsFor(legal, [6, 6]), []);
+});
+
+// The QR codes of player links read back as the same text (jsQR, an
+// independent reader), in every version the encoder makes (1 to 10).
+test('QR codes read back', () => {
+  const read = (grid) => {
+    const scale = 4, quiet = 4, n = (grid.length + 2 * quiet) * scale;
+    const px = new Uint8ClampedArray(n * n * 4).fill(255);
+    grid.forEach((row, y) => row.forEach((dark, x) => {
+      if (!dark) return;
+      for (let dy = 0; dy < scale; dy++) {
+        for (let dx = 0; dx < scale; dx++) {
+          const i = (((y + quiet) * scale + dy) * n + (x + quiet) * scale + dx) * 4;
+          px[i] = px[i + 1] = px[i + 2] = 0;
+        }
+      }
+    }));
+    const r = jsQR(px, n, n);
+    return r ? r.data : null;
+  };
+  const sizes = new Set();
+  for (const n of [1, 14, 20, 40, 60, 80, 100, 115, 150, 175, 200, 213]) {
+    const text = ('https://tessera.example/#key=' + 'aZ09-_'.repeat(40)).slice(0, n);
+    const grid = qrMatrix(text);
+    sizes.add(grid.length);
+    assert.equal(read(grid), text, `${n} bytes (${grid.length} modules)`);
+  }
+  assert.deepEqual([...sizes].sort((a, b) => a - b), [21, 25, 29, 33, 37, 41, 45, 49, 53, 57], 'versions 1 to 10');
+  assert.equal(read(qrMatrix('Ana’s link: é')), 'Ana’s link: é', 'UTF-8');
+  assert.throws(() => qrMatrix('x'.repeat(214)), RangeError);
+});
+
+test('"2 h ago" and "2 days left"', async () => {
+  const now = Date.parse('2026-12-01T12:00:00Z');
+  const { ago, left } = await import('../frontend/static/assets/clock.js');
+  assert.equal(ago('2026-12-01T11:59:30Z', now), 'just now');
+  assert.equal(ago('2026-12-01T11:55:00Z', now), '5 min ago');
+  assert.equal(ago('2026-12-01T10:00:00Z', now), '2 h ago');
+  assert.equal(ago('2026-11-30T10:00:00Z', now), 'yesterday');
+  assert.equal(ago('2026-11-27T12:00:00Z', now), '4 days ago');
+  assert.equal(left('2026-12-03T12:00:01Z', now), '2 days left');
+  assert.equal(left('2026-12-01T17:30:00Z', now), '5 h left');
+  assert.equal(left('2026-12-01T12:00:30Z', now), '1 min left');
+  assert.equal(left('2026-12-01T11:00:00Z', now), 'time is up');
 });

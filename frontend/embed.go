@@ -39,13 +39,14 @@ type asset struct {
 }
 
 var contentTypes = map[string]string{
-	".html": "text/html; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".js":   "text/javascript; charset=utf-8",
-	".svg":  "image/svg+xml",
-	".png":  "image/png",
-	".json": "application/json",
-	".txt":  "text/plain; charset=utf-8",
+	".html":        "text/html; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".svg":         "image/svg+xml",
+	".png":         "image/png",
+	".json":        "application/json",
+	".webmanifest": "application/manifest+json",
+	".txt":         "text/plain; charset=utf-8",
 }
 
 func load(name string) asset {
@@ -109,6 +110,9 @@ func route(p string) (string, bool) {
 	switch {
 	case p == "/" || p == "/index.html":
 		return "index.html", true
+	case p == "/sw.js" || p == "/manifest.webmanifest":
+		// At the root: a service worker's scope is its own path's folder.
+		return strings.TrimPrefix(p, "/"), true
 	case strings.HasPrefix(p, "/g/"):
 		id := strings.TrimPrefix(p, "/g/")
 		if id == "" || strings.ContainsAny(id, "/.") {

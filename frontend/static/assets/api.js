@@ -29,6 +29,7 @@ async function call(method, path, { token, body, etag } = {}) {
     throw new NetworkError(e && e.message ? e.message : 'network error');
   }
   if (res.status === 304) return { status: 304, etag };
+  if (res.status === 204) return { status: 204, data: null };
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (res.ok) return { status: res.status, data, etag: res.headers.get('ETag') };
@@ -44,11 +45,37 @@ export async function createGame(request) {
   return (await call('POST', '/api/games', { body: request })).data;
 }
 
-/** joinGame(id, name, seat?) -> {game, seat, token} */
-export async function joinGame(id, name, seat) {
+/** joinGame(id, name, seat?, key?) -> {game, seat, token}; a key that holds a seat already gets it back (200). */
+export async function joinGame(id, name, seat, key) {
   const body = { name };
   if (seat !== undefined && seat !== null) body.seat = seat;
+  if (key) body.key = key;
   return (await call('POST', `/api/games/${encodeURIComponent(id)}/seats`, { body })).data;
+}
+
+/** myGames(key) -> {games: [...]}: the key's games, most recently updated first (GET /api/me). */
+export async function myGames(key) {
+  return (await call('GET', '/api/me', { token: key })).data;
+}
+
+/** pushKey() -> the VAPID public key, or null when the server sends no pushes (404). */
+export async function pushKey() {
+  try {
+    return (await call('GET', '/api/push')).data.publicKey;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}
+
+/** putDevice(key, subscription): this device hears of the key's games. */
+export async function putDevice(key, subscription) {
+  await call('PUT', '/api/me/push', { token: key, body: subscription });
+}
+
+/** deleteDevice(key, endpoint): it no longer does. */
+export async function deleteDevice(key, endpoint) {
+  await call('DELETE', '/api/me/push', { token: key, body: { endpoint } });
 }
 
 /** readGame(id, token, etag) -> {status: 200, data: view, etag} or {status: 304}. */
@@ -92,8 +119,9 @@ export const MINUTE = 60 * SECOND;
  * visible: the page is shown; waiting: someone else is to act (or seats are
  * open); finished: the match is over; idleMs: time since the view last changed.
  */
-export function pollDelay({ visible, waiting, finished, idleMs }) {
+export function pollDelay({ visible, waiting, finished, idleMs, push }) {
   if (finished) return 0; // 0: stop polling
+  if (!visible && push) return 0; // the push wakes the page (sw.js), and showing it polls at once
   let d = 2 * SECOND;
   if (idleMs >= 60 * MINUTE) d = 2 * MINUTE;
   else if (idleMs >= 5 * MINUTE) d = 30 * SECOND;
@@ -175,7 +203,7 @@ export class Poller {
     const s = this.state();
     let d = this.failures
       ? errorDelay(this.failures)
-      : pollDelay({ visible: !document.hidden, waiting: s.waiting, finished: s.finished, idleMs: Date.now() - this.changedAt });
+      : pollDelay({ visible: !document.hidden, waiting: s.waiting, finished: s.finished, push: !!s.push, idleMs: Date.now() - this.changedAt });
     if (d === 0) return;
     this.timer = setTimeout(() => { this.timer = null; this.tick(); }, d);
   }

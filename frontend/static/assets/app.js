@@ -2,7 +2,8 @@
 // hands it to the renderers and sends the moves the player picks from
 // `you.legal`. No rules live here.
 
-import { Poller, ApiError, sendMove, joinGame, createGame, newMoveId, errorDelay } from './api.js';
+import { Poller, ApiError, sendMove, joinGame, createGame, newMoveId, errorDelay, myGames } from './api.js';
+import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName } from './log.js';
@@ -46,7 +47,9 @@ function signalTurn() {
   const mine = myTurn();
   document.title = mine ? '● Your turn — Tessera' : `${view ? statusText(view, me()) : 'Game'} — Tessera`;
   $('#favicon').href = mine ? '/assets/favicon-turn.svg' : '/assets/favicon.svg';
-  if (mine && wasMyTurn === false && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
+  // The in-tab notification is the fallback for browsers without push; with
+  // push on, the service worker has shown one already.
+  if (mine && wasMyTurn === false && document.hidden && !pushOn() && 'Notification' in window && Notification.permission === 'granted') {
     try { new Notification('Tessera: your turn', { body: statusText(view, me()), tag: 'tessera-' + id }); } catch (e) { /* not allowed here */ }
   }
   wasMyTurn = mine;
@@ -226,7 +229,7 @@ async function join(ev) {
   if (!name) { err.textContent = 'Please enter your name.'; err.hidden = false; return; }
   const seat = form.seat.value === '' ? undefined : Number(form.seat.value);
   try {
-    const res = await joinGame(id, name, seat);
+    const res = await joinGame(id, name, seat, playerKey());
     token = res.token;
     putGame(id, { token, seat: res.seat, name });
     poller.setToken(token);
@@ -242,10 +245,13 @@ async function join(ev) {
 
 function showShare(before) {
   $('#invite-link').value = inviteURL(id);
-  $('#private-share').hidden = !token;
-  $('#private-link').value = token ? `${inviteURL(id)}#seat=${token}` : '';
-  const n = $('#notify-btn');
-  n.hidden = !(token && 'Notification' in window && Notification.permission === 'default');
+  // A seat held by this browser's player key has no link of its own: the
+  // key opens every game, and its link is on the start page.
+  const keyed = token && token === playerKey();
+  $('#private-share').hidden = !token || keyed;
+  $('#key-share').hidden = !keyed;
+  $('#private-link').value = token && !keyed ? `${inviteURL(id)}#seat=${token}` : '';
+  $('#notify').hidden = !token || view.status === 'finished';
   // The creator waiting for friends sees the invite link straight away.
   if (!before && token && view.status === 'open') toggleMenu(true);
 }
@@ -272,7 +278,7 @@ async function share(url, title, button) {
 async function newMatch() {
   const slot = $('#new-match-slot');
   const o = view.options;
-  const req = { variant: view.variant, target: o.target, name: view.seats[me()].name,
+  const req = { variant: view.variant, target: o.target, name: view.seats[me()].name, key: playerKey(),
     bots: view.seats.filter((s) => s.bot).map((s) => ({ seat: s.seat, level: s.bot })) };
   if (view.variant === 'fiveup') Object.assign(req, { players: o.players, redeal: o.redeal }, o.players === 4 ? { pairs: o.pairs } : {});
   slot.textContent = 'Creating…';
@@ -322,7 +328,7 @@ const input = attachInput($('#hand'), $('#board'), {
 const poller = new Poller(id, {
   token,
   onView: show,
-  state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished' }),
+  state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished', push: pushOn() }),
   onError: (e, failures) => {
     if (failures > 0) { banner(`Connection trouble; trying again in ${Math.round(errorDelay(failures) / 1000)} s…`); return; }
     if (failures === 0) { banner(''); return; }
@@ -348,10 +354,11 @@ document.addEventListener('click', (ev) => {
 });
 $('#share-invite').addEventListener('click', (ev) => share(inviteURL(id), 'Tessera: join my game', ev.target));
 $('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#seat=${token}`, 'Tessera: my seat', ev.target));
-$('#notify-btn').addEventListener('click', async (ev) => {
-  try { await Notification.requestPermission(); } catch (e) { /* ignored */ }
-  ev.target.hidden = Notification.permission !== 'default';
-});
+notifyControl($('#notify'));
+// A push for this game (sw.js tells its open pages) means: poll now.
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.addEventListener('message', (ev) => { if (ev.data && ev.data.type === 'push' && ev.data.game === id) poller.now(); });
+}
 $('#redeal-btn').addEventListener('click', () => send({ type: 'redeal' }));
 $('#keep-btn').addEventListener('click', () => send({ type: 'keep' }));
 document.addEventListener('visibilitychange', () => { if (!document.hidden) poller.now(); else poller.schedule(); });
@@ -359,4 +366,20 @@ window.addEventListener('focus', () => poller.now());
 let resizeTimer = null;
 window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawBoard, 100); });
 
-if (!id) { $('#status').textContent = 'Game not found'; } else poller.now();
+// Opened on a device that does not remember a seat here: the player key
+// may hold one (its games are the server's to list).
+async function start() {
+  if (!token) {
+    try {
+      const mine = (await myGames(playerKey())).games.find((g) => g.id === id);
+      if (mine) {
+        token = playerKey();
+        putGame(id, { token, seat: mine.seat });
+        poller.setToken(token);
+      }
+    } catch (e) { /* watch; the poll reports trouble */ }
+  }
+  poller.now();
+}
+
+if (!id) { $('#status').textContent = 'Game not found'; } else start();

@@ -1,6 +1,8 @@
-// mygames.js: the games this device has a seat in, kept in localStorage
-// under one key: {id: {token, seat, name, summary, savedAt}}. The seat token
-// is a secret: it is only ever sent back to our own API in a header.
+// mygames.js: what this device remembers of its games, in localStorage:
+// {id: {token, seat, name, summary, savedAt}} (the seat token is a secret:
+// it is only ever sent back to our own API in a header), and the games the
+// player hid from the start page. The list itself is the server's
+// (GET /api/me); this keeps seats taken before player keys, and the tokens.
 
 const KEY = 'tessera.games';
 
@@ -41,3 +43,17 @@ export function summarize(view) {
     updatedAt: view.updatedAt,
   };
 }
+
+const HIDDEN = 'tessera.hidden';
+
+/** hiddenGames: the ids hidden from the start page (they stay in /api/me). */
+export function hiddenGames() {
+  try { return new Set(JSON.parse(localStorage.getItem(HIDDEN)) || []); } catch (e) { return new Set(); }
+}
+
+function saveHidden(set) {
+  try { localStorage.setItem(HIDDEN, JSON.stringify([...set])); } catch (e) { /* private mode */ }
+}
+
+export function hideGame(id) { const s = hiddenGames(); s.add(id); saveHidden(s); }
+export function unhideGame(id) { const s = hiddenGames(); s.delete(id); saveHidden(s); }

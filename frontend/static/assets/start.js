@@ -1,8 +1,11 @@
 // start.js: the start page. It builds a create request from the form (the
 // server checks it) and lists the games this device has a seat in.
 
-import { createGame, readGame, ApiError } from './api.js';
-import { allGames, putGame, forgetGame, summarize } from './mygames.js';
+import { createGame, myGames, ApiError } from './api.js';
+import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame } from './mygames.js';
+import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
+import { qrSVG } from './qr.js';
+import { ago, left } from './clock.js';
 import { LEVELS, TARGET, VARIANTS } from './config.js';
 
 const $ = (s) => document.querySelector(s);
@@ -55,7 +58,7 @@ function sync() {
 
 /** request builds the POST /api/games body from the form. */
 export function request() {
-  const req = { variant: variant(), name: form.name.value.trim(), target: Number(form.target.value) };
+  const req = { variant: variant(), name: form.name.value.trim(), target: Number(form.target.value), key: playerKey() };
   if (facts().players.length > 1) req.players = players();
   if (facts().redeal.length > 1) req.redeal = form.redeal.checked;
   if (pairsChoice().length > 1) req.pairs = form.pairs.checked;
@@ -88,54 +91,146 @@ async function submit(ev) {
 }
 
 // ---- my games ------------------------------------------------------------------
+// The list is the server's (GET /api/me, refreshed while the page is shown),
+// plus seats this device took before it had a key. Hiding a game only hides
+// it here; it can be shown again.
 
-function gameLine(id, g) {
-  const s = g.summary;
+let serverGames = null; // the last /api/me answer's games, null before one
+let showHidden = false;
+
+const VARIANT_NAMES = { fiveup: 'Five Up', partnership: 'Partnership' };
+
+/** entries merges the server's list with this device's older seats. */
+function entries() {
+  const local = allGames();
+  const out = [];
+  const listed = new Set();
+  for (const g of serverGames || []) {
+    listed.add(g.id);
+    out.push({ id: g.id, seat: g.seat, variant: g.variant, status: g.status, yourTurn: g.yourTurn,
+      names: g.names, scores: g.scores, deadline: g.deadline, updatedAt: g.updatedAt });
+  }
+  for (const [id, g] of Object.entries(local)) {
+    const s = g.summary;
+    if (listed.has(id) || !s || (serverGames && g.token === playerKey())) continue;
+    out.push({ id, seat: g.seat, variant: s.variant, status: s.status, yourTurn: s.status === 'playing' && s.turn === g.seat,
+      names: s.players, scores: s.scores, teams: s.teams, deadline: null, updatedAt: s.updatedAt });
+  }
+  return out.sort((a, b) => Date.parse(b.updatedAt || 0) - Date.parse(a.updatedAt || 0));
+}
+
+function gameLine(e, hidden) {
   const li = document.createElement('li');
-  li.dataset.game = id;
+  li.dataset.game = e.id;
+  if (e.yourTurn) li.classList.add('your-turn');
   const a = document.createElement('a');
-  a.href = `/g/${encodeURIComponent(id)}`;
-  a.textContent = s ? (s.variant === 'partnership' ? 'Partnership' : 'Five Up') + ' with ' + s.players.map((p) => p || '(free seat)').join(', ') : id;
-  li.append(a);
+  a.href = `/g/${encodeURIComponent(e.id)}`;
+  const names = (e.names || []).map((n) => n || '(free seat)');
+  a.textContent = `${VARIANT_NAMES[e.variant] || e.variant} with ${names.join(', ')}`;
   const p = document.createElement('p');
   p.className = 'game-state';
-  if (s) {
-    const teams = [...new Set(s.teams)];
-    const score = teams.map((t) => `${s.players.filter((_, i) => s.teams[i] === t).join(' & ')} ${s.scores[t] ?? 0}`).join(' · ');
-    let who = '';
-    if (s.status === 'open') who = 'waiting for players';
-    else if (s.status === 'finished') who = 'finished';
-    else if (s.turn === g.seat) { who = 'your turn'; li.classList.add('your-turn'); }
-    else if (s.turn !== null && s.turn !== undefined) who = `${s.players[s.turn]}'s turn`;
-    p.textContent = `${score} (to ${s.target}) — ${who}`;
-  }
-  const forget = document.createElement('button');
-  forget.type = 'button';
-  forget.className = 'link';
-  forget.textContent = 'Forget';
-  forget.setAttribute('aria-label', 'Forget this game on this device');
-  forget.addEventListener('click', () => { forgetGame(id); listGames(); });
-  li.append(p, forget);
+  const who = e.status === 'open' ? 'waiting for players' : e.status === 'finished' ? 'finished' : e.yourTurn ? 'your turn' : 'waiting for the others';
+  // Teams: one a seat, or seats 0 & 2 against 1 & 3 when there are two scores for four.
+  const pairs = names.length === 4 && (e.scores || []).length === 2;
+  const score = (e.scores || []).map((pts, t) => `${names.filter((_, i) => (pairs ? i % 2 : i) === t).join(' & ')} ${pts}`).join(' · ');
+  const bits = [score ? `${score} — ${who}` : who];
+  if (e.yourTurn && e.deadline) bits.push(left(e.deadline));
+  if (e.updatedAt) bits.push(ago(e.updatedAt));
+  p.textContent = bits.join(' · ');
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.className = 'link';
+  toggle.textContent = hidden ? 'Show' : 'Hide';
+  toggle.setAttribute('aria-label', hidden ? 'Show this game again' : 'Hide this game from this list');
+  toggle.addEventListener('click', () => {
+    if (hidden) { unhideGame(e.id); renderHome(); return; }
+    hideGame(e.id);
+    renderHome();
+    undo(e.id);
+  });
+  li.append(a, p, toggle);
   return li;
 }
 
-function listGames() {
-  const games = Object.entries(allGames()).sort((a, b) => (b[1].savedAt || 0) - (a[1].savedAt || 0));
-  $('#no-games').hidden = games.length > 0;
-  $('#my-games').replaceChildren(...games.map(([id, g]) => gameLine(id, g)));
-  return games;
+/** undo offers, for a while, to bring a game just hidden back. */
+function undo(id) {
+  const box = $('#hidden-note');
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'link';
+  b.textContent = 'Undo';
+  b.addEventListener('click', () => { unhideGame(id); box.replaceChildren(); renderHome(); });
+  box.replaceChildren('Game hidden. ', b);
+  setTimeout(() => { if (box.contains(b)) box.replaceChildren(); }, 10000);
 }
 
-async function refreshGames(games) {
-  for (const [id, g] of games.slice(0, 20)) {
-    try {
-      const r = await readGame(id, g.token);
-      if (r.data) putGame(id, { summary: summarize(r.data), seat: r.data.you ? r.data.you.seat : g.seat });
-    } catch (e) {
-      if (e instanceof ApiError && (e.status === 404)) forgetGame(id);
+function renderHome() {
+  const hidden = hiddenGames();
+  const all = entries();
+  const shown = all.filter((e) => !hidden.has(e.id));
+  const hiddenHere = all.filter((e) => hidden.has(e.id));
+  $('#no-games').hidden = shown.length > 0;
+  $('#my-games').replaceChildren(...shown.map((e) => gameLine(e, false)), ...(showHidden ? hiddenHere.map((e) => gameLine(e, true)) : []));
+  const t = $('#show-hidden');
+  t.hidden = hiddenHere.length === 0;
+  t.textContent = showHidden ? 'Hide the hidden games' : `Show hidden games (${hiddenHere.length})`;
+  t.setAttribute('aria-expanded', String(showHidden));
+}
+
+async function refreshHome() {
+  try {
+    serverGames = (await myGames(playerKey())).games;
+    for (const g of serverGames) {
+      const saved = getGame(g.id);
+      if (!saved || saved.token !== playerKey()) putGame(g.id, { token: playerKey(), seat: g.seat });
     }
+    $('#home-error').hidden = true;
+  } catch (e) {
+    $('#home-error').hidden = false;
   }
-  listGames();
+  renderHome();
+}
+
+let homeTimer = null;
+function scheduleHome() {
+  clearTimeout(homeTimer);
+  if (!document.hidden) homeTimer = setTimeout(async () => { await refreshHome(); scheduleHome(); }, 30000);
+}
+
+// ---- the player link -----------------------------------------------------------
+
+function showPlayerLink() {
+  const box = $('#player-link-box');
+  const open = box.hidden;
+  box.hidden = !open;
+  $('#player-link-btn').setAttribute('aria-expanded', String(open));
+  if (!open) return;
+  const link = playerLink();
+  $('#player-link').value = link;
+  $('#player-qr').replaceChildren(qrSVG(link, 'QR code of your player link'));
+}
+
+async function copyPlayerLink(ev) {
+  const b = ev.target;
+  const old = b.textContent;
+  try {
+    await navigator.clipboard.writeText($('#player-link').value);
+    b.textContent = 'Copied';
+  } catch (e) {
+    $('#player-link').type = 'text';
+    $('#player-link').select();
+    b.textContent = 'Select the link and copy it';
+  }
+  setTimeout(() => { b.textContent = old; }, 2500);
+}
+
+/** takeKeyFragment adopts a player link's key (#key=...) and takes it out of the address bar. */
+function takeKeyFragment() {
+  const m = /(?:^#|&)key=([^&]+)/.exec(location.hash);
+  let note = '';
+  if (m) note = adoptKey(decodeURIComponent(m[1])) ? 'Your player link worked: your games are listed below.' : 'That player link is not valid.';
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  if (note) { $('#key-note').textContent = note; $('#key-note').hidden = false; }
 }
 
 // The form's numbers come from the server's facts, not from the HTML.
@@ -150,4 +245,11 @@ form.redeal.checked = facts().defaultRedeal;
 form.addEventListener('change', (ev) => { if (!ev.target.closest('#seats')) sync(); });
 form.addEventListener('submit', submit);
 sync();
-refreshGames(listGames());
+takeKeyFragment();
+$('#show-hidden').addEventListener('click', () => { showHidden = !showHidden; renderHome(); });
+$('#player-link-btn').addEventListener('click', showPlayerLink);
+$('#copy-player-link').addEventListener('click', copyPlayerLink);
+notifyControl($('#notify-home'));
+document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshHome().then(scheduleHome); });
+renderHome();
+refreshHome().then(scheduleHome);

@@ -1,0 +1,173 @@
+// The page's push side, in Chromium against the local server with a push
+// service stand-in (web-push-testing): the manifest, the service worker,
+// "Notify me" registering a device (PushManager.subscribe is stubbed with a
+// subscription the stand-in made, since headless Chromium has no push
+// service), the server's turn push reaching that device, a push delivered to
+// the service worker through the DevTools protocol shown as a notification,
+// and its click opening the game.
+
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const fs = require('node:fs');
+const { spawn } = require('node:child_process');
+const h = require('./harness');
+const { createGame, joinGame, state } = require('./play');
+
+const env = h.suite({ PUSH_ALLOW_INSECURE: '1' });
+const STAND_IN = path.join(h.ROOT, 'node_modules', 'web-push-testing', 'src', 'bin', 'server.js');
+const skip = env.skip || (!fs.existsSync(STAND_IN) && !h.CI ? 'web-push-testing is not installed (npm ci)' : false);
+const errors = [];
+
+async function startStandIn() {
+  assert.ok(fs.existsSync(STAND_IN), 'web-push-testing is not installed (npm ci)');
+  const port = await h.freePort();
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'wpt-'));
+  const child = spawn(process.execPath, [STAND_IN, String(port)], { cwd: dir, stdio: 'ignore' });
+  const base = `http://localhost:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try { if ((await fetch(base + '/status', { method: 'POST' })).ok) return { base, stop: () => child.kill() }; } catch (e) { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill();
+  throw new Error('web-push-testing did not start');
+}
+
+const post = async (url, body, token) => {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = 'Bearer ' + token;
+  const r = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  return r.json();
+};
+
+async function waitFor(fn, ms = 10000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('manifest, service worker, notify me, a push shown and its click', { skip, timeout: 120000 }, async () => {
+  const url = env.server.url;
+  const standIn = await startStandIn();
+  try {
+    // The manifest: installable, with icons that are there.
+    const res = await fetch(url + '/manifest.webmanifest');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type'), /^application\/manifest\+json/);
+    const manifest = await res.json();
+    assert.equal(manifest.display, 'standalone');
+    assert.equal(manifest.start_url, '/');
+    assert.ok(manifest.name && manifest.short_name && manifest.theme_color && manifest.background_color);
+    const sizes = manifest.icons.map((i) => i.sizes);
+    assert.ok(sizes.includes('192x192') && sizes.includes('512x512'), 'PNG icons of 192 and 512');
+    for (const icon of manifest.icons) {
+      const r = await fetch(new URL(icon.src, url));
+      assert.equal(r.status, 200, icon.src);
+      assert.equal(r.headers.get('content-type').split(';')[0], icon.type, icon.src);
+    }
+
+    const { publicKey } = await (await fetch(url + '/api/push')).json();
+    const made = (await post(standIn.base + '/subscribe', { userVisibleOnly: 'true', applicationServerKey: publicKey })).data;
+    assert.ok(made && made.endpoint && made.clientHash, 'the stand-in made a subscription');
+
+    const ana = await h.newPlayer(env.browser, errors);
+    await ana.context.grantPermissions(['notifications'], { origin: url });
+    await ana.context.addInitScript((sub) => {
+      const fake = {
+        endpoint: sub.endpoint, expirationTime: null,
+        toJSON() { return { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }; },
+        unsubscribe: async () => true,
+      };
+      window.PushManager.prototype.subscribe = async function subscribe(opts) {
+        window.__subscribedWith = opts && opts.applicationServerKey ? opts.applicationServerKey.byteLength : 0;
+        localStorage.setItem('test.subscribed', '1');
+        return fake;
+      };
+      window.PushManager.prototype.getSubscription = async function getSubscription() {
+        return localStorage.getItem('test.subscribed') ? fake : null;
+      };
+    }, { endpoint: made.endpoint, keys: made.keys });
+
+    // No redeal question: the first turn is a play, whoever leads.
+    const id = await createGame(ana.page, url, { variant: 'fiveup', players: 2, redeal: false, target: 100, name: 'Ana' });
+    const scope = await ana.page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    assert.equal(scope, url + '/', 'the service worker controls the whole site');
+    assert.equal(await ana.page.getAttribute('#notify', 'data-state'), 'off');
+    await ana.page.click('#notify button');
+    await ana.page.waitForSelector('#notify[data-state=on]');
+    assert.equal(await ana.page.evaluate(() => window.__subscribedWith), 65, 'subscribed with the server\'s VAPID key');
+    assert.match(await ana.page.textContent('#notify'), /Turn notifications off/);
+
+    // Bea joins; whoever leads, Ana's turn comes and the server pushes it
+    // to Ana's device at the stand-in (the mover's devices get none).
+    const bea = await h.newPlayer(env.browser, errors);
+    await joinGame(bea.page, `${url}/g/${id}`, 'Bea');
+    const beaKey = await bea.page.evaluate(() => localStorage.getItem('tessera.key'));
+    let view = await (await fetch(`${url}/api/games/${id}`, { headers: { Authorization: 'Bearer ' + beaKey } })).json();
+    if (view.hand.turn === 1) {
+      const lm = view.you.legal[0];
+      const r = await post(`${url}/api/games/${id}/moves`, { version: view.version, type: 'play', tile: lm.tile, end: lm.end }, beaKey);
+      assert.ok(r.version, 'Bea moved');
+      view = r;
+    }
+    const got = await waitFor(async () => {
+      const m = (await post(standIn.base + '/get-notifications', { clientHash: made.clientHash })).data.messages;
+      return m.length ? m.map((x) => JSON.parse(x)) : null;
+    });
+    assert.equal(got.length, 1, 'exactly one push');
+    assert.equal(got[0].game, id);
+    assert.equal(got[0].kind, 'turn');
+    assert.equal(got[0].version, view.version);
+    assert.match(got[0].title, /^Your turn — Five Up with Bea$/);
+
+    // A push delivered to the service worker is shown as a notification.
+    const cdp = await ana.context.newCDPSession(ana.page);
+    const regs = new Map();
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (ev) => { for (const r of ev.registrations) regs.set(r.scopeURL, r.registrationId); });
+    await cdp.send('ServiceWorker.enable');
+    const registrationId = await waitFor(() => regs.get(url + '/'));
+    await ana.page.goto(url + '/'); // no page shows the game now
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: url, registrationId,
+      data: JSON.stringify({ game: id, version: 99, kind: 'turn', title: 'Your turn — Five Up with Bea', body: 'Bea played 6-1 for 5.' }),
+    });
+    const shown = await waitFor(() => ana.page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      return (await reg.getNotifications()).map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url }))[0] || null;
+    }));
+    assert.deepEqual(shown, { title: 'Your turn — Five Up with Bea', body: 'Bea played 6-1 for 5.', url: `${url}/g/${id}` });
+
+    // Its click opens the game. Headless Chromium cannot click a system
+    // notification, so the worker's click handler (openGame) runs in the
+    // worker, and the window it asks for is opened here.
+    const sw = await waitFor(() => ana.context.serviceWorkers()[0]);
+    const opened = await sw.evaluate(async () => {
+      const [n] = await self.registration.getNotifications();
+      const asked = [];
+      self.clients.openWindow = async (u) => { asked.push(u); return null; };
+      await openGame(n.data); // eslint-disable-line no-undef
+      return asked;
+    });
+    assert.deepEqual(opened, [`${url}/g/${id}`]);
+    const page = await ana.context.newPage();
+    await page.goto(opened[0]);
+    await page.waitForSelector('.hand-tile');
+    assert.match(await page.locator('.seat-slot[data-pos=bottom] .name').textContent(), /^Ana \(you\)$/);
+
+    // Turning notifications off forgets the device on the server.
+    await ana.page.goto(`${url}/g/${id}`);
+    await ana.page.click('#notify button');
+    await ana.page.waitForSelector('#notify[data-state=off]');
+    await ana.context.close();
+    await bea.context.close();
+  } finally {
+    standIn.stop();
+  }
+  assert.deepEqual(errors, []);
+});
