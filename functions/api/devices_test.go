@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/functions/store"
 	"tessera/functions/store/memory"
 )
 
@@ -30,8 +31,9 @@ func TestPushIsOffWithoutItsConfig(t *testing.T) {
 	}
 }
 
-func TestPushDevices(t *testing.T) {
-	mem := memory.New()
+func TestPushDevices(t *testing.T) { eachStore(t, testPushDevices) }
+
+func testPushDevices(t *testing.T, mem store.Store) {
 	s := newPushServer(t, mem, 302)
 	s.h.(*handler).push.Insecure = false
 	if k := s.vapidKey(); len(k) != 87 {

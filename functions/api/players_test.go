@@ -46,8 +46,20 @@ func (s *server) me(key string) meJSON {
 	return m
 }
 
-func TestAKeyIsTheSeatToken(t *testing.T) {
-	s := newServer(t, memory.New(), 101)
+// eachStore runs test on memory, bbolt and DynamoDB (dynalite).
+func eachStore(t *testing.T, test func(t *testing.T, st store.Store)) {
+	for _, rs := range raceStores[:3] {
+		t.Run(rs.name, func(t *testing.T) {
+			st, _ := rs.open(t)
+			test(t, st)
+		})
+	}
+}
+
+func TestAKeyIsTheSeatToken(t *testing.T) { eachStore(t, testAKeyIsTheSeatToken) }
+
+func testAKeyIsTheSeatToken(t *testing.T, st store.Store) {
+	s := newServer(t, st, 101)
 	r := s.do("POST", "/api/games", `{"variant":"fiveup","players":3,"name":"Ana","key":"`+keyAna+`"}`, "")
 	var created seatAnswerJSON
 	if r.status != 201 || json.Unmarshal(r.body, &created) != nil || created.Token != keyAna {
@@ -116,8 +128,10 @@ func TestMalformedKeysAre400(t *testing.T) {
 	}
 }
 
-func TestMyGames(t *testing.T) {
-	s := newServer(t, memory.New(), 103)
+func TestMyGames(t *testing.T) { eachStore(t, testMyGames) }
+
+func testMyGames(t *testing.T, st store.Store) {
+	s := newServer(t, st, 103)
 	now := fixedNow
 	s.h = New(Config{Store: s.store, Rand: seededReader(103), Now: func() time.Time { return now }})
 	for _, auth := range []string{"", "short", strings.Repeat("x", 65), "a b c d e f g h i j k l m"} {
