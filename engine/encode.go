@@ -6,7 +6,7 @@ import (
 	"hash/crc32"
 )
 
-// The binary encoding of a match (format 2), little-endian, varints as in
+// The binary encoding of a match (format 3), little-endian, varints as in
 // encoding/binary:
 //
 //	magic "TS", format byte
@@ -17,16 +17,22 @@ import (
 //	  deals uvarint; per deal: the canonical deal's code (7-11 bytes,
 //	    see dealcode.go), answers uvarint, one byte each (seat | 4 if redeal)
 //	  plays uvarint, one byte each (tile index * 5 + end)
+//	  seat changes uvarint; per change: the action index uvarint, one byte
+//	    (seat | kind << 2)
 //	CRC-32 (IEEE) of all the above
 //
-// Everything else (scores, log, the current hand) is rebuilt by Replay.
+// Everything else (scores, log, the current hand, who is away) is rebuilt
+// by Replay.
+//
+// Format 2 had no seat changes (nobody could be away); Decode reads it.
 //
 // Format 1 was the same but for one more field per seat, after the bot: an
 // opaque token hash (uvarint length + bytes) that the service kept there.
 // Decode still reads it (and ignores the hashes); UpgradeFormat1 turns it
 // into format 2 and hands the hashes back to the service that owns them.
 const (
-	formatVersion = 2
+	formatVersion = 3
+	format2       = 2
 	format1       = 1
 	// maxField bounds a name, bot level or token hash in bytes.
 	maxField = 256
@@ -35,7 +41,7 @@ const (
 // Encode returns the compact binary encoding of the whole match.
 func Encode(m *Match) []byte {
 	b := make([]byte, 0, 256+64*len(m.records))
-	b = appendHeader(b, m.opts, m.seats)
+	b = appendHeader(b, formatVersion, m.opts, m.seats)
 	b = binary.LittleEndian.AppendUint64(b, m.seed[0])
 	b = binary.LittleEndian.AppendUint64(b, m.seed[1])
 	b = append(b, byte(m.firstLeader))
@@ -58,13 +64,18 @@ func Encode(m *Match) []byte {
 		for _, c := range rec.Plays {
 			b = append(b, byte(c.Tile.index()*int(numEnds)+int(c.End)))
 		}
+		b = binary.AppendUvarint(b, uint64(len(rec.Changes)))
+		for _, c := range rec.Changes {
+			b = binary.AppendUvarint(b, uint64(c.At))
+			b = append(b, byte(c.Seat)|byte(c.Kind)<<2)
+		}
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
 
 // appendHeader writes the magic, the format, the options and the seats.
-func appendHeader(b []byte, o Options, seats []Seat) []byte {
-	b = append(b, 'T', 'S', formatVersion, byte(o.Variant), byte(o.Players))
+func appendHeader(b []byte, format byte, o Options, seats []Seat) []byte {
+	b = append(b, 'T', 'S', format, byte(o.Variant), byte(o.Players))
 	var flags byte
 	if o.Pairs {
 		flags |= 1
@@ -138,13 +149,13 @@ func (d *decoder) bytes(what string, n int) []byte {
 
 // header decodes everything before the hands. For format 1 it also returns
 // each seat's token hash (nil for none); format 2 has none.
-func (d *decoder) header() (opts Options, seats []Seat, hashes [][]byte) {
+func (d *decoder) header() (opts Options, seats []Seat, hashes [][]byte, format byte) {
 	if string(d.bytes("magic", 2)) != "TS" {
 		d.fail("header")
 		return
 	}
-	format := d.byte("format")
-	if format != formatVersion && format != format1 {
+	format = d.byte("format")
+	if format != formatVersion && format != format2 && format != format1 {
 		d.fail("header")
 		return
 	}
@@ -179,7 +190,7 @@ func (d *decoder) header() (opts Options, seats []Seat, hashes [][]byte) {
 			}
 		}
 	}
-	return opts, seats, hashes
+	return opts, seats, hashes, format
 }
 
 // checked strips and verifies the CRC.
@@ -194,11 +205,12 @@ func checked(b []byte) ([]byte, error) {
 	return body, nil
 }
 
-// UpgradeFormat1 turns an encoding of format 1 into the same match in the
-// current format, and returns apart what format 1 kept per seat for the
-// service (its token hash; nil for a seat without one). It reads only the
-// header, without replaying the match. An encoding that is already of the
-// current format is refused (ErrCorrupt), as is anything that is not a
+// UpgradeFormat1 turns an encoding of format 1 into the same match in a
+// format without token hashes (format 2, which Decode reads; the next
+// Encode writes the current one), and returns apart what format 1 kept per
+// seat for the service (its token hash; nil for a seat without one). It
+// reads only the header, without replaying the match. An encoding of
+// another format is refused (ErrCorrupt), as is anything that is not a
 // well-formed encoding.
 func UpgradeFormat1(b []byte) (current []byte, hashes [][]byte, err error) {
 	body, err := checked(b)
@@ -209,12 +221,12 @@ func UpgradeFormat1(b []byte) (current []byte, hashes [][]byte, err error) {
 		return nil, nil, fmt.Errorf("%w: not an encoding of format 1", ErrCorrupt)
 	}
 	d := decoder{b: body}
-	opts, seats, hashes := d.header()
+	opts, seats, hashes, _ := d.header()
 	if d.err != nil {
 		return nil, nil, d.err
 	}
 	out := make([]byte, 0, len(b))
-	out = appendHeader(out, opts, seats)
+	out = appendHeader(out, format2, opts, seats)
 	out = append(out, d.b...)
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out)), hashes, nil
 }
@@ -227,7 +239,7 @@ func Decode(b []byte) (*Match, error) {
 		return nil, err
 	}
 	d := decoder{b: body}
-	opts, seats, _ := d.header()
+	opts, seats, _, format := d.header()
 	var seed Seed
 	if raw := d.bytes("seed", 16); raw != nil {
 		seed = Seed{binary.LittleEndian.Uint64(raw), binary.LittleEndian.Uint64(raw[8:])}
@@ -257,6 +269,17 @@ func Decode(b []byte) (*Match, error) {
 				break
 			}
 			records[h].Plays = append(records[h].Plays, Choice{Tile: tileOf[ti], End: e})
+		}
+		if format >= formatVersion {
+			n := d.uvarint("seat changes", uint64(len(d.b)/2))
+			for k := 0; k < n && d.err == nil; k++ {
+				at := d.uvarint("seat change", 4*NumTiles)
+				v := d.byte("seat change")
+				if int(v&3) >= opts.Players || v>>2 > byte(BackAgain) {
+					d.fail("seat change")
+				}
+				records[h].Changes = append(records[h].Changes, SeatChange{At: at, Seat: int(v & 3), Kind: ChangeKind(v >> 2)})
+			}
 		}
 		if d.err != nil {
 			return nil, d.err

@@ -1,5 +1,7 @@
 package engine
 
+import "time"
+
 // EventType is the kind of a public log event (API.md "log").
 type EventType uint8
 
@@ -12,9 +14,11 @@ const (
 	EventKeep
 	EventHandEnd
 	EventMatchEnd
+	EventAway
+	EventBack
 )
 
-var eventNames = [...]string{"deal", "play", "draw", "pass", "redeal", "keep", "handEnd", "matchEnd"}
+var eventNames = [...]string{"deal", "play", "draw", "pass", "redeal", "keep", "handEnd", "matchEnd", "away", "back"}
 
 func (t EventType) String() string { return eventNames[t] }
 
@@ -24,7 +28,7 @@ type Event struct {
 	Seq    int
 	Hand   int
 	Type   EventType
-	Seat   int     // play, draw, pass, redeal, keep
+	Seat   int     // play, draw, pass, redeal, keep, away, back
 	Leader int     // deal
 	Tile   Tile    // play: as it lies
 	End    End     // play
@@ -32,4 +36,10 @@ type Event struct {
 	Count  int     // draw: how many tiles
 	Result *Result // handEnd
 	Team   int     // matchEnd
+	// Timeout is an away event's reason: true for "timeout", false for
+	// "asked".
+	Timeout bool
+	// At is when the request that caused the event was made; the service
+	// gives it to View (ViewMeta.EventTimes), the rules have no clock.
+	At time.Time
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -51,8 +50,8 @@ func TestUpgradeFormat1(t *testing.T) {
 			if err != nil {
 				t.Fatalf("UpgradeFormat1 = %v", err)
 			}
-			if cur[2] != formatVersion {
-				t.Errorf("upgraded format = %d, want %d", cur[2], formatVersion)
+			if cur[2] != format2 {
+				t.Errorf("upgraded format = %d, want %d", cur[2], format2)
 			}
 			var got []string
 			for s, h := range hashes {
@@ -72,8 +71,12 @@ func TestUpgradeFormat1(t *testing.T) {
 			if !reflect.DeepEqual(upgraded, direct) {
 				t.Error("the upgraded encoding decodes to another match than the original")
 			}
-			if re := Encode(upgraded); !bytes.Equal(re, cur) {
-				t.Errorf("Encode(Decode(upgraded)) differs from the upgraded bytes:\n%x\n%x", re, cur)
+			re, err := Decode(Encode(upgraded))
+			if err != nil || !reflect.DeepEqual(re, upgraded) {
+				t.Errorf("Decode(Encode(upgraded)) = %v: another match", err)
+			}
+			if cur := Encode(upgraded); cur[2] != formatVersion {
+				t.Errorf("Encode writes format %d, want %d", cur[2], formatVersion)
 			}
 			if _, _, err := UpgradeFormat1(cur); !errors.Is(err, ErrCorrupt) {
 				t.Errorf("UpgradeFormat1(format 2) = %v, want ErrCorrupt", err)

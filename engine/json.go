@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"strconv"
+	"time"
 )
 
 // The log's and results' JSON is written by hand: each event type has its
@@ -46,6 +47,20 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		}
 	case EventMatchEnd:
 		field("team", e.Team)
+	case EventAway:
+		field("seat", e.Seat)
+		if e.Timeout {
+			b = append(b, `,"reason":"timeout"`...)
+		} else {
+			b = append(b, `,"reason":"asked"`...)
+		}
+	case EventBack:
+		field("seat", e.Seat)
+	}
+	if !e.At.IsZero() {
+		b = append(b, `,"at":"`...)
+		b = e.At.UTC().AppendFormat(b, time.RFC3339)
+		b = append(b, '"')
 	}
 	return append(b, '}'), nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // Status is where a match stands.
@@ -21,7 +22,13 @@ type Seat struct {
 	// Bot is the computer player's level, "" for a person. Who the person
 	// is (a seat token) is the service's business, not the rules'.
 	Bot string
+	// Away is set while the computer plays for the person at this seat
+	// (asked, or their time ran out).
+	Away bool
 }
+
+// AwayLevel is the computer player that plays for a seat that is away.
+const AwayLevel = "medium"
 
 // HandRecord is what a hand's replay needs: every deal (a redeal adds one)
 // with the redeal answers given to it, and every play in order. Forced
@@ -29,7 +36,27 @@ type Seat struct {
 type HandRecord struct {
 	Deals []DealRecord
 	Plays []Choice
+	// Changes are the seats that went away or came back during the hand,
+	// each after the At-th action of the hand (answers and plays counted
+	// together, in order).
+	Changes []SeatChange
 }
+
+// SeatChange is a seat going away or coming back.
+type SeatChange struct {
+	At   int
+	Seat int
+	Kind ChangeKind
+}
+
+// ChangeKind is what a SeatChange does.
+type ChangeKind uint8
+
+const (
+	AwayAsked   ChangeKind = iota // the seat asked the computer to play for it
+	AwayTimeout                   // its time ran out
+	BackAgain                     // it plays again
+)
 
 // DealRecord is one shuffle of the set, in canonical form (each seat's
 // seven tiles in set order, seat after seat, then the boneyard in drawing
@@ -71,6 +98,7 @@ type Match struct {
 	lastPlay   int     // seq of the last play event, 0 for none
 
 	records []HandRecord
+	actions int // answers and plays made in the current hand
 	log     []Event
 	// feed holds recorded deals during replay; new deals are shuffled from
 	// the seed once it is empty.
@@ -198,6 +226,7 @@ func (m *Match) emit(e Event) {
 func (m *Match) startHand(leader int) {
 	m.handNo++
 	m.records = append(m.records, HandRecord{Plays: make([]Choice, 0, NumTiles)})
+	m.actions = 0
 	m.deal(leader)
 }
 
@@ -261,6 +290,10 @@ func (m *Match) Apply(seat int, mv Move) error {
 		return m.answer(seat, mv.Kind == Redeal)
 	case Play:
 		return m.play(seat, mv.Tile, mv.End)
+	case Away:
+		return m.change(seat, AwayAsked)
+	case Back:
+		return m.change(seat, BackAgain)
 	}
 	return fmt.Errorf("%w: unknown move kind %d", ErrBadInput, mv.Kind)
 }
@@ -275,6 +308,7 @@ func (m *Match) answer(seat int, redeal bool) error {
 	deals := m.records[len(m.records)-1].Deals
 	d := &deals[len(deals)-1]
 	d.Answers = append(d.Answers, Answer{Seat: seat, Redeal: redeal})
+	m.actions++
 	if redeal {
 		m.emit(Event{Type: EventRedeal, Seat: seat})
 		m.deal(m.hand.leader)
@@ -304,6 +338,7 @@ func (m *Match) play(seat int, t Tile, e End) error {
 	}
 	rec := &m.records[len(m.records)-1]
 	rec.Plays = append(rec.Plays, Choice{Tile: t.Normal(), End: e})
+	m.actions++
 	m.emit(Event{Type: EventPlay, Seat: seat, Tile: m.hand.layout.lastLies, End: e, Points: points})
 	m.lastPlay = len(m.log)
 	team := m.opts.TeamOf(seat)
@@ -348,4 +383,57 @@ func (m *Match) endHand(res Result, winner, next int) {
 	m.status, m.winner, m.phase, m.result = StatusFinished, winner, PhaseOver, &res
 	m.confirming = 0
 	m.emit(Event{Type: EventMatchEnd, Team: winner})
+}
+
+// Timeout is a person whose time to act ran out (the service keeps the
+// clock; the rules only say who may time out): the seat must be one that
+// has to act now, a person's, and not away already. It becomes away.
+func (m *Match) Timeout(seat int) error {
+	if seat < 0 || seat >= len(m.seats) {
+		return fmt.Errorf("%w: seat %d is not at this table", ErrBadInput, seat)
+	}
+	if m.status != StatusPlaying || !slices.Contains(m.ToAct(), seat) {
+		return fmt.Errorf("%w: seat %d does not have to act", ErrNotYourTurn, seat)
+	}
+	return m.change(seat, AwayTimeout)
+}
+
+// change makes a person's seat away or back, and records it.
+func (m *Match) change(seat int, k ChangeKind) error {
+	s := &m.seats[seat]
+	switch {
+	case s.Bot != "":
+		return fmt.Errorf("%w: a computer plays this seat", ErrIllegalMove)
+	case k == BackAgain && !s.Away:
+		return fmt.Errorf("%w: you are not away", ErrIllegalMove)
+	case k != BackAgain && s.Away:
+		return fmt.Errorf("%w: you are away already", ErrIllegalMove)
+	}
+	s.Away = k != BackAgain
+	rec := &m.records[len(m.records)-1]
+	rec.Changes = append(rec.Changes, SeatChange{At: m.actions, Seat: seat, Kind: k})
+	switch k {
+	case AwayAsked:
+		m.emit(Event{Type: EventAway, Seat: seat, Timeout: false})
+	case AwayTimeout:
+		m.emit(Event{Type: EventAway, Seat: seat, Timeout: true})
+	default:
+		m.emit(Event{Type: EventBack, Seat: seat})
+	}
+	return nil
+}
+
+// AllAway reports whether the match has people and every one of them is
+// away: then nothing is played for anybody until one comes back.
+func (m *Match) AllAway() bool {
+	people := 0
+	for _, s := range m.seats {
+		if s.Bot == "" {
+			if !s.Away {
+				return false
+			}
+			people++
+		}
+	}
+	return people > 0
 }

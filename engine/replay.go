@@ -35,6 +35,7 @@ func Replay(opts Options, seats []Seat, seed Seed, firstLeader int, records []Ha
 		if !s.Taken {
 			continue
 		}
+		s.Away = false // who is away follows from the seat changes
 		if err := m.TakeSeat(i, s); err != nil {
 			return nil, fmt.Errorf("%w: seat %d: %v", ErrCorrupt, i, err)
 		}
@@ -45,6 +46,26 @@ func Replay(opts Options, seats []Seat, seed Seed, firstLeader int, records []Ha
 	for hi, rec := range records {
 		if m.status != StatusPlaying || m.handNo != hi+1 {
 			return nil, fmt.Errorf("%w: hand %d recorded after the match ended", ErrCorrupt, hi+1)
+		}
+		// The seats' changes go in before the action they preceded.
+		next := 0
+		changes := func() error {
+			for ; next < len(rec.Changes) && rec.Changes[next].At == m.actions; next++ {
+				c := rec.Changes[next]
+				if c.Seat < 0 || c.Seat >= len(m.seats) || c.Kind > BackAgain {
+					return fmt.Errorf("%w: hand %d: seat change %d", ErrCorrupt, hi+1, next+1)
+				}
+				var err error
+				if c.Kind == AwayTimeout {
+					err = m.Timeout(c.Seat)
+				} else {
+					err = m.change(c.Seat, c.Kind)
+				}
+				if err != nil {
+					return fmt.Errorf("%w: hand %d: seat change %d: %v", ErrCorrupt, hi+1, next+1, err)
+				}
+			}
+			return nil
 		}
 		for di, d := range rec.Deals {
 			if len(m.records[hi].Deals) != di+1 {
@@ -60,6 +81,9 @@ func Replay(opts Options, seats []Seat, seed Seed, firstLeader int, records []Ha
 				if a.Redeal {
 					kind = Redeal
 				}
+				if err := changes(); err != nil {
+					return nil, err
+				}
 				if err := m.Apply(a.Seat, Move{Kind: kind}); err != nil {
 					return nil, fmt.Errorf("%w: hand %d: %v", ErrCorrupt, hi+1, err)
 				}
@@ -69,9 +93,22 @@ func Replay(opts Options, seats []Seat, seed Seed, firstLeader int, records []Ha
 			if m.handNo != hi+1 || m.status != StatusPlaying {
 				return nil, fmt.Errorf("%w: hand %d play %d after the hand ended", ErrCorrupt, hi+1, k+1)
 			}
+			if err := changes(); err != nil {
+				return nil, err
+			}
 			if err := m.Apply(m.Turn(), Move{Kind: Play, Tile: c.Tile, End: c.End}); err != nil {
 				return nil, fmt.Errorf("%w: hand %d play %d: %v", ErrCorrupt, hi+1, k+1, err)
 			}
+		}
+		// Changes after the hand's last action belong to the hand being
+		// played: one that ended started the next in the same step.
+		if m.handNo == hi+1 && m.status == StatusPlaying {
+			if err := changes(); err != nil {
+				return nil, err
+			}
+		}
+		if next != len(rec.Changes) {
+			return nil, fmt.Errorf("%w: hand %d: seat changes out of place", ErrCorrupt, hi+1)
 		}
 	}
 	if len(m.feed) > 0 || len(m.records) != len(records) {

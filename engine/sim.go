@@ -12,6 +12,8 @@ const (
 	Play   MoveKind = iota // attach a tile at an end
 	Redeal                 // ask for a redeal (phase confirm)
 	Keep                   // keep the deal (phase confirm)
+	Away                   // let the computer play for me (any time while playing)
+	Back                   // I play again
 )
 
 // Move is a seat's choice. Tile and End matter only for Play.

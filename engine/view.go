@@ -20,15 +20,26 @@ type View struct {
 	You       *ViewYou    `json:"you"`
 	Log       []Event     `json:"log"`
 	Winner    *int        `json:"winner"`
+	Next      *string     `json:"next"`
+	Previous  *string     `json:"previous"`
+	Series    ViewSeries  `json:"series"`
 	UpdatedAt string      `json:"updatedAt"`
 }
 
-// ViewOptions always carries all four options.
+// ViewOptions always carries all five options.
 type ViewOptions struct {
-	Players int  `json:"players"`
-	Pairs   bool `json:"pairs"`
-	Target  int  `json:"target"`
-	Redeal  bool `json:"redeal"`
+	Players  int  `json:"players"`
+	Pairs    bool `json:"pairs"`
+	Target   int  `json:"target"`
+	Redeal   bool `json:"redeal"`
+	MoveTime *int `json:"moveTime"` // seconds, nil without a clock
+}
+
+// ViewSeries counts the finished matches of a chain of rematches up to and
+// including this one, and each team's wins.
+type ViewSeries struct {
+	Matches int   `json:"matches"`
+	Wins    []int `json:"wins"`
 }
 
 // ViewSeat is the public side of a seat.
@@ -39,6 +50,7 @@ type ViewSeat struct {
 	Bot   *string `json:"bot"`
 	Taken bool    `json:"taken"`
 	Tiles int     `json:"tiles"`
+	Away  bool    `json:"away"`
 }
 
 // ViewHand is the current hand.
@@ -51,6 +63,7 @@ type ViewHand struct {
 	Board      ViewBoard `json:"board"`
 	Confirming []int     `json:"confirming"`
 	Result     *Result   `json:"result"`
+	Deadline   *string   `json:"deadline"`
 }
 
 // ViewBoard is the layout.
@@ -88,11 +101,31 @@ type ViewMove struct {
 }
 
 // ViewMeta is what the service adds to a view: the game's id, version and
-// time of the last change.
+// time of the last change, and what the service keeps beside the rules:
+// the clock, the rematches, and when each event happened.
 type ViewMeta struct {
 	ID        string
 	Version   int64
 	UpdatedAt time.Time
+	MoveTime  int       // seconds a seat has to act; 0: no clock
+	Deadline  time.Time // when the seat that must act must have; zero: none
+	Next      string    // the rematch's id, "" for none
+	Previous  string    // the id of the game this one is the rematch of
+	// SeriesMatches and SeriesWins count the finished matches before this
+	// one in its chain of rematches (this one is added when finished).
+	SeriesMatches int
+	SeriesWins    []int
+	// EventTimes give events their times: an event with seq s happened at
+	// the At of the first entry whose UpTo >= s (oldest first; the service
+	// keeps the entries that cover the events a view shows). Events past
+	// the last entry have no time.
+	EventTimes []EventTime
+}
+
+// EventTime is when the request that caused events up to seq UpTo was made.
+type EventTime struct {
+	UpTo int
+	At   time.Time
 }
 
 // Spectator is the seat number of a viewer without a seat.
@@ -110,11 +143,21 @@ func (m *Match) View(seat int, meta ViewMeta) *View {
 		Status:    m.status,
 		Seats:     make([]ViewSeat, len(m.seats)),
 		Scores:    append([]int{}, m.scores...),
-		Log:       m.recentLog(),
+		Log:       timed(m.recentLog(), meta.EventTimes),
 		UpdatedAt: meta.UpdatedAt.UTC().Format(time.RFC3339),
+		Series:    m.series(meta),
+	}
+	if meta.MoveTime > 0 {
+		v.Options.MoveTime = intPtr(meta.MoveTime)
+	}
+	if meta.Next != "" {
+		v.Next = &meta.Next
+	}
+	if meta.Previous != "" {
+		v.Previous = &meta.Previous
 	}
 	for i, s := range m.seats {
-		vs := ViewSeat{Seat: i, Team: o.TeamOf(i), Taken: s.Taken}
+		vs := ViewSeat{Seat: i, Team: o.TeamOf(i), Taken: s.Taken, Away: s.Away}
 		if s.Taken {
 			vs.Name = &m.seats[i].Name
 			if s.Bot != "" {
@@ -131,6 +174,10 @@ func (m *Match) View(seat int, meta ViewMeta) *View {
 	}
 	if m.handNo > 0 {
 		v.Hand = m.viewHand()
+		if !meta.Deadline.IsZero() && m.status == StatusPlaying {
+			d := meta.Deadline.UTC().Format(time.RFC3339)
+			v.Hand.Deadline = &d
+		}
 	}
 	if seat >= 0 && seat < len(m.seats) {
 		v.You = m.viewYou(seat)
@@ -194,4 +241,35 @@ func (m *Match) viewYou(seat int) *ViewYou {
 		y.Legal = append(y.Legal, ViewMove{Tile: mv.Tile, End: mv.End})
 	}
 	return y
+}
+
+// timed gives the events their times (a copy: the match's log has none).
+func timed(events []Event, times []EventTime) []Event {
+	if len(times) == 0 || len(events) == 0 {
+		return events
+	}
+	out := make([]Event, len(events))
+	k := 0
+	for i, e := range events {
+		for k < len(times) && times[k].UpTo < e.Seq {
+			k++
+		}
+		if k < len(times) {
+			e.At = times[k].At
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// series counts this chain's finished matches, this one included once it
+// is finished.
+func (m *Match) series(meta ViewMeta) ViewSeries {
+	s := ViewSeries{Matches: meta.SeriesMatches, Wins: make([]int, m.opts.Teams())}
+	copy(s.Wins, meta.SeriesWins)
+	if m.status == StatusFinished && m.winner >= 0 {
+		s.Matches++
+		s.Wins[m.winner]++
+	}
+	return s
 }

@@ -29,7 +29,8 @@ const maxMoves = 100000
 type Replaced func(seat int, level string)
 
 // Play makes the computer seats' moves (a seat whose Seat.Bot names its
-// level in players) until a person must act or the match is over. With
+// level in players, and a person's seat that is away, played at
+// engine.AwayLevel) until a person must act or the match is over. With
 // replaced nil, a player that has no acceptable move is an ErrStuck error
 // (the arena wants to know); with replaced set, bot.Easy moves for it once
 // so that a game never stalls on a computer seat (the service wants that).
@@ -41,7 +42,7 @@ func Play(m *engine.Match, players map[string]bot.Player, replaced Replaced) err
 		}
 		v := m.View(seat, engine.ViewMeta{})
 		seed := m.BotSeed(seat)
-		level := m.Seat(seat).Bot
+		level := levelOf(m.Seat(seat))
 		var refused error
 		if p, ok := players[level]; ok {
 			mv, ok := p(v, seed)
@@ -69,12 +70,26 @@ func Play(m *engine.Match, players map[string]bot.Player, replaced Replaced) err
 	return fmt.Errorf("%w: no person to act after %d computer moves", ErrStuck, maxMoves)
 }
 
-// nextComputer is the first computer seat that must act now, or -1.
+// nextComputer is the first seat a computer plays (a computer's, or a
+// person's who is away) that must act now, or -1. While every person is
+// away, nothing is played for anybody: -1.
 func nextComputer(m *engine.Match) int {
+	if m.AllAway() {
+		return -1
+	}
 	for _, s := range m.ToAct() {
-		if m.Seat(s).Bot != "" {
+		if seat := m.Seat(s); seat.Bot != "" || seat.Away {
 			return s
 		}
 	}
 	return -1
+}
+
+// levelOf is the level that plays a seat: its own, or engine.AwayLevel for
+// a person who is away.
+func levelOf(s engine.Seat) string {
+	if s.Bot != "" {
+		return s.Bot
+	}
+	return engine.AwayLevel
 }

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"tessera/engine"
@@ -88,5 +89,31 @@ func TestAFaultyPlayer(t *testing.T) {
 				t.Fatal("no replacement was reported")
 			}
 		})
+	}
+}
+
+func TestAwaySeatsArePlayedByMediumUntilEveryoneIsAway(t *testing.T) {
+	o := engine.DefaultOptions(engine.FiveUp)
+	o.Players = 2
+	m := newMatch(t, o, engine.Seed{9, 9}, engine.Seat{Name: "Ana"}, engine.Seat{Name: "Bea"})
+	actor := m.ToAct()[0]
+	if err := m.Timeout(actor); err != nil {
+		t.Fatal(err)
+	}
+	before := len(m.Log())
+	if err := Play(m, map[string]bot.Player{engine.AwayLevel: bot.Medium}, nil); err != nil {
+		t.Fatalf("Play = %v", err)
+	}
+	if len(m.Log()) == before || slices.Contains(m.ToAct(), actor) && m.Status() == engine.StatusPlaying {
+		t.Fatalf("the away seat was not played for: to act %v", m.ToAct())
+	}
+	// Everyone away: nothing is played for anybody.
+	other := 1 - actor
+	if err := m.Apply(other, engine.Move{Kind: engine.Away}); err != nil {
+		t.Fatal(err)
+	}
+	before = len(m.Log())
+	if err := Play(m, bot.Levels(), nil); err != nil || len(m.Log()) != before {
+		t.Fatalf("Play with everyone away = %v, %d events; want nothing", err, len(m.Log())-before)
 	}
 }
