@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"tessera/engine"
 	"tessera/functions/store/memory"
@@ -214,7 +215,7 @@ func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
 	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"name":"Ana"}`)
 	tag := s.do("GET", "/api/games/"+id, "", tokens[1]).header.Get("ETag")
 	item := s.stored(id)
-	if err := mem.Save(context.Background(), id, corruptRecords(t, item.State), item.Version, fixedNow); err != nil {
+	if err := mem.Save(context.Background(), id, corruptRecords(t, item.State), item.Version, fixedNow, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	// The save made version+1; the poll compares that version.

@@ -16,7 +16,7 @@ func botName(seat int) string { return "Bot " + strconv.Itoa(seat) }
 // the engine refuses, is replaced by the easy one for that move (and
 // logged, without the move: it may name the seat's hidden tiles), so that a
 // game never gets stuck on a computer seat.
-func (h *handler) runBots(m *engine.Match) error {
+func (h *Handler) runBots(m *engine.Match) error {
 	err := referee.Play(m, h.bots, func(seat int, level string) {
 		h.log.Warn("computer player replaced by easy for one move", "seat", seat, "level", level)
 	})
@@ -27,7 +27,7 @@ func (h *handler) runBots(m *engine.Match) error {
 }
 
 // hasLevel reports whether the server offers a bot level.
-func (h *handler) hasLevel(level string) bool {
+func (h *Handler) hasLevel(level string) bool {
 	_, ok := h.bots[level]
 	return ok
 }

@@ -15,7 +15,7 @@ const createAttempts = 5
 // create is POST /api/games: a new match with the creator in seat 0 and the
 // computer players asked for. If that fills the table, the first hand is
 // dealt and played until a person must act, all at version 1.
-func (h *handler) create(c *call, body []byte) {
+func (h *Handler) create(c *call, body []byte) {
 	req, err := decodeCreate(body, h.hasLevel)
 	if err != nil {
 		c.fail(err)
@@ -50,8 +50,11 @@ func (h *handler) create(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	state := encodeStored(newStored(m, hash))
 	now := h.now()
+	st := newStored(m, hash)
+	st.moveTime = req.MoveTime
+	st.afterChange(m, before{}, now)
+	state := encodeStored(st)
 	ctx := c.r.Context()
 	for attempt := 0; ; attempt++ {
 		id, err := newGameID(h.rand)
@@ -66,7 +69,7 @@ func (h *handler) create(c *call, body []byte) {
 				return
 			}
 		}
-		err = h.store.Create(ctx, id, state, now)
+		err = h.store.Create(ctx, id, state, now, st.due())
 		if errors.Is(err, store.ErrExists) && attempt+1 < createAttempts {
 			continue
 		}
@@ -78,7 +81,7 @@ func (h *handler) create(c *call, body []byte) {
 			return
 		}
 		c.gameID, c.seat, c.version = id, 0, 1
-		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(0, meta(id, 1, now)), Seat: 0, Token: token})
+		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(0, st.meta(id, 1, now)), Seat: 0, Token: token})
 		return
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"tessera/functions/push"
 	"tessera/functions/store"
@@ -42,7 +43,7 @@ type vapidKeys struct {
 // vapid returns the deployment's key pair, reading it from the store, or
 // making and storing it when there is none (a concurrent maker's pair
 // wins: ErrExists reads it back).
-func (h *handler) vapid(ctx context.Context) (*push.Keys, error) {
+func (h *Handler) vapid(ctx context.Context) (*push.Keys, error) {
 	h.vapidKeys.mu.Lock()
 	defer h.vapidKeys.mu.Unlock()
 	if k := h.vapidKeys.keys; k != nil {
@@ -68,7 +69,7 @@ func (h *handler) vapid(ctx context.Context) (*push.Keys, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errInternal, err)
 		}
-		err = h.store.Create(ctx, vapidID, append([]byte{vapidFormat}, k.Bytes()...), h.now())
+		err = h.store.Create(ctx, vapidID, append([]byte{vapidFormat}, k.Bytes()...), h.now(), time.Time{})
 		if err == nil {
 			h.vapidKeys.keys = k
 			return k, nil
@@ -81,7 +82,7 @@ func (h *handler) vapid(ctx context.Context) (*push.Keys, error) {
 }
 
 // pushKey is GET /api/push: the VAPID public key, or 404 with push off.
-func (h *handler) pushKey(c *call) {
+func (h *Handler) pushKey(c *call) {
 	if h.push == nil {
 		c.failWith(errPushOff)
 		return
@@ -146,7 +147,7 @@ func base64url(s string) ([]byte, error) {
 
 // putDevice is PUT /api/me/push: this device hears of every game of the
 // key, now and later.
-func (h *handler) putDevice(c *call, body []byte) {
+func (h *Handler) putDevice(c *call, body []byte) {
 	if h.push == nil {
 		c.failWith(errPushOff)
 		return
@@ -168,7 +169,7 @@ func (h *handler) putDevice(c *call, body []byte) {
 }
 
 // deleteDevice is DELETE /api/me/push: 204 whether or not it was there.
-func (h *handler) deleteDevice(c *call, body []byte) {
+func (h *Handler) deleteDevice(c *call, body []byte) {
 	if h.push == nil {
 		c.failWith(errPushOff)
 		return

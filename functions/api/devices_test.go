@@ -35,7 +35,7 @@ func TestPushDevices(t *testing.T) { eachStore(t, testPushDevices) }
 
 func testPushDevices(t *testing.T, mem store.Store) {
 	s := newPushServer(t, mem, 302)
-	s.h.(*handler).push.Insecure = false
+	s.h.(*Handler).push.Insecure = false
 	if k := s.vapidKey(); len(k) != 87 {
 		t.Fatalf("VAPID public key %q is not 65 bytes in base64url", k)
 	}

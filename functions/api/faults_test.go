@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"tessera/engine"
 	"tessera/engine/bot"
@@ -139,7 +140,7 @@ func TestCorruptStoredGameIsInternal(t *testing.T) {
 	mem := memory.New()
 	s := newServer(t, mem, 10)
 	id := "abcdefghijklmnop"
-	if err := mem.Create(context.Background(), id, []byte("not a game"), fixedNow); err != nil {
+	if err := mem.Create(context.Background(), id, []byte("not a game"), fixedNow, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range []response{

@@ -22,7 +22,7 @@ type loaded struct {
 // load reads the game c names: 404 for an id that cannot exist or is not
 // stored, the store's errors otherwise, ErrCorrupt for a stored game that
 // does not decode.
-func (h *handler) load(ctx context.Context, c *call) (*loaded, error) {
+func (h *Handler) load(ctx context.Context, c *call) (*loaded, error) {
 	if !validGameID(c.gameID) {
 		return nil, errNotFound
 	}
@@ -55,14 +55,21 @@ func (g *loaded) replay() (*engine.Match, error) {
 // change to m, then saves the match in place of g at the next version, on
 // condition that the stored version is still g's (store.ErrConflict if
 // not). It returns the time the save stamped.
-func (h *handler) saveAfterBots(ctx context.Context, c *call, g *loaded, m *engine.Match) (time.Time, error) {
+func (h *Handler) saveAfterBots(ctx context.Context, c *call, g *loaded, m *engine.Match, b before) (time.Time, error) {
 	if err := h.runBots(m); err != nil {
 		return time.Time{}, err
 	}
-	g.state.match = engine.Encode(m)
 	now := h.now()
-	return now, h.store.Save(ctx, c.gameID, encodeStored(g.state), g.item.Version, now)
+	g.state.afterChange(m, b, now)
+	g.state.match = engine.Encode(m)
+	return now, h.store.Save(saveContext(ctx), c.gameID, encodeStored(g.state), g.item.Version, now, g.state.due())
 }
+
+// saveContext is the context of a conditional write: it keeps the
+// request's values and its deadline from the store's own bounds, but not
+// its cancellation, so a client that hangs up never cancels a write half
+// way.
+func saveContext(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
 // authenticate finds the seat of the request's bearer token: -1 (a
 // spectator) without an Authorization header when spectators are allowed,
@@ -83,11 +90,6 @@ func (g *loaded) authenticate(c *call, spectatorOK bool) (int, error) {
 	}
 	c.seat = seat
 	return seat, nil
-}
-
-// meta is what a view of the game at version, last changed at t, shows.
-func meta(id string, version int64, t time.Time) engine.ViewMeta {
-	return engine.ViewMeta{ID: id, Version: version, UpdatedAt: t}
 }
 
 // etag names a view: it changes with the version and differs by seat.

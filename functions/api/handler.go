@@ -30,8 +30,8 @@ type Config struct {
 	Push   *PushConfig           // nil: no push notifications
 }
 
-// handler serves every endpoint of API.md.
-type handler struct {
+// Handler serves every endpoint of API.md, and sweeps the clocks (Sweep).
+type Handler struct {
 	store store.Store
 	log   *slog.Logger
 	now   func() time.Time
@@ -45,11 +45,11 @@ type handler struct {
 
 // New returns the API handler. It panics when cfg.Store is nil: that is a
 // wiring mistake no request can recover from.
-func New(cfg Config) http.Handler {
+func New(cfg Config) *Handler {
 	if cfg.Store == nil {
 		panic("api: Config.Store is required")
 	}
-	h := &handler{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push}
+	h := &Handler{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -140,7 +140,7 @@ type call struct {
 	cause   error // the internal error behind a 5xx, for the log
 }
 
-func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	reqID := requestID(r)
 	w.Header().Set("Cache-Control", "no-store")
@@ -258,7 +258,7 @@ func plainID(s string) bool {
 
 // logCall writes the request's one log line. It holds ids, the seat
 // number, the version and codes: never a token, a hash or a tile.
-func (h *handler) logCall(c *call, reqID string, took time.Duration) {
+func (h *Handler) logCall(c *call, reqID string, took time.Duration) {
 	attrs := []any{"requestId", reqID, "route", routeNames[c.route], "method", c.r.Method,
 		"status", c.status, "ms", float64(took.Microseconds()) / 1000}
 	if validGameID(c.gameID) {

@@ -44,7 +44,7 @@ func (c *call) playerKey() ([]byte, bool) {
 // is checked against the game itself (a game gone, or one whose seats do
 // not hold the key, is left out: see player.go), so nothing is listed that
 // the key does not hold.
-func (h *handler) me(c *call) {
+func (h *Handler) me(c *call) {
 	hash, ok := c.playerKey()
 	if !ok {
 		return

@@ -13,7 +13,7 @@ import (
 // (a retried moveId, the version, then the rules), the move is applied with
 // every forced draw and pass and computer move after it, and saved on
 // condition that nobody else wrote in between.
-func (h *handler) move(c *call, body []byte) {
+func (h *Handler) move(c *call, body []byte) {
 	req, err := decodeMove(body)
 	if err != nil {
 		c.fail(err)
@@ -27,6 +27,10 @@ func (h *handler) move(c *call, body []byte) {
 	}
 	seat, err := g.authenticate(c, false)
 	if err != nil {
+		c.fail(err)
+		return
+	}
+	if g, err = h.catchUp(ctx, c, g); err != nil {
 		c.fail(err)
 		return
 	}
@@ -49,7 +53,7 @@ func (h *handler) move(c *call, body []byte) {
 		return
 	}
 	g.state.remember(seat, req.MoveID)
-	now, err := h.saveAfterBots(ctx, c, g, m)
+	now, err := h.saveAfterBots(ctx, c, g, m, was)
 	if errors.Is(err, store.ErrConflict) {
 		h.lostRace(c, seat, req.MoveID)
 		return
@@ -60,14 +64,14 @@ func (h *handler) move(c *call, body []byte) {
 	}
 	c.version = g.item.Version + 1
 	g.item.UpdatedAt = now
-	h.notify(c, c.gameID, c.version, m, g.state, was, g.state.seats[seat].tokenHash)
+	h.notify(ctx, c.r.Host, c.gameID, c.version, m, g.state, was, g.state.seats[seat].tokenHash)
 	c.writeView(m, seat, c.version, g)
 }
 
 // lostRace answers a move whose save found a newer version: if that version
 // holds the same move (a retry that raced itself), it is the answer;
 // otherwise the move was decided on a stale version.
-func (h *handler) lostRace(c *call, seat int, moveID string) {
+func (h *Handler) lostRace(c *call, seat int, moveID string) {
 	g, err := h.load(c.r.Context(), c)
 	if err != nil {
 		c.fail(err)
@@ -88,13 +92,13 @@ func (h *handler) lostRace(c *call, seat int, moveID string) {
 // writeView answers 200 with seat's view and its ETag.
 func (c *call) writeView(m *engine.Match, seat int, version int64, g *loaded) {
 	c.w.Header().Set("ETag", etag(version, seat))
-	c.writeJSON(http.StatusOK, m.View(seat, meta(c.gameID, version, g.item.UpdatedAt)))
+	c.writeJSON(http.StatusOK, m.View(seat, g.state.meta(c.gameID, version, g.item.UpdatedAt)))
 }
 
 // stale answers 409 stale_version with the current view.
 func (c *call) stale(m *engine.Match, seat int, g *loaded) {
 	e := toAPIError(errStale)
-	e.game = m.View(seat, meta(c.gameID, g.item.Version, g.item.UpdatedAt))
+	e.game = m.View(seat, g.state.meta(c.gameID, g.item.Version, g.item.UpdatedAt))
 	c.failWith(e)
 }
 

@@ -23,6 +23,7 @@ const pushBudget = 900 * time.Millisecond
 // before is what a change is compared with to find who must hear of it.
 type before struct {
 	toAct  uint8 // a bit per seat that had to act
+	away   uint8 // a bit per seat that was away
 	logLen int
 	status engine.Status
 }
@@ -31,6 +32,11 @@ func snapshot(m *engine.Match) before {
 	b := before{logLen: len(m.Log()), status: m.Status()}
 	for _, s := range m.ToAct() {
 		b.toAct |= 1 << s
+	}
+	for s := range m.Options().Players {
+		if m.Seat(s).Away {
+			b.away |= 1 << s
+		}
 	}
 	return b
 }
@@ -55,12 +61,21 @@ func messages(id string, version int64, m *engine.Match, st *storedGame, b befor
 		dealt = dealt || e.Type == engine.EventDeal
 	}
 	ended := m.Status() == engine.StatusFinished && b.status != engine.StatusFinished
+	timedOut := map[int]bool{}
+	for _, e := range m.Log()[b.logLen:] {
+		if e.Type == engine.EventAway && e.Timeout {
+			timedOut[e.Seat] = true
+		}
+	}
 	for s, a := range st.seats {
 		if a.tokenHash == nil || bytes.Equal(a.tokenHash, cause) {
 			continue
 		}
 		v := m.View(s, engine.ViewMeta{ID: id, Version: version})
 		switch {
+		case timedOut[s] && !ended:
+			out[s] = message{Game: id, Version: version, Kind: "away", Title: "Your time ran out — " + tableName(v, s),
+				Body: "The computer plays for you until you take your seat back."}
 		case ended:
 			out[s] = message{Game: id, Version: version, Kind: "end", Title: "Match over — " + tableName(v, s), Body: endText(v)}
 		case (v.You.Confirm || v.Hand != nil && v.Hand.Turn != nil && *v.Hand.Turn == s) && (b.toAct&(1<<s) == 0 || dealt):
@@ -146,15 +161,17 @@ func endText(v *engine.View) string {
 
 // notify sends the pushes of a saved change, within pushBudget. Nothing
 // here fails the request: a push that cannot be sent is logged and lost.
-func (h *handler) notify(c *call, id string, version int64, m *engine.Match, st *storedGame, b before, cause []byte) {
-	if h.push == nil {
+// host names the site (the VAPID contact when none is configured).
+func (h *Handler) notify(ctx context.Context, host, id string, version int64, m *engine.Match, st *storedGame, b before, cause []byte) {
+	h.send(ctx, host, id, version, st, messages(id, version, m, st, b, cause))
+}
+
+// send delivers msgs, by seat, to the devices of each seat's key.
+func (h *Handler) send(ctx context.Context, host, id string, version int64, st *storedGame, msgs map[int]message) {
+	if h.push == nil || len(msgs) == 0 {
 		return
 	}
-	msgs := messages(id, version, m, st, b, cause)
-	if len(msgs) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.r.Context()), pushBudget)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushBudget)
 	defer cancel()
 	keys, err := h.vapid(ctx)
 	if err != nil {
@@ -183,7 +200,7 @@ func (h *handler) notify(c *call, id string, version int64, m *engine.Match, st 
 	sender := *h.sender
 	sender.Keys = keys
 	if sender.Subject == "" {
-		sender.Subject = "https://" + c.r.Host
+		sender.Subject = "https://" + host
 	}
 	for s, msg := range msgs {
 		hash := st.seats[s].tokenHash

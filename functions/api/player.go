@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 
 	"tessera/engine"
 	"tessera/functions/push"
@@ -174,7 +175,7 @@ func decodePlayer(b []byte) (*playerRecord, error) {
 
 // loadPlayer reads the record of the key whose hash is h: an empty one
 // (version 0) when there is none.
-func (h *handler) loadPlayer(ctx context.Context, hash []byte) (*playerRecord, int64, error) {
+func (h *Handler) loadPlayer(ctx context.Context, hash []byte) (*playerRecord, int64, error) {
 	item, err := h.store.Load(ctx, playerID(hash))
 	if errors.Is(err, store.ErrNotFound) {
 		return &playerRecord{}, 0, nil
@@ -193,7 +194,7 @@ func (h *handler) loadPlayer(ctx context.Context, hash []byte) (*playerRecord, i
 // condition that nobody wrote in between, retrying a lost race on the new
 // record. change reports whether it changed anything; nothing is written
 // when it did not.
-func (h *handler) updatePlayer(ctx context.Context, hash []byte, change func(*playerRecord) bool) error {
+func (h *Handler) updatePlayer(ctx context.Context, hash []byte, change func(*playerRecord) bool) error {
 	id := playerID(hash)
 	for attempt := 0; attempt < playerAttempts; attempt++ {
 		p, version, err := h.loadPlayer(ctx, hash)
@@ -204,9 +205,9 @@ func (h *handler) updatePlayer(ctx context.Context, hash []byte, change func(*pl
 			return nil
 		}
 		if version == 0 {
-			err = h.store.Create(ctx, id, encodePlayer(p), h.now())
+			err = h.store.Create(ctx, id, encodePlayer(p), h.now(), time.Time{}) // a record is never due
 		} else {
-			err = h.store.Save(ctx, id, encodePlayer(p), version, h.now())
+			err = h.store.Save(ctx, id, encodePlayer(p), version, h.now(), time.Time{})
 		}
 		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
 			return err

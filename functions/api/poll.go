@@ -5,7 +5,7 @@ import "net/http"
 // poll is GET /api/games/{id}: the view for the token's seat or for a
 // spectator, with an ETag; a matching If-None-Match is answered 304 from
 // the stored header alone, without replaying the match.
-func (h *handler) poll(c *call) {
+func (h *Handler) poll(c *call) {
 	g, err := h.load(c.r.Context(), c)
 	if err != nil {
 		c.fail(err)
@@ -13,6 +13,10 @@ func (h *handler) poll(c *call) {
 	}
 	seat, err := g.authenticate(c, true)
 	if err != nil {
+		c.fail(err)
+		return
+	}
+	if g, err = h.catchUp(c.r.Context(), c, g); err != nil {
 		c.fail(err)
 		return
 	}
@@ -29,5 +33,5 @@ func (h *handler) poll(c *call) {
 		c.fail(err)
 		return
 	}
-	c.writeJSON(http.StatusOK, m.View(seat, meta(c.gameID, g.item.Version, g.item.UpdatedAt)))
+	c.writeJSON(http.StatusOK, m.View(seat, g.state.meta(c.gameID, g.item.Version, g.item.UpdatedAt)))
 }

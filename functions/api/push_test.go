@@ -21,7 +21,7 @@ import (
 func newPushServer(t *testing.T, st store.Store, seed uint64) *server {
 	t.Helper()
 	s := newServer(t, st, seed)
-	s.h = New(Config{Store: st, Rand: seededReader(seed), Logger: s.h.(*handler).log,
+	s.h = New(Config{Store: st, Rand: seededReader(seed), Logger: s.h.(*Handler).log,
 		Push: &PushConfig{Insecure: true, Subject: "mailto:tests@tessera.invalid"}})
 	return s
 }

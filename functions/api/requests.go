@@ -30,10 +30,11 @@ type botRequest struct {
 
 // createRequest is POST /api/games, with the defaults filled in.
 type createRequest struct {
-	Options engine.Options
-	Name    string
-	Key     string // "" when absent
-	Bots    []botRequest
+	Options  engine.Options
+	Name     string
+	Key      string // "" when absent
+	MoveTime int64  // seconds; 0 when absent (no clock)
+	Bots     []botRequest
 }
 
 // decodeCreate reads a create body: the options present are laid over the
@@ -57,6 +58,7 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	name, hasName := f.str("name")
 	f.require("name", hasName)
 	key := f.key()
+	moveTime, _ := f.int("moveTime", minMoveTime, maxMoveTime)
 	bots, hasBots := f.array("bots")
 	if f.err != nil {
 		return createRequest{}, f.err
@@ -84,7 +86,7 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	if err := o.Validate(); err != nil {
 		return createRequest{}, err
 	}
-	req.Options, req.Key = o, key
+	req.Options, req.Key, req.MoveTime = o, key, moveTime
 	if req.Name, err = cleanName(name); err != nil {
 		return createRequest{}, err
 	}
@@ -197,6 +199,10 @@ func decodeMove(body []byte) (moveRequest, error) {
 		req.Move.Kind = engine.Redeal
 	case "keep":
 		req.Move.Kind = engine.Keep
+	case "away":
+		req.Move.Kind = engine.Away
+	case "back":
+		req.Move.Kind = engine.Back
 	default:
 		return moveRequest{}, badRequest("unknown move type %q", kind)
 	}

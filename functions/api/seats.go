@@ -18,7 +18,7 @@ const seatAttempts = 5
 // computer players' moves that follow. A key that holds a seat already is
 // answered that seat, 200, whatever else the body asks (a retry whose
 // answer was lost).
-func (h *handler) takeSeat(c *call, body []byte) {
+func (h *Handler) takeSeat(c *call, body []byte) {
 	req, err := decodeSeat(body)
 	if err != nil {
 		c.fail(err)
@@ -42,7 +42,7 @@ func (h *handler) takeSeat(c *call, body []byte) {
 		if req.Key != "" {
 			if held := seatOfHash(g.state.seats, hashToken(req.Key)); held >= 0 {
 				c.seat = held
-				c.writeJSON(http.StatusOK, seatAnswer{Game: m.View(held, meta(c.gameID, g.item.Version, g.item.UpdatedAt)),
+				c.writeJSON(http.StatusOK, seatAnswer{Game: m.View(held, g.state.meta(c.gameID, g.item.Version, g.item.UpdatedAt)),
 					Seat: held, Token: req.Key})
 				return
 			}
@@ -74,7 +74,7 @@ func (h *handler) takeSeat(c *call, body []byte) {
 			}
 			recorded = true
 		}
-		now, err := h.saveAfterBots(ctx, c, g, m)
+		now, err := h.saveAfterBots(ctx, c, g, m, was)
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}
@@ -83,8 +83,8 @@ func (h *handler) takeSeat(c *call, body []byte) {
 			return
 		}
 		c.seat, c.version = seat, g.item.Version+1
-		h.notify(c, c.gameID, c.version, m, g.state, was, hash)
-		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(seat, meta(c.gameID, c.version, now)),
+		h.notify(ctx, c.r.Host, c.gameID, c.version, m, g.state, was, hash)
+		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(seat, g.state.meta(c.gameID, c.version, now)),
 			Seat: seat, Token: token})
 		return
 	}

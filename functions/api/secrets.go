@@ -74,7 +74,7 @@ func newToken(r io.Reader) (token string, hash []byte, err error) {
 
 // seatToken is the token of a seat being taken: the player's key when
 // given, else a new one the server draws; with the hash to store.
-func (h *handler) seatToken(key string) (string, []byte, error) {
+func (h *Handler) seatToken(key string) (string, []byte, error) {
 	if key != "" {
 		return key, hashToken(key), nil
 	}

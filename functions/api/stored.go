@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"tessera/engine"
 )
@@ -19,6 +20,20 @@ import (
 //	  moveId count byte (0..16), then that many digests of moveIDDigest
 //	  bytes, oldest first
 //
+// Format 3 (the one written) adds, after the seats, what the clocks and the
+// rematches keep:
+//
+//	per seat: since varint (Unix seconds it has had to act; 0: it need not),
+//	  reminded byte (0 or 1)
+//	moveTime uvarint (seconds; 0: no clock)
+//	next, previous: a length byte (0 or idBytes) and the game id's bytes
+//	series: finished matches before this one uvarint; a team count byte,
+//	  each team's wins uvarint
+//	event times: count uvarint; per entry: the last seq it covers uvarint,
+//	  Unix seconds varint (see engine.ViewMeta.EventTimes)
+//
+// Format 2, still read, ended after the seats.
+//
 // Format 1, still read: the engine's bytes were of the engine's format 1,
 // which held the token hashes in its seats, and each seat had only its
 // moveIds here. Reading one upgrades it in memory (engine.UpgradeFormat1,
@@ -31,7 +46,8 @@ import (
 // already applied. Short digests keep the item small (DESIGN.md: DynamoDB
 // bills reads per 4 KB and writes per 1 KB).
 const (
-	storedFormat  = 2
+	storedFormat  = 3
+	storedFormat2 = 2
 	storedFormat1 = 1
 	moveIDDigest  = 4
 	keptMoveIDs   = 16
@@ -49,14 +65,24 @@ func digestMoveID(id string) moveDigest {
 
 // storedGame is what the store keeps for a game.
 type storedGame struct {
-	match []byte     // engine.Encode
-	seats []seatAuth // by seat
+	match    []byte     // engine.Encode
+	seats    []seatAuth // by seat
+	moveTime int64      // seconds a seat has to act; 0: no clock
+	next     string     // the rematch's id
+	previous string     // the id of the game this one is the rematch of
+	// seriesMatches and seriesWins count the chain's finished matches
+	// before this one.
+	seriesMatches int
+	seriesWins    []int
+	times         []engine.EventTime // oldest first
 }
 
 // seatAuth is what the API keeps of one seat.
 type seatAuth struct {
 	tokenHash []byte       // nil for a free or computer seat
 	moves     []moveDigest // oldest first
+	since     int64        // Unix seconds it has had to act; 0: it need not
+	reminded  bool         // its reminder for this turn went out
 }
 
 // applied reports whether seat already made the move named id.
@@ -105,7 +131,36 @@ func encodeStored(s *storedGame) []byte {
 			b = append(b, d[:]...)
 		}
 	}
+	for _, a := range s.seats {
+		b = binary.AppendVarint(b, a.since)
+		if a.reminded {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(s.moveTime))
+	b = appendID(b, s.next)
+	b = appendID(b, s.previous)
+	b = binary.AppendUvarint(b, uint64(s.seriesMatches))
+	b = append(b, byte(len(s.seriesWins)))
+	for _, w := range s.seriesWins {
+		b = binary.AppendUvarint(b, uint64(w))
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.times)))
+	for _, t := range s.times {
+		b = binary.AppendUvarint(b, uint64(t.UpTo))
+		b = binary.AppendVarint(b, t.At.Unix())
+	}
 	return b
+}
+
+func appendID(b []byte, id string) []byte {
+	if id == "" {
+		return append(b, 0)
+	}
+	raw, _ := idEncoding.DecodeString(id) // ids kept here are valid
+	return append(append(b, byte(len(raw))), raw...)
 }
 
 // storedReader reads a stored game; the first error sticks.
@@ -131,6 +186,41 @@ func (r *storedReader) next(what string, n int) []byte {
 	return v
 }
 
+// uvarint takes an unsigned varint of at most max.
+func (r *storedReader) uvarint(what string, max uint64) int64 {
+	v, n := binary.Uvarint(r.b)
+	if r.err != nil || n <= 0 || v > max {
+		r.fail(what)
+		return 0
+	}
+	r.b = r.b[n:]
+	return int64(v)
+}
+
+// varint takes a signed varint.
+func (r *storedReader) varint(what string) int64 {
+	v, n := binary.Varint(r.b)
+	if r.err != nil || n <= 0 {
+		r.fail(what)
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// id takes a game id written by appendID.
+func (r *storedReader) id(what string) string {
+	n := r.count(what, idBytes)
+	if n != 0 && n != idBytes {
+		r.fail(what)
+	}
+	raw := r.next(what, n)
+	if r.err != nil || n == 0 {
+		return ""
+	}
+	return idEncoding.EncodeToString(raw)
+}
+
 // count takes a count byte of at most max.
 func (r *storedReader) count(what string, max int) int {
 	b := r.next(what, 1)
@@ -147,7 +237,7 @@ func (r *storedReader) count(what string, max int) int {
 func decodeStored(b []byte) (*storedGame, error) {
 	r := &storedReader{b: b}
 	format := r.count("format", storedFormat)
-	if r.err == nil && format != storedFormat && format != storedFormat1 {
+	if r.err == nil && format == 0 {
 		r.fail("unknown format")
 	}
 	n, k := binary.Uvarint(r.b)
@@ -161,7 +251,7 @@ func decodeStored(b []byte) (*storedGame, error) {
 	s := &storedGame{match: r.next("engine bytes", int(n))}
 	s.seats = make([]seatAuth, r.count("seat count", maxSeats))
 	for i := range s.seats {
-		if format == storedFormat {
+		if format >= storedFormat2 {
 			if h := r.next("token hash", r.count("token hash", hashBytes)); len(h) > 0 {
 				s.seats[i].tokenHash = h
 			}
@@ -174,6 +264,27 @@ func decodeStored(b []byte) (*storedGame, error) {
 		s.seats[i].moves = make([]moveDigest, cnt)
 		for j := range s.seats[i].moves {
 			copy(s.seats[i].moves[j][:], raw[j*moveIDDigest:])
+		}
+	}
+	if format == storedFormat {
+		for i := range s.seats {
+			s.seats[i].since = r.varint("since")
+			s.seats[i].reminded = r.count("reminded", 1) == 1
+		}
+		s.moveTime = r.uvarint("moveTime", maxMoveTime)
+		s.next, s.previous = r.id("next"), r.id("previous")
+		s.seriesMatches = int(r.uvarint("series", 1<<31))
+		s.seriesWins = make([]int, r.count("series teams", maxSeats))
+		for i := range s.seriesWins {
+			s.seriesWins[i] = int(r.uvarint("series wins", 1<<31))
+		}
+		s.times = make([]engine.EventTime, r.uvarint("event times", uint64(len(r.b))))
+		for i := range s.times {
+			s.times[i].UpTo = int(r.uvarint("event time", 1<<31))
+			s.times[i].At = time.Unix(r.varint("event time"), 0).UTC()
+		}
+		if r.err != nil {
+			return nil, r.err
 		}
 	}
 	if r.err == nil && len(r.b) != 0 {

@@ -25,18 +25,29 @@ type Item struct {
 	Version   int64     // 1 when created, +1 on every save
 	State     []byte    // opaque compact binary
 	UpdatedAt time.Time // time of the last write, in UTC
+	// Due is when the item wants the clock's attention (a deadline, a
+	// reminder), to the second; zero for never. Due lists items by it.
+	Due time.Time
 }
 
 // Store is what the API needs from persistence: create, load, and
 // save-if-version.
 type Store interface {
 	// Create stores a new game at version 1; ErrExists if the id is taken.
-	Create(ctx context.Context, id string, state []byte, now time.Time) error
+	Create(ctx context.Context, id string, state []byte, now, due time.Time) error
 	// Load returns the game; ErrNotFound if absent.
 	Load(ctx context.Context, id string) (Item, error)
 	// Save writes state as version expected+1 only if the stored version is
 	// expected; else ErrConflict (ErrNotFound if absent).
-	Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error
+	Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error
+	// Touch replaces the state and due time of the item at version, keeping
+	// the version and the time of the last write: for what the service
+	// notes without changing the game (a reminder sent). ErrConflict if the
+	// stored version is another (ErrNotFound if absent).
+	Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error
+	// Due lists at most limit ids whose due time is set and not after
+	// before, the earliest first. It reads an index: it never scans.
+	Due(ctx context.Context, before time.Time, limit int) ([]string, error)
 	// LoadMany reads at most MaxLoadMany items at once, as Load does (a
 	// LoadMany after a Save sees it): the ones present, by id; an absent
 	// id is simply not in the map.
@@ -89,6 +100,15 @@ func Unavailable(op, id string, cause error) error {
 // a time read back from any adapter compares equal (==) to the one written.
 func NormalizeTime(t time.Time) time.Time {
 	return t.Round(0).UTC()
+}
+
+// NormalizeDue keeps a due time to the second, in UTC (zero stays zero):
+// what every adapter's index holds.
+func NormalizeDue(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return time.Unix(t.Unix(), 0).UTC()
 }
 
 // CloneBytes copies b; the result is never nil so that an empty state reads

@@ -10,19 +10,22 @@ import (
 )
 
 // The bbolt value of one game: a small header (version, time of the last
-// write) before the opaque state:
+// write, due time) before the opaque state:
 //
 //	offset  size  field
 //	0       1     format (valueFormat)
 //	1       8     version, big-endian
 //	9       8     updatedAt, Unix seconds, big-endian two's complement
 //	17      4     updatedAt, nanoseconds within the second, big-endian
-//	21      ...   state, to the end of the value
+//	21      8     due, Unix seconds, big-endian; 0 for none (format 2)
+//	29      ...   state, to the end of the value
 //
-// A format byte lets a later layout coexist with files already written.
+// Format 1 had no due time (its state starts at 21); it is still read.
 const (
-	valueFormat    = 1
-	valueHeaderLen = 21
+	valueFormat     = 2
+	valueFormat1    = 1
+	valueHeaderLen  = 29
+	valueHeader1Len = 21
 )
 
 var errCorruptValue = errors.New("store: corrupt bbolt value")
@@ -34,6 +37,9 @@ func encodeValue(item store.Item) []byte {
 	binary.BigEndian.PutUint64(buf[1:9], uint64(item.Version))
 	binary.BigEndian.PutUint64(buf[9:17], uint64(item.UpdatedAt.Unix()))
 	binary.BigEndian.PutUint32(buf[17:21], uint32(item.UpdatedAt.Nanosecond()))
+	if !item.Due.IsZero() {
+		binary.BigEndian.PutUint64(buf[21:29], uint64(item.Due.Unix()))
+	}
 	copy(buf[valueHeaderLen:], item.State)
 	return buf
 }
@@ -45,18 +51,18 @@ func decodeValue(buf []byte) (store.Item, error) {
 	if err != nil {
 		return store.Item{}, err
 	}
-	item.State = store.CloneBytes(buf[valueHeaderLen:])
+	item.State = store.CloneBytes(buf[headerLen(buf[0]):])
 	return item, nil
 }
 
 // decodeHeader parses everything but the state; Save needs only the version
 // and should not copy the state to learn it.
 func decodeHeader(buf []byte) (store.Item, error) {
-	if len(buf) < valueHeaderLen {
-		return store.Item{}, fmt.Errorf("%w: %d bytes, want at least %d", errCorruptValue, len(buf), valueHeaderLen)
+	if len(buf) < 1 || buf[0] != valueFormat && buf[0] != valueFormat1 {
+		return store.Item{}, fmt.Errorf("%w: unknown format", errCorruptValue)
 	}
-	if buf[0] != valueFormat {
-		return store.Item{}, fmt.Errorf("%w: format %d, want %d", errCorruptValue, buf[0], valueFormat)
+	if n := headerLen(buf[0]); len(buf) < n {
+		return store.Item{}, fmt.Errorf("%w: %d bytes, want at least %d", errCorruptValue, len(buf), n)
 	}
 	version := int64(binary.BigEndian.Uint64(buf[1:9]))
 	if version < 1 {
@@ -67,5 +73,18 @@ func decodeHeader(buf []byte) (store.Item, error) {
 		return store.Item{}, fmt.Errorf("%w: %d nanoseconds", errCorruptValue, nanos)
 	}
 	secs := int64(binary.BigEndian.Uint64(buf[9:17]))
-	return store.Item{Version: version, UpdatedAt: time.Unix(secs, int64(nanos)).UTC()}, nil
+	item := store.Item{Version: version, UpdatedAt: time.Unix(secs, int64(nanos)).UTC()}
+	if buf[0] == valueFormat {
+		if due := int64(binary.BigEndian.Uint64(buf[21:29])); due != 0 {
+			item.Due = time.Unix(due, 0).UTC()
+		}
+	}
+	return item, nil
+}
+
+func headerLen(format byte) int {
+	if format == valueFormat1 {
+		return valueHeader1Len
+	}
+	return valueHeaderLen
 }

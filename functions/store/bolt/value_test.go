@@ -50,7 +50,8 @@ func TestValueRejectsCorruptValues(t *testing.T) {
 	}{
 		{"empty value", nil},
 		{"header cut short", valid[:valueHeaderLen-1]},
-		{"unknown format", withByte(0, 2)},
+		{"unknown format", withByte(0, 3)},
+		{"format 0", withByte(0, 0)},
 		{"version 0", append([]byte{valueFormat, 0, 0, 0, 0, 0, 0, 0, 0}, valid[9:]...)},
 		{"negative version", withByte(1, 0x80)},
 		{"nanoseconds of a whole second", withByte(17, 0xff)},
@@ -79,4 +80,19 @@ func FuzzValue(f *testing.F) {
 			t.Fatalf("encode(decode(% x)) = % x", buf, again)
 		}
 	})
+}
+
+// Values written before due times (format 1) still read, with no due time.
+func TestValueFormat1StillReads(t *testing.T) {
+	v1 := []byte{valueFormat1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 5, 's', 't'}
+	item, err := decodeValue(v1)
+	if err != nil || item.Version != 3 || string(item.State) != "st" || !item.Due.IsZero() ||
+		!item.UpdatedAt.Equal(time.Unix(9, 5)) {
+		t.Fatalf("decodeValue(format 1) = %+v, %v", item, err)
+	}
+	due := time.Unix(1700000000, 0).UTC()
+	back, err := decodeValue(encodeValue(store.Item{Version: 2, State: []byte("x"), UpdatedAt: time.Unix(1, 0), Due: due}))
+	if err != nil || !back.Due.Equal(due) {
+		t.Fatalf("due time round trip: %+v, %v", back, err)
+	}
 }

@@ -42,11 +42,11 @@ func NewFromConfig(ctx context.Context, table, endpoint string) (*Store, error) 
 }
 
 // Create puts the item at version 1 on condition that no item has its id.
-func (d *Store) Create(ctx context.Context, id string, state []byte, now time.Time) error {
+func (d *Store) Create(ctx context.Context, id string, state []byte, now, due time.Time) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
-	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now)}
+	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)}
 	refused, _, found, err := d.putIf(ctx, "create", id, item,
 		"attribute_not_exists(#id)", map[string]string{"#id": KeyAttr}, nil)
 	switch {
@@ -80,21 +80,76 @@ func (d *Store) Load(ctx context.Context, id string) (store.Item, error) {
 // the adapter's one optimistic lock: DynamoDB evaluates the condition and
 // writes atomically, so of several writers holding the same version exactly
 // one succeeds.
-func (d *Store) Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error {
+func (d *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
 	if err := store.CheckCall(ctx, "save", id); err != nil {
 		return err
 	}
-	item := store.Item{Version: expected + 1, State: state, UpdatedAt: store.NormalizeTime(now)}
-	refused, stored, found, err := d.putIf(ctx, "save", id, item,
+	return d.putAt(ctx, "save", id, expected, store.Item{Version: expected + 1, State: state,
+		UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)})
+}
+
+// Touch replaces the state and due time at version, keeping both: it
+// reads the item's time of the last write, and puts it back with the new
+// state on the same condition as Save.
+func (d *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
+	if err := store.CheckCall(ctx, "touch", id); err != nil {
+		return err
+	}
+	cur, found, err := d.get(ctx, "touch", id)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("touch %q: %w", id, store.ErrNotFound)
+	}
+	return d.putAt(ctx, "touch", id, version, store.Item{Version: version, State: state,
+		UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due)})
+}
+
+// putAt puts item on condition that the stored version is expected.
+func (d *Store) putAt(ctx context.Context, op, id string, expected int64, item store.Item) error {
+	refused, stored, found, err := d.putIf(ctx, op, id, item,
 		"#v = :expected", map[string]string{"#v": VersionAttr},
 		map[string]types.AttributeValue{":expected": &types.AttributeValueMemberN{Value: strconv.FormatInt(expected, 10)}})
 	switch {
 	case err != nil || !refused:
 		return err
 	case !found:
-		return fmt.Errorf("save %q: %w", id, store.ErrNotFound)
+		return fmt.Errorf("%s %q: %w", op, id, store.ErrNotFound)
 	}
-	return fmt.Errorf("save %q at version %d (stored %d): %w", id, expected, stored.Version, store.ErrConflict)
+	return fmt.Errorf("%s %q at version %d (stored %d): %w", op, id, expected, stored.Version, store.ErrConflict)
+}
+
+// Due queries the sparse index: the items due by before, earliest first.
+// The index is eventually consistent; a caller reloads what it acts on.
+func (d *Store) Due(ctx context.Context, before time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Unavailable("due", "", err)
+	}
+	if limit <= 0 {
+		return nil, nil
+	}
+	out, err := d.client.Query(ctx, &dynamodb.QueryInput{
+		TableName:                aws.String(d.table),
+		IndexName:                aws.String(DueIndex),
+		KeyConditionExpression:   aws.String("#s = :s AND #d <= :t"),
+		ExpressionAttributeNames: map[string]string{"#s": DueShardAttr, "#d": DueAttr},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":s": &types.AttributeValueMemberS{Value: DueShard},
+			":t": &types.AttributeValueMemberN{Value: strconv.FormatInt(before.Unix(), 10)},
+		},
+		Limit: aws.Int32(int32(min(limit, 1000))),
+	})
+	if err != nil {
+		return nil, dynamoError("due", "", err)
+	}
+	ids := make([]string, 0, len(out.Items))
+	for _, av := range out.Items {
+		if id, ok := av[KeyAttr].(*types.AttributeValueMemberS); ok {
+			ids = append(ids, id.Value)
+		}
+	}
+	return ids, nil
 }
 
 // putIf puts item on condition cond (with its attribute names and values).

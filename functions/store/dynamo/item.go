@@ -18,6 +18,13 @@ const (
 	StateAttr     = "state"     // B: the opaque state
 	UpdatedAtAttr = "updatedAt" // S: RFC 3339 (with nanoseconds), UTC
 	TTLAttr       = "expiresAt" // N: epoch seconds; DynamoDB's TTL deletes the item after it
+	// DueAttr and DueShardAttr are set only while an item is due (a sparse
+	// index): DueIndex has DueShardAttr (always DueShard) as its hash key
+	// and DueAttr as its range key, so the due items are one Query.
+	DueAttr      = "dueAt"    // N: epoch seconds
+	DueShardAttr = "dueShard" // S: DueShard
+	DueIndex     = "due"
+	DueShard     = "due"
 )
 
 // TTL is how long a game lives after its last write.
@@ -35,6 +42,10 @@ func dynamoItem(id string, item store.Item) map[string]types.AttributeValue {
 	}
 	if len(item.State) > 0 {
 		av[StateAttr] = &types.AttributeValueMemberB{Value: item.State}
+	}
+	if !item.Due.IsZero() {
+		av[DueAttr] = &types.AttributeValueMemberN{Value: strconv.FormatInt(item.Due.Unix(), 10)}
+		av[DueShardAttr] = &types.AttributeValueMemberS{Value: DueShard}
 	}
 	return av
 }
@@ -70,5 +81,14 @@ func parseDynamoItem(av map[string]types.AttributeValue) (store.Item, error) {
 	if err != nil {
 		return store.Item{}, fmt.Errorf("store: dynamo item: bad %s: %w", UpdatedAtAttr, err)
 	}
-	return store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: updatedAt.UTC()}, nil
+	item := store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: updatedAt.UTC()}
+	if raw, present := av[DueAttr]; present {
+		n, ok := raw.(*types.AttributeValueMemberN)
+		secs, err := strconv.ParseInt(n.Value, 10, 64)
+		if !ok || err != nil {
+			return store.Item{}, fmt.Errorf("store: dynamo item: bad %s", DueAttr)
+		}
+		item.Due = time.Unix(secs, 0).UTC()
+	}
+	return item, nil
 }

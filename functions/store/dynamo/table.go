@@ -15,8 +15,8 @@ import (
 // ACTIVE.
 const tableActiveWait = 30 * time.Second
 
-// CreateTable creates the table (on-demand billing, hash key KeyAttr)
-// if it does not exist, waits until it is ACTIVE and turns on TTL on
+// CreateTable creates the table (on-demand billing, hash key KeyAttr, the
+// sparse index DueIndex) if it does not exist, waits until it is ACTIVE and turns on TTL on
 // TTLAttr. It is for tests and for the local server pointed at a local
 // DynamoDB; on AWS, template.yaml owns the table.
 //
@@ -28,10 +28,20 @@ func (d *Store) CreateTable(ctx context.Context) error {
 		BillingMode: types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: aws.String(KeyAttr), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(DueShardAttr), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(DueAttr), AttributeType: types.ScalarAttributeTypeN},
 		},
 		KeySchema: []types.KeySchemaElement{
 			{AttributeName: aws.String(KeyAttr), KeyType: types.KeyTypeHash},
 		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName: aws.String(DueIndex),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(DueShardAttr), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(DueAttr), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+		}},
 	})
 	var inUse *types.ResourceInUseException
 	if err != nil && !errors.As(err, &inUse) {

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -24,11 +25,11 @@ func New() *Store {
 }
 
 // Create stores a new game at version 1; store.ErrExists if the id is taken.
-func (m *Store) Create(ctx context.Context, id string, state []byte, now time.Time) error {
+func (m *Store) Create(ctx context.Context, id string, state []byte, now, due time.Time) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
-	item := store.Item{Version: 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now)}
+	item := store.Item{Version: 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.items[id]; ok {
@@ -56,23 +57,70 @@ func (m *Store) Load(ctx context.Context, id string) (store.Item, error) {
 }
 
 // Save writes state as version expected+1 if the stored version is expected.
-func (m *Store) Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error {
-	if err := store.CheckCall(ctx, "save", id); err != nil {
+func (m *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
+	return m.writeIf(ctx, "save", id, expected, func(store.Item) store.Item {
+		return store.Item{Version: expected + 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)}
+	})
+}
+
+// Touch replaces the state and due time at version, keeping both.
+func (m *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
+	return m.writeIf(ctx, "touch", id, version, func(cur store.Item) store.Item {
+		return store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due)}
+	})
+}
+
+// writeIf is the optimistic lock: compare the version and write under one
+// mutex.
+func (m *Store) writeIf(ctx context.Context, op, id string, expected int64, next func(store.Item) store.Item) error {
+	if err := store.CheckCall(ctx, op, id); err != nil {
 		return err
 	}
-	next := store.Item{Version: expected + 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	// The optimistic lock: compare and write under one mutex.
 	cur, ok := m.items[id]
 	switch {
 	case !ok:
-		return fmt.Errorf("save %q: %w", id, store.ErrNotFound)
+		return fmt.Errorf("%s %q: %w", op, id, store.ErrNotFound)
 	case cur.Version != expected:
-		return fmt.Errorf("save %q at version %d (stored %d): %w", id, expected, cur.Version, store.ErrConflict)
+		return fmt.Errorf("%s %q at version %d (stored %d): %w", op, id, expected, cur.Version, store.ErrConflict)
 	}
-	m.items[id] = next
+	m.items[id] = next(cur)
 	return nil
+}
+
+// Due lists the ids due by before, earliest first (a scan of the map: this
+// store is for tests).
+func (m *Store) Due(ctx context.Context, before time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Unavailable("due", "", err)
+	}
+	type due struct {
+		id string
+		at time.Time
+	}
+	var all []due
+	m.mu.Lock()
+	for id, item := range m.items {
+		if !item.Due.IsZero() && !item.Due.After(before) {
+			all = append(all, due{id, item.Due})
+		}
+	}
+	m.mu.Unlock()
+	sort.Slice(all, func(i, j int) bool {
+		if !all[i].at.Equal(all[j].at) {
+			return all[i].at.Before(all[j].at)
+		}
+		return all[i].id < all[j].id
+	})
+	out := make([]string, 0, min(limit, len(all)))
+	for _, d := range all {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, d.id)
+	}
+	return out, nil
 }
 
 // LoadMany returns copies of the games present among ids.

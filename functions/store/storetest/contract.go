@@ -43,6 +43,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"load many returns the items present, as stored", testLoadMany},
 		{"load many of 100 ids, none or some present", testLoadManyFull},
 		{"load many refuses more than MaxLoadMany ids, an empty id and a cancelled context", testLoadManyRefuses},
+		{"due lists the items due by a time, earliest first, from what create and save set", testDue},
+		{"touch replaces state and due at a version, keeping it and the time", testTouch},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -54,7 +56,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 // mustCreate creates id or fails the test.
 func mustCreate(t *testing.T, s store.Store, id string, state []byte, now time.Time) {
 	t.Helper()
-	if err := s.Create(t.Context(), id, state, now); err != nil {
+	if err := s.Create(t.Context(), id, state, now, time.Time{}); err != nil {
 		t.Fatalf("Create(%q) = %v, want nil", id, err)
 	}
 }
@@ -62,7 +64,7 @@ func mustCreate(t *testing.T, s store.Store, id string, state []byte, now time.T
 // mustSave saves id or fails the test.
 func mustSave(t *testing.T, s store.Store, id string, state []byte, expected int64, now time.Time) {
 	t.Helper()
-	if err := s.Save(t.Context(), id, state, expected, now); err != nil {
+	if err := s.Save(t.Context(), id, state, expected, now, time.Time{}); err != nil {
 		t.Fatalf("Save(%q, expected %d) = %v, want nil", id, expected, err)
 	}
 }
@@ -113,7 +115,7 @@ func testCreateLoad(t *testing.T, s store.Store) {
 
 func testCreateTwice(t *testing.T, s store.Store) {
 	mustCreate(t, s, "g1", []byte("first"), t0)
-	err := s.Create(t.Context(), "g1", []byte("second"), t0.Add(time.Minute))
+	err := s.Create(t.Context(), "g1", []byte("second"), t0.Add(time.Minute), time.Time{})
 	wantErr(t, "second Create", err, store.ErrExists)
 	wantItem(t, mustLoad(t, s, "g1"), 1, []byte("first"), t0)
 }
@@ -137,20 +139,20 @@ func testSaveStale(t *testing.T, s store.Store) {
 	mustCreate(t, s, "g1", []byte("v1"), t0)
 	t1 := t0.Add(time.Second)
 	mustSave(t, s, "g1", []byte("v2"), 1, t1)
-	err := s.Save(t.Context(), "g1", []byte("stale"), 1, t0.Add(time.Hour))
+	err := s.Save(t.Context(), "g1", []byte("stale"), 1, t0.Add(time.Hour), time.Time{})
 	wantErr(t, "Save with expected 1 at version 2", err, store.ErrConflict)
 	wantItem(t, mustLoad(t, s, "g1"), 2, []byte("v2"), t1)
 }
 
 func testSaveAhead(t *testing.T, s store.Store) {
 	mustCreate(t, s, "g1", []byte("v1"), t0)
-	err := s.Save(t.Context(), "g1", []byte("ahead"), 2, t0.Add(time.Hour))
+	err := s.Save(t.Context(), "g1", []byte("ahead"), 2, t0.Add(time.Hour), time.Time{})
 	wantErr(t, "Save with expected 2 at version 1", err, store.ErrConflict)
 	wantItem(t, mustLoad(t, s, "g1"), 1, []byte("v1"), t0)
 }
 
 func testSaveMissing(t *testing.T, s store.Store) {
-	err := s.Save(t.Context(), "nobody", []byte("x"), 1, t0)
+	err := s.Save(t.Context(), "nobody", []byte("x"), 1, t0, time.Time{})
 	wantErr(t, `Save("nobody")`, err, store.ErrNotFound)
 	_, err = s.Load(t.Context(), "nobody")
 	wantErr(t, "Load after a failed Save", err, store.ErrNotFound)
@@ -222,8 +224,8 @@ func testIndependentIDs(t *testing.T, s store.Store) {
 
 func testEmptyID(t *testing.T, s store.Store) {
 	errs := map[string]error{
-		"Create": s.Create(t.Context(), "", []byte("x"), t0),
-		"Save":   s.Save(t.Context(), "", []byte("x"), 1, t0),
+		"Create": s.Create(t.Context(), "", []byte("x"), t0, time.Time{}),
+		"Save":   s.Save(t.Context(), "", []byte("x"), 1, t0, time.Time{}),
 	}
 	_, errs["Load"] = s.Load(t.Context(), "")
 	for call, err := range errs {
@@ -243,8 +245,8 @@ func testCancelledContext(t *testing.T, s store.Store) {
 	cancelled, cancel := context.WithCancel(t.Context())
 	cancel()
 	errs := map[string]error{
-		"Create": s.Create(cancelled, "g2", []byte("x"), t0),
-		"Save":   s.Save(cancelled, "g1", []byte("x"), 1, t0),
+		"Create": s.Create(cancelled, "g2", []byte("x"), t0, time.Time{}),
+		"Save":   s.Save(cancelled, "g1", []byte("x"), 1, t0, time.Time{}),
 	}
 	_, errs["Load"] = s.Load(cancelled, "g1")
 	for call, err := range errs {
@@ -271,7 +273,7 @@ func testConcurrentSaves(t *testing.T, s store.Store) {
 	for i := range writers {
 		wg.Go(func() {
 			<-start
-			errs[i] = s.Save(t.Context(), "g1", fmt.Appendf(nil, "writer %d", i), expected, t0.Add(time.Duration(i)*time.Second))
+			errs[i] = s.Save(t.Context(), "g1", fmt.Appendf(nil, "writer %d", i), expected, t0.Add(time.Duration(i)*time.Second), time.Time{})
 		})
 	}
 	close(start)
@@ -359,4 +361,93 @@ func testLoadManyRefuses(t *testing.T, s store.Store) {
 	cancel()
 	_, err = s.LoadMany(cancelled, []string{"g1"})
 	wantErr(t, "LoadMany(cancelled)", err, store.ErrUnavailable)
+}
+
+func testDue(t *testing.T, s store.Store) {
+	at := func(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
+	ids := func(before time.Time, limit int) []string {
+		t.Helper()
+		got, err := s.Due(t.Context(), before, limit)
+		if err != nil {
+			t.Fatalf("Due = %v", err)
+		}
+		return got
+	}
+	if got := ids(at(1000), 10); len(got) != 0 {
+		t.Fatalf("Due on an empty store = %v", got)
+	}
+	mustCreateDue(t, s, "late", at(300))
+	mustCreateDue(t, s, "early", at(100))
+	mustCreateDue(t, s, "never", time.Time{})
+	mustCreateDue(t, s, "mid", at(200).Add(400*time.Millisecond)) // kept to the second
+	if item := mustLoad(t, s, "mid"); !item.Due.Equal(store.NormalizeDue(at(200))) {
+		t.Errorf("Load().Due = %v, want %v (to the second)", item.Due, store.NormalizeDue(at(200)))
+	}
+	if got := ids(at(250), 10); fmt.Sprint(got) != "[early mid]" {
+		t.Errorf("Due(t+250s) = %v, want [early mid]", got)
+	}
+	if got := ids(at(200), 10); fmt.Sprint(got) != "[early mid]" {
+		t.Errorf("Due(t+200s) = %v, want [early mid] (due at 200 is due at 200)", got)
+	}
+	if got := ids(at(1000), 2); fmt.Sprint(got) != "[early mid]" {
+		t.Errorf("Due(limit 2) = %v, want the two earliest", got)
+	}
+	// A save moves the item in the index, or takes it out.
+	mustSaveDue(t, s, "early", 1, at(400))
+	mustSaveDue(t, s, "mid", 1, time.Time{})
+	if got := ids(at(1000), 10); fmt.Sprint(got) != "[late early]" {
+		t.Errorf("after the saves Due = %v, want [late early]", got)
+	}
+	if item := mustLoad(t, s, "mid"); !item.Due.IsZero() {
+		t.Errorf("a save without a due time left %v", item.Due)
+	}
+	// A failed save changes nothing in the index either.
+	if err := s.Save(t.Context(), "late", []byte("x"), 7, t0, at(1)); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("stale Save = %v", err)
+	}
+	if got := ids(at(100), 10); len(got) != 0 {
+		t.Errorf("a refused save moved an item in the index: %v", got)
+	}
+}
+
+func mustCreateDue(t *testing.T, s store.Store, id string, due time.Time) {
+	t.Helper()
+	if err := s.Create(t.Context(), id, []byte(id), t0, due); err != nil {
+		t.Fatalf("Create(%s) = %v", id, err)
+	}
+}
+
+func mustSaveDue(t *testing.T, s store.Store, id string, expected int64, due time.Time) {
+	t.Helper()
+	if err := s.Save(t.Context(), id, []byte(id+"'"), expected, t0.Add(time.Second), due); err != nil {
+		t.Fatalf("Save(%s) = %v", id, err)
+	}
+}
+
+func testTouch(t *testing.T, s store.Store) {
+	due := t0.Add(time.Hour)
+	mustCreateDue(t, s, "g1", due)
+	mustSave(t, s, "g1", []byte("v2"), 1, t0.Add(time.Minute))
+	if err := s.Touch(t.Context(), "g1", []byte("noted"), 2, due); err != nil {
+		t.Fatalf("Touch = %v", err)
+	}
+	item := mustLoad(t, s, "g1")
+	wantItem(t, item, 2, []byte("noted"), t0.Add(time.Minute))
+	if !item.Due.Equal(store.NormalizeDue(due)) {
+		t.Errorf("Due after Touch = %v, want %v", item.Due, store.NormalizeDue(due))
+	}
+	if got, _ := s.Due(t.Context(), due, 5); fmt.Sprint(got) != "[g1]" {
+		t.Errorf("Due after Touch = %v", got)
+	}
+	wantErr(t, "Touch(stale)", s.Touch(t.Context(), "g1", []byte("x"), 1, due), store.ErrConflict)
+	wantErr(t, "Touch(missing)", s.Touch(t.Context(), "nope", []byte("x"), 1, due), store.ErrNotFound)
+	if err := s.Touch(t.Context(), "g1", []byte("noted"), 2, time.Time{}); err != nil {
+		t.Fatalf("Touch to no due = %v", err)
+	}
+	if got, _ := s.Due(t.Context(), due.Add(time.Hour), 5); len(got) != 0 {
+		t.Errorf("Due after a Touch to none = %v", got)
+	}
+	// A save after a touch goes on from the same version.
+	mustSave(t, s, "g1", []byte("v3"), 2, t0.Add(2*time.Minute))
+	wantItem(t, mustLoad(t, s, "g1"), 3, []byte("v3"), t0.Add(2*time.Minute))
 }

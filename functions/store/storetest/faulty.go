@@ -107,7 +107,7 @@ func (f *Faulty) Calls() (creates, loads, saves int) {
 }
 
 // Create passes through unless a failure is queued.
-func (f *Faulty) Create(ctx context.Context, id string, state []byte, now time.Time) error {
+func (f *Faulty) Create(ctx context.Context, id string, state []byte, now, due time.Time) error {
 	f.mu.Lock()
 	f.creates++
 	err := pop(&f.createErrs)
@@ -115,7 +115,7 @@ func (f *Faulty) Create(ctx context.Context, id string, state []byte, now time.T
 	if err != nil {
 		return err
 	}
-	return f.Inner.Create(ctx, id, state, now)
+	return f.Inner.Create(ctx, id, state, now, due)
 }
 
 // Load passes through unless a failure is queued.
@@ -128,6 +128,16 @@ func (f *Faulty) Load(ctx context.Context, id string) (store.Item, error) {
 		return store.Item{}, err
 	}
 	return f.Inner.Load(ctx, id)
+}
+
+// Touch passes through.
+func (f *Faulty) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
+	return f.Inner.Touch(ctx, id, state, version, due)
+}
+
+// Due passes through.
+func (f *Faulty) Due(ctx context.Context, before time.Time, limit int) ([]string, error) {
+	return f.Inner.Due(ctx, before, limit)
 }
 
 // LoadMany passes through unless a failure is queued.
@@ -143,7 +153,7 @@ func (f *Faulty) LoadMany(ctx context.Context, ids []string) (map[string]store.I
 
 // Save fails if a failure is queued; else runs the hooks, writes through,
 // and loses the response if told to.
-func (f *Faulty) Save(ctx context.Context, id string, state []byte, expected int64, now time.Time) error {
+func (f *Faulty) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
 	f.mu.Lock()
 	f.saves++
 	err := pop(&f.saveErrs)
@@ -164,7 +174,7 @@ func (f *Faulty) Save(ctx context.Context, id string, state []byte, expected int
 	if every != nil {
 		every(ctx, id, expected)
 	}
-	if err := f.Inner.Save(ctx, id, state, expected, now); err != nil {
+	if err := f.Inner.Save(ctx, id, state, expected, now, due); err != nil {
 		return err
 	}
 	return lost
