@@ -19,6 +19,7 @@ const (
 	codeSeatTaken        = "seat_taken"
 	codeGameFull         = "game_full"
 	codeNotYourTurn      = "not_your_turn"
+	codeNotFinished      = "not_finished"
 	codeTooLarge         = "too_large"
 	codeIllegalMove      = "illegal_move"
 	codeUnavailable      = "unavailable"
@@ -33,6 +34,7 @@ var (
 	errNotFound     = errors.New("not found")
 	errTooLarge     = errors.New("request body too large")
 	errStale        = errors.New("stale version")
+	errNotFinished  = errors.New("the match is not finished")
 	errInternal     = errors.New("internal error")
 )
 
@@ -61,6 +63,8 @@ func classify(err error) (status int, code string, public bool) {
 		return 404, codeNotFound, false
 	case errors.Is(err, errUnauthorized):
 		return 401, codeUnauthorized, false
+	case errors.Is(err, errNotFinished):
+		return 409, codeNotFinished, true
 	case errors.Is(err, errStale), errors.Is(err, store.ErrConflict):
 		return 409, codeStaleVersion, false
 	case errors.Is(err, engine.ErrSeatTaken):

@@ -84,15 +84,16 @@ const (
 	routeMe
 	routeMePush
 	routePushKey
+	routeRematch
 )
 
 // allowed is each route's methods.
 var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.MethodGet},
 	routeSeats: {http.MethodPost}, routeMoves: {http.MethodPost}, routeMe: {http.MethodGet},
-	routeMePush: {http.MethodPut, http.MethodDelete}, routePushKey: {http.MethodGet}}
+	routeMePush: {http.MethodPut, http.MethodDelete}, routePushKey: {http.MethodGet}, routeRematch: {http.MethodPost}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
-	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey"}
+	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -123,6 +124,8 @@ func parseRoute(path string) (route, string) {
 		return routeSeats, id
 	case sub == "moves":
 		return routeMoves, id
+	case sub == "rematch":
+		return routeRematch, id
 	}
 	return routeNone, ""
 }
@@ -191,6 +194,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.takeSeat(c, body)
 	case routeMoves:
 		h.move(c, body)
+	case routeRematch:
+		h.rematch(c, body)
 	case routeMePush:
 		if r.Method == http.MethodPut {
 			h.putDevice(c, body)

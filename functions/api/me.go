@@ -83,6 +83,10 @@ func (h *Handler) me(c *call) {
 		g := meGame{ID: id, Seat: seat, Variant: m.Options().Variant, Status: m.Status(),
 			YourTurn: slices.Contains(m.ToAct(), seat), Scores: m.Scores(),
 			UpdatedAt: item.UpdatedAt.UTC().Format(time.RFC3339), updated: item.UpdatedAt}
+		if d := st.deadlineOf(seat); g.YourTurn && !d.IsZero() {
+			ds := d.Format(time.RFC3339)
+			g.Deadline = &ds
+		}
 		for s := range m.Options().Players {
 			if ts := m.Seat(s); ts.Taken {
 				g.Names = append(g.Names, &ts.Name)

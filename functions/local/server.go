@@ -63,18 +63,45 @@ func openStore(ctx context.Context, cfg config, logger *slog.Logger) (store.Stor
 	return b, b.Close, nil
 }
 
+// SweepEvery is how often the clock sweeper looks for due games (API.md:
+// a deadline is enforced within 2 minutes, even if nobody looks).
+const SweepEvery = 10 * time.Second
+
 // newHandler routes /api/ to the API and everything else to the page. The
 // API logs each of its requests itself (with its route, game and outcome);
 // the page's requests are logged here, so every request has one line.
-func newHandler(st store.Store, cfg config, logger *slog.Logger) http.Handler {
+func newHandler(a *api.Handler, logger *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/api/", a)
+	mux.Handle("/", logRequests(logger, frontend.Handler()))
+	return mux
+}
+
+// newAPI is the API over st as cfg asks.
+func newAPI(st store.Store, cfg config, logger *slog.Logger) *api.Handler {
 	ac := api.Config{Store: st, Logger: logger}
 	if cfg.push {
 		ac.Push = &api.PushConfig{Insecure: cfg.pushInsecure, Subject: cfg.pushSubject}
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/api/", api.New(ac))
-	mux.Handle("/", logRequests(logger, frontend.Handler()))
-	return mux
+	return api.New(ac)
+}
+
+// sweep runs the clock sweeper every SweepEvery until ctx is done.
+func sweep(ctx context.Context, a *api.Handler, host string, logger *slog.Logger) {
+	t := time.NewTicker(SweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := a.Sweep(ctx, host); err != nil && ctx.Err() == nil {
+				logger.Warn("clock sweep", "err", err)
+			} else if n > 0 {
+				logger.Info("clock sweep", "games", n)
+			}
+		}
+	}
 }
 
 // run is the whole program; it returns the exit status. ready, if not nil,
@@ -116,8 +143,9 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr
 	if err != nil {
 		return err
 	}
+	a := newAPI(st, cfg, logger)
 	srv := &http.Server{
-		Handler:           newHandler(st, cfg, logger),
+		Handler:           newHandler(a, logger),
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		WriteTimeout:      WriteTimeout,
@@ -128,6 +156,11 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	// The sweeper stops with ctx, before the store closes.
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	swept := make(chan struct{})
+	go func() { defer close(swept); sweep(sweepCtx, a, displayAddr(ln.Addr()), logger) }()
+	defer func() { stopSweep(); <-swept }()
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+displayAddr(ln.Addr()))
 	if ready != nil {
 		ready(ln.Addr().String())

@@ -1,0 +1,181 @@
+package api
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// rematchAttempts bounds the reloads of a rematch whose note on the
+// finished game lost a race.
+const rematchAttempts = 5
+
+// rematchID is the id of the rematch of game id: the same for every
+// request, so that of concurrent rematch requests exactly one creates the
+// game (the store's Create refuses the others) and a retry after a crash
+// finds it. Knowing it tells nothing a game's `next` does not.
+func rematchID(id string) string {
+	sum := sha256.Sum256([]byte("tessera rematch of " + id))
+	return idEncoding.EncodeToString(sum[:idBytes])
+}
+
+// rematch is POST /api/games/{id}/rematch (API.md "Rematch"): the first
+// request for a finished game creates the next match, same options, every
+// seat held by the same token or computer, the same names, started at
+// once; then the finished game names it in next (a change, version + 1).
+// Every request answers the new game for the caller's seat: 201 for the
+// one that made it, 200 after.
+func (h *Handler) rematch(c *call, body []byte) {
+	obj, err := parseObject(body)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if err := (&fields{obj: obj, what: "the body"}).done(); err != nil {
+		c.fail(err)
+		return
+	}
+	ctx := c.r.Context()
+	g, err := h.load(ctx, c)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	seat, err := g.authenticate(c, false)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	token, _, _ := bearer(c.r)
+	old, err := g.replay()
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if old.Status() != engine.StatusFinished {
+		c.fail(fmt.Errorf("%w: play this match to its end first", errNotFinished))
+		return
+	}
+	nextID := rematchID(c.gameID)
+	created := false
+	if g.state.next == "" {
+		if created, err = h.startRematch(c, g, old, nextID); err != nil {
+			c.fail(err)
+			return
+		}
+	}
+	if err := h.noteNext(c, nextID); err != nil {
+		c.fail(err)
+		return
+	}
+	item, err := h.store.Load(ctx, nextID)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	st, err := decodeStored(item.State)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	m, err := engine.Decode(st.match)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	c.writeJSON(status, seatAnswer{Game: m.View(seat, st.meta(nextID, item.Version, item.UpdatedAt)), Seat: seat, Token: token})
+}
+
+// startRematch creates the next match of g unless it exists; created
+// reports whether this call made it.
+func (h *Handler) startRematch(c *call, g *loaded, old *engine.Match, nextID string) (created bool, err error) {
+	ctx := c.r.Context()
+	seed, err := newSeed(h.rand)
+	if err != nil {
+		return false, err
+	}
+	m, err := engine.NewMatch(old.Options(), seed)
+	if err != nil {
+		return false, err
+	}
+	st := &storedGame{seats: make([]seatAuth, len(g.state.seats)), moveTime: g.state.moveTime,
+		previous: c.gameID, seriesMatches: g.state.seriesMatches + 1,
+		seriesWins: make([]int, old.Options().Teams())}
+	copy(st.seriesWins, g.state.seriesWins)
+	if w := old.Winner(); w >= 0 {
+		st.seriesWins[w]++
+	}
+	for s := range st.seats {
+		seat := old.Seat(s)
+		if err := m.TakeSeat(s, engine.Seat{Name: seat.Name, Bot: seat.Bot}); err != nil {
+			return false, err
+		}
+		st.seats[s].tokenHash = g.state.seats[s].tokenHash
+	}
+	// The players' records first, as for any seat taken (player.go).
+	for _, a := range st.seats {
+		if a.tokenHash != nil {
+			if err := h.updatePlayer(ctx, a.tokenHash, func(p *playerRecord) bool { return p.addGame(nextID) }); err != nil {
+				return false, err
+			}
+		}
+	}
+	b := snapshot(m)
+	if err := h.runBots(m); err != nil {
+		return false, err
+	}
+	now := h.now()
+	st.afterChange(m, before{logLen: b.logLen}, now)
+	st.match = engine.Encode(m)
+	err = h.store.Create(saveContext(ctx), nextID, encodeStored(st), now, st.due())
+	if errors.Is(err, store.ErrExists) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	// Every person hears of it but the caller (the body says when it is
+	// their turn already).
+	msgs := map[int]message{}
+	for s, a := range st.seats {
+		if a.tokenHash == nil || s == c.seat {
+			continue
+		}
+		v := m.View(s, engine.ViewMeta{ID: nextID, Version: 1})
+		body := seatName(v, c.seat) + " started the rematch."
+		if acting(m, s) {
+			body += " It is your turn."
+		}
+		msgs[s] = message{Game: nextID, Version: 1, Kind: "rematch", Title: "Rematch — " + tableName(v, s), Body: body}
+	}
+	h.send(ctx, c.r.Host, nextID, 1, st, msgs)
+	return true, nil
+}
+
+// noteNext writes next into the finished game, once (a change: version + 1).
+func (h *Handler) noteNext(c *call, nextID string) error {
+	ctx := c.r.Context()
+	for attempt := 0; attempt < rematchAttempts; attempt++ {
+		g, err := h.load(ctx, c)
+		if err != nil {
+			return err
+		}
+		if g.state.next != "" {
+			return nil
+		}
+		g.state.next = nextID
+		err = h.store.Save(saveContext(ctx), c.gameID, encodeStored(g.state), g.item.Version, h.now(), g.state.due())
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: the finished game kept changing", store.ErrUnavailable)
+}
