@@ -16,7 +16,7 @@ BUILD_GOARCH ?= arm64
 ARTIFACTS_DIR ?= $(ROOT)/bin/lambda
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags='-s -w'
 
-.PHONY: build-CreateFunction build-JoinFunction build-StateFunction build-MoveFunction build-PlayerFunction \
+.PHONY: build-CreateFunction build-JoinFunction build-StateFunction build-MoveFunction build-PlayerFunction build-ClockFunction \
 	lambda-bootstrap build run test test-deps test-fmt test-vet test-race test-go test-browser
 
 # lambda_bootstrap builds one Lambda binary, package $(1), into
@@ -38,6 +38,8 @@ build-MoveFunction:
 	$(call lambda_bootstrap,./functions/move)
 build-PlayerFunction:
 	$(call lambda_bootstrap,./functions/player)
+build-ClockFunction:
+	$(call lambda_bootstrap,./functions/clock)
 
 # lambda-bootstrap builds any package PKG the same way; the tests use it for a
 # hello-world function, the cold-start baseline.

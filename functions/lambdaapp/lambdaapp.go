@@ -2,12 +2,14 @@ package lambdaapp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
@@ -16,6 +18,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"tessera/functions/api"
+	"tessera/functions/store"
 	"tessera/functions/store/dynamo"
 )
 
@@ -67,11 +70,7 @@ func NewHandler(ctx context.Context, cfg Config, logger *slog.Logger) (http.Hand
 	if err != nil {
 		return nil, fmt.Errorf("lambdaapp: open dynamodb store: %w", err)
 	}
-	ac := api.Config{Store: st, Logger: logger}
-	if cfg.Push {
-		ac.Push = &api.PushConfig{Subject: cfg.PushSubject}
-	}
-	return api.New(ac), nil
+	return newAPI(st, cfg, logger), nil
 }
 
 // Proxy adapts an http.Handler to a Lambda handler for API Gateway HTTP API
@@ -117,4 +116,37 @@ func Run() {
 		os.Exit(1)
 	}
 	lambda.Start(Proxy(h))
+}
+
+// RunClock is the whole main of the clock function: on each scheduled
+// invocation (EventBridge, every minute) it runs the API's sweeper over
+// the due index, then returns how many games it changed or reminded.
+func RunClock() {
+	logger := NewLogger(os.Stdout)
+	cfg, err := ConfigFromEnv(os.Getenv)
+	if err != nil {
+		logger.Error("configuration", "err", err)
+		os.Exit(1)
+	}
+	st, err := dynamo.NewFromConfig(context.Background(), cfg.Table, cfg.Endpoint)
+	if err != nil {
+		logger.Error("startup", "err", err)
+		os.Exit(1)
+	}
+	a := newAPI(st, cfg, logger)
+	host := strings.TrimPrefix(strings.TrimPrefix(cfg.PushSubject, "https://"), "mailto:")
+	lambda.Start(func(ctx context.Context, _ json.RawMessage) (map[string]int, error) {
+		n, err := a.Sweep(ctx, host)
+		logger.Info("clock sweep", "games", n)
+		return map[string]int{"games": n}, err
+	})
+}
+
+// newAPI is the API over st as cfg asks.
+func newAPI(st store.Store, cfg Config, logger *slog.Logger) *api.Handler {
+	ac := api.Config{Store: st, Logger: logger}
+	if cfg.Push {
+		ac.Push = &api.PushConfig{Subject: cfg.PushSubject}
+	}
+	return api.New(ac)
 }

@@ -99,14 +99,14 @@ func str(p *string) string {
 	return *p
 }
 
-func TestTemplateDeclaresExactlyTheFiveFunctions(t *testing.T) {
+func TestTemplateDeclaresExactlyTheSixFunctions(t *testing.T) {
 	fns := loadTemplate(t).GetAllServerlessFunctionResources()
 	var got []string
 	for name := range fns {
 		got = append(got, name)
 	}
 	sort.Strings(got)
-	want := []string{"CreateFunction", "JoinFunction", "MoveFunction", "PlayerFunction", "StateFunction"}
+	want := []string{"ClockFunction", "CreateFunction", "JoinFunction", "MoveFunction", "PlayerFunction", "StateFunction"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("functions = %v, want %v", got, want)
 	}
@@ -163,6 +163,9 @@ func TestTemplateRoutesEveryAPIOperationToItsFunction(t *testing.T) {
 	served := map[route][]string{}
 	for name, fn := range loadTemplate(t).GetAllServerlessFunctionResources() {
 		for eventName, ev := range fn.Events {
+			if name == "ClockFunction" {
+				continue // its schedule: TestTheClockRunsEveryMinute
+			}
 			if ev.Type != "HttpApi" {
 				t.Errorf("%s event %s has type %s; only HttpApi events are expected", name, eventName, ev.Type)
 				continue
@@ -264,5 +267,49 @@ func TestEveryFunctionsLogsExpire(t *testing.T) {
 		if _, ok := groups[want]; !ok {
 			t.Errorf("no log group %s for %s (have %v)", want, name, groups)
 		}
+	}
+}
+
+// The clock function runs on a schedule of one minute (API.md: a deadline
+// is enforced within 2 minutes), has no route, and the table has the
+// sparse due index the store queries.
+func TestTheClockRunsEveryMinute(t *testing.T) {
+	tmpl := loadTemplate(t)
+	fn, err := tmpl.GetServerlessFunctionWithName("ClockFunction")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fn.Events) != 1 {
+		t.Fatalf("ClockFunction events = %v, want one schedule", fn.Events)
+	}
+	for name, ev := range fn.Events {
+		if ev.Type != "Schedule" || ev.Properties == nil || ev.Properties.ScheduleEvent == nil ||
+			ev.Properties.ScheduleEvent.Schedule != "rate(1 minute)" {
+			t.Errorf("ClockFunction event %s: %+v, want a Schedule of rate(1 minute)", name, ev)
+		}
+	}
+	if got := fn.Timeout; got == nil || *got >= 60 {
+		t.Errorf("ClockFunction Timeout %v: a sweep must end before the next one starts", got)
+	}
+	table, err := tmpl.GetDynamoDBTableWithName("GamesTable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, gsi := range table.GlobalSecondaryIndexes {
+		if gsi.IndexName != dynamo.DueIndex {
+			continue
+		}
+		found = true
+		if len(gsi.KeySchema) != 2 || gsi.KeySchema[0].AttributeName != dynamo.DueShardAttr || gsi.KeySchema[0].KeyType != "HASH" ||
+			gsi.KeySchema[1].AttributeName != dynamo.DueAttr || gsi.KeySchema[1].KeyType != "RANGE" {
+			t.Errorf("index %s keys %+v, want %s HASH, %s RANGE", gsi.IndexName, gsi.KeySchema, dynamo.DueShardAttr, dynamo.DueAttr)
+		}
+		if gsi.Projection == nil || gsi.Projection.ProjectionType == nil || *gsi.Projection.ProjectionType != "KEYS_ONLY" {
+			t.Errorf("index %s projection %+v, want KEYS_ONLY", gsi.IndexName, gsi.Projection)
+		}
+	}
+	if !found {
+		t.Errorf("GamesTable has no index %q", dynamo.DueIndex)
 	}
 }
