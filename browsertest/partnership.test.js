@@ -62,15 +62,13 @@ test('a partnership game against three computer players, to the end', { skip, ti
   assert.match(log[0], /wins? the match!$/, `the log ends with the match result: ${log[0]}`);
   assert.ok(log.some((l) => !l.startsWith('You') && /(played|led) \d–\d/.test(l)), 'computer moves are in the log');
 
-  // A new match with the same players: same rule set, the same computer seats.
+  // The rematch: same rule set, the same computer seats, the same seat, and
+  // the series counted on.
   await page.click('#new-match');
-  await page.waitForSelector('#new-invite-link');
-  const invite = await page.inputValue('#new-invite-link');
-  assert.match(invite, new RegExp(`^${env.server.url}/g/[A-Za-z0-9_-]{10,}$`));
-  assert.notEqual(invite, `${env.server.url}/g/${id}`);
-  await page.click('#new-game-link');
-  await page.waitForURL(invite);
+  await page.waitForURL((u) => /\/g\/[a-z2-7]{16}$/.test(u.pathname) && !u.pathname.endsWith(id));
+  const invite = page.url();
   await page.waitForSelector('.hand-tile');
+  assert.match(await page.textContent('#board-info'), /Series .*(lead|leads) 1–0/);
   assert.equal((await state(page)).status, 'playing', 'three computer players: the new match starts at once');
   assert.equal(await page.locator('.seat .meta:has-text("computer, easy")').count(), 3);
   assert.match(await page.textContent('#board-info'), /Target 50/);

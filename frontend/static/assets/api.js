@@ -53,6 +53,11 @@ export async function joinGame(id, name, seat, key) {
   return (await call('POST', `/api/games/${encodeURIComponent(id)}/seats`, { body })).data;
 }
 
+/** rematch(id, token) -> {game, seat, token}: the next match of a finished game (made once, for everyone). */
+export async function rematch(id, token) {
+  return (await call('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token, body: {} })).data;
+}
+
 /** myGames(key) -> {games: [...]}: the key's games, most recently updated first (GET /api/me). */
 export async function myGames(key) {
   return (await call('GET', '/api/me', { token: key })).data;

@@ -2,12 +2,12 @@
 // hands it to the renderers and sends the moves the player picks from
 // `you.legal`. No rules live here.
 
-import { Poller, ApiError, sendMove, joinGame, createGame, newMoveId, errorDelay, myGames } from './api.js';
+import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch } from './api.js';
 import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName } from './log.js';
-import { renderSeats, renderInfo, renderSummary, statusText, lastHandEnd } from './table.js';
+import { renderSeats, renderInfo, renderSummary, statusText, lastHandEnd, tickCountdowns } from './table.js';
 import { getGame, putGame, forgetGame, summarize } from './mygames.js';
 
 const $ = (s) => document.querySelector(s);
@@ -107,7 +107,10 @@ function show(v, force) {
   drawHand();
   describePrompt();
   $('#confirm').hidden = !(view.you && view.you.confirm) || moving;
-  renderLog($('#log'), view, me());
+  renderLog($('#log'), view, me(), 60, seenSeq);
+  markSeen();
+  showAway();
+  showFinished();
   showJoin();
   showShare(before);
   showSummary();
@@ -275,36 +278,45 @@ async function share(url, title, button) {
   setTimeout(() => { button.textContent = old; }, 2500);
 }
 
+// The rematch: the same players (the same tokens, so the same keys), the
+// same computers; the first to ask starts it for everyone.
 async function newMatch() {
-  const slot = $('#new-match-slot');
-  const o = view.options;
-  const req = { variant: view.variant, target: o.target, name: view.seats[me()].name, key: playerKey(),
-    bots: view.seats.filter((s) => s.bot).map((s) => ({ seat: s.seat, level: s.bot })) };
-  if (view.variant === 'fiveup') Object.assign(req, { players: o.players, redeal: o.redeal }, o.players === 4 ? { pairs: o.pairs } : {});
-  slot.textContent = 'Creating…';
+  const slot = $('#new-match-slot') || $('#rematch-slot');
+  if (view.next) { location.assign(`/g/${encodeURIComponent(view.next)}`); return; }
+  if (slot) slot.textContent = 'Starting the rematch…';
   try {
-    const res = await createGame(req);
-    putGame(res.game.id, { token: res.token, seat: res.seat, name: req.name, summary: summarize(res.game) });
-    slot.replaceChildren();
-    const label = document.createElement('label');
-    label.textContent = 'Invite link for the new match ';
-    const input = document.createElement('input');
-    input.readOnly = true;
-    input.id = 'new-invite-link';
-    input.value = inviteURL(res.game.id);
-    label.append(input);
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.textContent = 'Share invite link';
-    b.addEventListener('click', () => share(input.value, 'Tessera: join my game', b));
-    const a = document.createElement('a');
-    a.href = `/g/${encodeURIComponent(res.game.id)}`;
-    a.textContent = 'Go to the new game';
-    a.id = 'new-game-link';
-    slot.append(label, b, a);
+    const res = await rematch(id, token);
+    putGame(res.game.id, { token: res.token, seat: res.seat, summary: summarize(res.game) });
+    location.assign(`/g/${encodeURIComponent(res.game.id)}`);
   } catch (e) {
-    slot.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again.';
+    if (slot) slot.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again.';
   }
+}
+
+// ---- away and back ---------------------------------------------------------------
+
+function showFinished() {
+  const box = $('#finished-box');
+  box.hidden = !(view.you && view.status === 'finished');
+  $('#rematch-btn').textContent = view.next ? 'Go to the rematch' : 'Play the rematch';
+}
+
+// "Take my seat back" shows while the computer plays for this seat; "let
+// the computer play for me" is in the menu, out of the way.
+function showAway() {
+  const mine = view.you && view.status === 'playing' ? view.seats[me()] : null;
+  $('#away').hidden = !(mine && mine.away);
+  $('#away-share').hidden = !(mine && !mine.away);
+  $('#away-note').textContent = mine && mine.away ? 'The computer is playing for you.' : '';
+}
+
+// ---- what happened since this browser last looked -----------------------------
+
+let seenSeq = Infinity; // the last event this browser showed (Infinity: mark nothing)
+function markSeen() {
+  if (!view || !token || document.hidden) return;
+  const last = view.log.length ? view.log[view.log.length - 1].seq : 0;
+  putGame(id, { seenSeq: last });
 }
 
 // Other tabs of this browser showing the same game poll at once after our
@@ -320,6 +332,7 @@ takeFragment();
 const saved = getGame(id);
 token = saved ? saved.token || null : null;
 seenEnd = saved && saved.seenEnd ? saved.seenEnd : 0;
+seenSeq = saved && saved.seenSeq ? saved.seenSeq : Infinity;
 
 const input = attachInput($('#hand'), $('#board'), {
   choose, select, play, cancel, focusIndex: (i) => { focusIndex = i; },
@@ -360,6 +373,10 @@ if ('serviceWorker' in navigator) {
   navigator.serviceWorker.addEventListener('message', (ev) => { if (ev.data && ev.data.type === 'push' && ev.data.game === id) poller.now(); });
 }
 $('#redeal-btn').addEventListener('click', () => send({ type: 'redeal' }));
+$('#away-btn').addEventListener('click', () => { toggleMenu(false); send({ type: 'away' }); });
+$('#back-btn').addEventListener('click', () => send({ type: 'back' }));
+$('#rematch-btn').addEventListener('click', () => newMatch());
+setInterval(() => tickCountdowns($('#table')), 30000);
 $('#keep-btn').addEventListener('click', () => send({ type: 'keep' }));
 document.addEventListener('visibilitychange', () => { if (!document.hidden) poller.now(); else poller.schedule(); });
 window.addEventListener('focus', () => poller.now());

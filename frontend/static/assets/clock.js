@@ -19,3 +19,16 @@ export function left(t, now = Date.now()) {
   if (s < 86400) return `${Math.floor(s / 3600)} h left`;
   return `${Math.floor(s / 86400)} days left`;
 }
+
+/** when is an event's time as a person says it: "21:40", "yesterday 21:40", "Mon 21:40", "3 Nov 21:40". */
+export function when(t, now = Date.now()) {
+  const d = new Date(Date.parse(t));
+  const n = new Date(now);
+  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  const day = (x) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
+  const days = Math.round((day(n) - day(d)) / 86400000);
+  if (days <= 0) return hm;
+  if (days === 1) return `yesterday ${hm}`;
+  if (days < 7) return `${d.toLocaleDateString('en-GB', { weekday: 'short' })} ${hm}`;
+  return `${d.getDate()} ${d.toLocaleDateString('en-GB', { month: 'short' })} ${hm}`;
+}

@@ -1,6 +1,7 @@
 // log.js: the public log in plain words ("Bea played 6–2 on the right and
 // scored 10", "Carlo drew 2 and passed").
 
+import { when } from './clock.js';
 import { tileText } from './render.js';
 
 /** seatName: the seat's name, "You" for the reader's own seat. */
@@ -68,6 +69,8 @@ export function describe(view, me) {
       case 'redeal': text = `${who} asked for a redeal`; break;
       case 'keep': text = `${who} kept the tiles`; break;
       case 'handEnd': text = handEndText(view, e, me, e.reason === 'domino' ? lastPlayer : null); break;
+      case 'away': text = e.reason === 'timeout' ? `${who} ran out of time; the computer plays for ${e.seat === me ? 'you' : 'them'}` : `${who} let the computer play`; break;
+      case 'back': text = `${who} ${e.seat === me ? 'are' : 'is'} back`; break;
       case 'matchEnd': {
         const t = teamName(view, e.team, me);
         text = `${t} ${plural(t) ? 'win' : 'wins'} the match!`;
@@ -75,18 +78,26 @@ export function describe(view, me) {
       }
       default: text = e.type;
     }
-    out.push({ seq: e.seq, type: e.type, text });
+    out.push({ seq: e.seq, type: e.type, text, at: e.at || null });
   }
   return out;
 }
 
-/** renderLog shows the newest lines first (at most limit). */
-export function renderLog(el, view, me, limit = 60) {
+/**
+ * renderLog shows the newest lines first (at most limit), each with its
+ * time ("yesterday 21:40"); lines after seenSeq (what this browser showed
+ * last time) are marked new.
+ */
+export function renderLog(el, view, me, limit = 60, seenSeq = Infinity) {
   const lines = describe(view, me).slice(-limit).reverse();
   el.replaceChildren(...lines.map((l) => {
     const li = document.createElement('li');
-    li.textContent = l.text;
     li.className = 'ev-' + l.type;
+    li.textContent = l.text;
+    // The time and the "new" mark are drawn by the style sheet from these
+    // attributes, so the line's text stays the sentence itself.
+    if (l.at) li.dataset.at = when(l.at);
+    if (l.seq > seenSeq) li.classList.add('new');
     return li;
   }));
 }

@@ -62,6 +62,7 @@ export function request() {
   if (facts().players.length > 1) req.players = players();
   if (facts().redeal.length > 1) req.redeal = form.redeal.checked;
   if (pairsChoice().length > 1) req.pairs = form.pairs.checked;
+  if (form.moveTime.value) req.moveTime = Number(form.moveTime.value);
   req.bots = [];
   for (const s of $('#seats').querySelectorAll('select')) {
     if (s.value !== 'human') req.bots.push({ seat: Number(s.name.slice(4)), level: s.value });

@@ -1,6 +1,7 @@
 // table.js: the seats around the table, the status line, the scores and the
 // hand-end / match-end summary. It reads the view; it decides nothing.
 
+import { left } from './clock.js';
 import { seatName, teamName, handEndText, closerOf } from './log.js';
 import { tileSVG, tileName } from './render.js';
 
@@ -46,9 +47,16 @@ function seatCard(view, s, me) {
   const score = view.scores[s.team] ?? 0;
   const sc = el('div', 'score', pairs(view) ? `${score}/${view.options.target} (team)` : `${score}/${view.options.target}`);
   card.append(sc);
+  if (s.away) card.append(el('div', 'flag away', 'away — the computer plays'));
   if (hand && hand.turn === s.seat) card.append(el('div', 'flag', s.seat === me ? 'your turn' : 'to play'));
+  if (hand && hand.deadline && (hand.turn === s.seat || (hand.confirming || []).includes(s.seat)) && !s.away) {
+    const c = el('div', 'countdown', left(hand.deadline));
+    c.dataset.deadline = hand.deadline;
+    card.append(c);
+  }
   if (hand && hand.phase === 'confirm' && (hand.confirming || []).includes(s.seat)) card.append(el('div', 'flag', 'redeal?'));
   let label = `${s.taken ? seatName(view, s.seat, me) : 'Free seat'}, ${s.tiles} tiles, score ${score} of ${view.options.target}`;
+  if (s.away) label += ', away: the computer plays';
   if (hand && hand.turn === s.seat) label += ', to play';
   card.setAttribute('aria-label', label);
   card.setAttribute('role', 'group');
@@ -64,6 +72,23 @@ export function renderSeats(root, view, me) {
     if (slot) slot.append(seatCard(view, s, me));
   }
   root.dataset.direction = clockwise(view) ? 'clockwise' : 'counterclockwise';
+}
+
+/** seriesText: "Ana & Carlo lead 3–2" over a chain of rematches; "" before one ends. */
+export function seriesText(view, me) {
+  const s = view.series;
+  if (!s || !s.matches) return '';
+  const teams = s.wins.map((w, t) => [w, t]).sort((a, b) => b[0] - a[0]);
+  const [best, second] = [teams[0], teams[1] || [0, -1]];
+  const score = teams.map(([w]) => w).join('–');
+  if (best[0] === second[0]) return `level at ${score} after ${s.matches}`;
+  const name = teamName(view, best[1], me);
+  return `${name} ${name === 'You' || name.includes(' & ') ? 'lead' : 'leads'} ${score}`;
+}
+
+/** tickCountdowns brings the shown deadlines up to date (every half minute). */
+export function tickCountdowns(root) {
+  for (const c of root.querySelectorAll('.countdown[data-deadline]')) c.textContent = left(c.dataset.deadline);
 }
 
 /** statusText: one line saying who is to act. */
@@ -96,6 +121,8 @@ export function renderInfo(elInfo, view, me) {
     if (view.seats.length < 4) parts.push(['Boneyard', h.boneyard]);
   }
   parts.push(['Target', view.options.target]);
+  const series = seriesText(view, me);
+  if (series) parts.push(['Series', series]);
   const row = parts.map(([k, v]) => {
     const s = el('span', 'info-' + k.toLowerCase());
     s.append(el('span', 'k', k + ' '), el('b', '', String(v)));
@@ -165,7 +192,7 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
   panel.append(scores);
   const actions = el('div', 'actions');
   if (finished && onNewMatch) {
-    const b = el('button', 'primary', 'New match with the same players');
+    const b = el('button', 'primary', view.next ? 'Go to the rematch' : 'Play the rematch');
     b.type = 'button';
     b.id = 'new-match';
     b.addEventListener('click', onNewMatch);
