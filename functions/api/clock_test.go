@@ -246,3 +246,37 @@ func testSweepAndRaces(t *testing.T, st store.Store) {
 }
 
 func nil2mem() store.Store { return newMemoryStore() }
+
+// A quarter of the time left: the sweeper notes the reminder without
+// changing the game's version, once.
+func TestReminderIsNotedOnce(t *testing.T) { eachStore(t, testReminderIsNotedOnce) }
+
+func testReminderIsNotedOnce(t *testing.T, st store.Store) {
+	s, clock := newClockServer(t, st, 504)
+	h := s.h.(*Handler)
+	id, _ := s.twoPlayers(400)
+	v := s.clockView(id, "")
+	turn := *v.Hand.Turn
+	clock.Add(299 * time.Second)
+	if n, _ := h.Sweep(t.Context(), "test"); n != 0 {
+		t.Fatalf("a sweep before the reminder did %d", n)
+	}
+	clock.Add(time.Second)
+	if n, err := h.Sweep(t.Context(), "test"); err != nil || n != 1 {
+		t.Fatalf("the reminder's sweep = %d, %v; want 1", n, err)
+	}
+	item := s.stored(id)
+	g, err := decodeStored(item.State)
+	if err != nil || !g.seats[turn].reminded || item.Version != v.Version {
+		t.Fatalf("after the reminder: reminded %v, version %d (was %d), %v", g.seats[turn].reminded, item.Version, v.Version, err)
+	}
+	if !item.Due.Equal(time.Unix(g.seats[turn].since+400, 0)) {
+		t.Errorf("due %v, want the deadline", item.Due)
+	}
+	if n, _ := h.Sweep(t.Context(), "test"); n != 0 {
+		t.Errorf("a second sweep reminded again (%d)", n)
+	}
+	if got := s.clockView(id, ""); got.Version != v.Version {
+		t.Errorf("the reminder changed the version %d -> %d", v.Version, got.Version)
+	}
+}
