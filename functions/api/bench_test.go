@@ -57,14 +57,20 @@ func BenchmarkMoveAgainstHardBots(b *testing.B) {
 // legal move per iteration, starting a new game when one ends.
 func benchMoves(b *testing.B, seed uint64, create string) {
 	s := newServer(b, memory.New(), seed)
-	id, tokens := s.fullGame(create)
+	timeMoves(b, s, func() (string, []string) { return s.fullGame(create) })
+}
+
+// timeMoves times one legal move per iteration in games made by newGame
+// (their id and every seat's token), starting a new one when one ends.
+func timeMoves(b *testing.B, s *server, newGame func() (string, []string)) {
+	id, tokens := newGame()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		body, token, ok := nextMove(b, s, id, tokens, i)
 		if !ok {
-			id, tokens = s.fullGame(create)
+			id, tokens = newGame()
 			body, token, _ = nextMove(b, s, id, tokens, i)
 		}
 		req := httptest.NewRequest("POST", "/api/games/"+id+"/moves", strings.NewReader(body))

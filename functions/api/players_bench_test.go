@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"tessera/functions/store/memory"
@@ -52,31 +51,12 @@ func BenchmarkMoveWithTwoDevices(b *testing.B) {
 			}
 		}
 	}
-	newGame := func() string {
+	timeMoves(b, s, func() (string, []string) {
 		r := s.do("POST", "/api/games", `{"variant":"fiveup","players":2,"name":"Ana","key":"`+keyAna+`"}`, "")
 		var a seatAnswerJSON
 		json.Unmarshal(r.body, &a)
 		id := mustView(b, a.Game).ID
 		s.do("POST", "/api/games/"+id+"/seats", `{"name":"Bea","key":"`+keyBea+`"}`, "")
-		return id
-	}
-	id := newGame()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		body, token, ok := nextMove(b, s, id, keys, i)
-		if !ok {
-			id = newGame()
-			body, token, _ = nextMove(b, s, id, keys, i)
-		}
-		req := httptest.NewRequest("POST", "/api/games/"+id+"/moves", strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		rec := httptest.NewRecorder()
-		b.StartTimer()
-		s.h.ServeHTTP(rec, req)
-		if rec.Code != 200 {
-			b.Fatalf("move: %d %s", rec.Code, rec.Body)
-		}
-	}
+		return id, keys
+	})
 }

@@ -65,7 +65,7 @@ func NewLogger(w io.Writer) *slog.Logger {
 
 // NewHandler opens the DynamoDB store described by cfg and returns the API
 // handler over it.
-func NewHandler(ctx context.Context, cfg Config, logger *slog.Logger) (http.Handler, error) {
+func NewHandler(ctx context.Context, cfg Config, logger *slog.Logger) (*api.Handler, error) {
 	st, err := dynamo.NewFromConfig(ctx, cfg.Table, cfg.Endpoint)
 	if err != nil {
 		return nil, fmt.Errorf("lambdaapp: open dynamodb store: %w", err)
@@ -104,37 +104,34 @@ func WithRequestIDs(h http.Handler) http.Handler {
 // error ends the process with status 1, which Lambda reports as an init
 // failure.
 func Run() {
+	_, a := startup()
+	lambda.Start(Proxy(a))
+}
+
+// startup is what every main does first: the logger, the environment, the
+// DynamoDB store and the API over it. A failure ends the process with
+// status 1, which Lambda reports as an init failure.
+func startup() (*slog.Logger, *api.Handler) {
 	logger := NewLogger(os.Stdout)
 	cfg, err := ConfigFromEnv(os.Getenv)
 	if err != nil {
 		logger.Error("configuration", "err", err)
 		os.Exit(1)
 	}
-	h, err := NewHandler(context.Background(), cfg, logger)
+	a, err := NewHandler(context.Background(), cfg, logger)
 	if err != nil {
 		logger.Error("startup", "err", err)
 		os.Exit(1)
 	}
-	lambda.Start(Proxy(h))
+	return logger, a
 }
 
 // RunClock is the whole main of the clock function: on each scheduled
 // invocation (EventBridge, every minute) it runs the API's sweeper over
 // the due index, then returns how many games it changed or reminded.
 func RunClock() {
-	logger := NewLogger(os.Stdout)
-	cfg, err := ConfigFromEnv(os.Getenv)
-	if err != nil {
-		logger.Error("configuration", "err", err)
-		os.Exit(1)
-	}
-	st, err := dynamo.NewFromConfig(context.Background(), cfg.Table, cfg.Endpoint)
-	if err != nil {
-		logger.Error("startup", "err", err)
-		os.Exit(1)
-	}
-	a := newAPI(st, cfg, logger)
-	host := strings.TrimPrefix(strings.TrimPrefix(cfg.PushSubject, "https://"), "mailto:")
+	logger, a := startup()
+	host := strings.TrimPrefix(strings.TrimPrefix(os.Getenv(EnvPushSubject), "https://"), "mailto:")
 	lambda.Start(func(ctx context.Context, _ json.RawMessage) (map[string]int, error) {
 		n, err := a.Sweep(ctx, host)
 		logger.Info("clock sweep", "games", n)
