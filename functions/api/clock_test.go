@@ -280,3 +280,44 @@ func testReminderIsNotedOnce(t *testing.T, st store.Store) {
 		t.Errorf("the reminder changed the version %d -> %d", v.Version, got.Version)
 	}
 }
+
+// A seat asked about a redeal has the clock too: when its time runs out it
+// is away, the computer answers for it, and play goes on.
+func TestTimeoutInTheRedealQuestion(t *testing.T) {
+	for seed := uint64(1); seed < 400; seed++ {
+		s, clock := newClockServer(t, newMemoryStore(), seed)
+		r := s.do("POST", "/api/games", `{"variant":"fiveup","players":2,"redeal":true,"name":"Ana","key":"`+keyAna+`","moveTime":60}`, "")
+		var a seatAnswerJSON
+		json.Unmarshal(r.body, &a)
+		id := mustView(t, a.Game).ID
+		s.do("POST", "/api/games/"+id+"/seats", `{"name":"Bea","key":"`+keyBea+`"}`, "")
+		v := s.clockView(id, "")
+		if v.Hand.Phase != "confirm" {
+			continue
+		}
+		if v.Hand.Deadline == nil {
+			t.Fatal("no deadline while a seat is asked about a redeal")
+		}
+		clock.Add(61 * time.Second)
+		if n, err := s.h.(*Handler).Sweep(t.Context(), "test"); err != nil || n != 1 {
+			t.Fatalf("Sweep = %d, %v", n, err)
+		}
+		after := s.clockView(id, "")
+		away := 0
+		for _, seat := range after.Seats {
+			if seat.Away {
+				away++
+			}
+		}
+		if after.Version != v.Version+1 || away == 0 {
+			t.Fatalf("after the timeout: version %d (was %d), %d away", after.Version, v.Version, away)
+		}
+		for _, e := range after.Log {
+			if e.Type == "keep" || e.Type == "redeal" {
+				return // the computer answered for the seat that timed out
+			}
+		}
+		t.Fatalf("nobody answered the redeal question: %+v", after.Log)
+	}
+	t.Fatal("no seed in 400 deals a redeal question: the test proves nothing")
+}
