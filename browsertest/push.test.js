@@ -42,12 +42,12 @@ const post = async (url, body, token) => {
   return r.json();
 };
 
-async function waitFor(fn, ms = 10000) {
+async function waitFor(fn, what, ms = 20000) {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
+    if (Date.now() > end) throw new Error('timed out waiting for ' + what);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -110,16 +110,18 @@ test('manifest, service worker, notify me, a push shown and its click', { skip, 
     await joinGame(bea.page, `${url}/g/${id}`, 'Bea');
     const beaKey = await bea.page.evaluate(() => localStorage.getItem('tessera.key'));
     let view = await (await fetch(`${url}/api/games/${id}`, { headers: { Authorization: 'Bearer ' + beaKey } })).json();
-    if (view.hand.turn === 1) {
+    // Bea plays until it is Ana's turn (Ana may draw and pass, giving it back).
+    for (let n = 0; view.hand.turn === 1 && n < 20; n++) {
       const lm = view.you.legal[0];
       const r = await post(`${url}/api/games/${id}/moves`, { version: view.version, type: 'play', tile: lm.tile, end: lm.end }, beaKey);
       assert.ok(r.version, 'Bea moved');
       view = r;
     }
+    assert.equal(view.hand.turn, 0, "Ana's turn");
     const got = await waitFor(async () => {
       const m = (await post(standIn.base + '/get-notifications', { clientHash: made.clientHash })).data.messages;
       return m.length ? m.map((x) => JSON.parse(x)) : null;
-    });
+    }, 'the push at the stand-in');
     assert.equal(got.length, 1, 'exactly one push');
     assert.equal(got[0].game, id);
     assert.equal(got[0].kind, 'turn');
@@ -131,7 +133,7 @@ test('manifest, service worker, notify me, a push shown and its click', { skip, 
     const regs = new Map();
     cdp.on('ServiceWorker.workerRegistrationUpdated', (ev) => { for (const r of ev.registrations) regs.set(r.scopeURL, r.registrationId); });
     await cdp.send('ServiceWorker.enable');
-    const registrationId = await waitFor(() => regs.get(url + '/'));
+    const registrationId = await waitFor(() => regs.get(url + '/'), 'the service worker registration');
     await ana.page.goto(url + '/'); // no page shows the game now
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: url, registrationId,
@@ -140,13 +142,13 @@ test('manifest, service worker, notify me, a push shown and its click', { skip, 
     const shown = await waitFor(() => ana.page.evaluate(async () => {
       const reg = await navigator.serviceWorker.ready;
       return (await reg.getNotifications()).map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url }))[0] || null;
-    }));
+    }), 'the notification');
     assert.deepEqual(shown, { title: 'Your turn — Five Up with Bea', body: 'Bea played 6-1 for 5.', url: `${url}/g/${id}` });
 
     // Its click opens the game. Headless Chromium cannot click a system
     // notification, so the worker's click handler (openGame) runs in the
     // worker, and the window it asks for is opened here.
-    const sw = await waitFor(() => ana.context.serviceWorkers()[0]);
+    const sw = await waitFor(() => ana.context.serviceWorkers()[0], 'the service worker');
     const opened = await sw.evaluate(async () => {
       const [n] = await self.registration.getNotifications();
       const asked = [];
