@@ -3,18 +3,22 @@ package bot
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 
 	"tessera/engine"
 )
 
-// HardPlayouts is the hard player's budget: playouts per decision, shared
-// among the candidate moves (each gets the same sampled worlds), but at
-// least minWorlds worlds per candidate. It is sized so that a decision
+// HardPlayouts is the hard player's budget: the worlds it samples and the
+// playouts it runs for every decision, whatever the number of candidate
+// moves. The playouts are shared among the candidates (each is played in
+// the same HardPlayouts/n sampled worlds). It is sized so that a decision
 // takes well under 150 ms on one core here (docs/bots.md).
+//
+// The work is the same with one legal play as with many: a forced play is
+// still thought about, and the worlds and playouts the candidates leave over
+// are run and thrown away, so the time a decision takes does not tell the
+// other seats how many plays the hard player had (docs/bots.md, "timing").
 const HardPlayouts = 1200
-
-// minWorlds is the fewest sampled worlds every candidate move is played in.
-const minWorlds = 100
 
 // matchWin is what reaching the match target is worth in a playout, on top
 // of the hand's points: more than any hand can bring.
@@ -23,51 +27,80 @@ const matchWin = 100
 // Hard is the "hard" level: determinized Monte Carlo over the hidden tiles
 // with HardPlayouts playouts (see the package documentation).
 func Hard(v *engine.View, seed uint64) (engine.Move, bool) {
-	return hard(v, seed, func(moves int) int { return max(HardPlayouts/moves, minWorlds) })
+	mv, ok, _ := hard(v, seed, HardPlayouts)
+	return mv, ok
 }
 
-// hard decides with worlds(moves) sampled worlds for a choice among moves
-// candidates.
-func hard(v *engine.View, seed uint64, worlds func(moves int) int) (engine.Move, bool) {
-	legal, mv, ok := forced(v)
-	if legal == nil {
-		return mv, ok
+// work is what one hard decision did: worlds sampled and playouts run.
+type work struct{ worlds, playouts int }
+
+// hard decides with a budget of playouts (and as many sampled worlds),
+// which it spends whole whenever the seat has a play to choose, even a
+// forced one. The redeal question is answered by its rule at once: that it
+// is asked is public.
+func hard(v *engine.View, seed uint64, budget int) (engine.Move, bool, work) {
+	if v == nil || v.You == nil || v.You.Confirm {
+		mv, ok := Medium(v, seed)
+		return mv, ok, work{}
+	}
+	legal := legalMoves(v)
+	if len(legal) == 0 {
+		return engine.Move{}, false, work{}
 	}
 	p, err := readPosition(v)
 	if err != nil {
-		return Medium(v, seed)
+		mv, ok := Medium(v, seed)
+		return mv, ok, work{}
 	}
 	r := rand.New(rand.NewPCG(seed, 0x68617264))
-	return search(p, legal, worlds(len(legal)), r), true
+	mv, w := search(p, legal, budget, r)
+	return mv, true, w
 }
 
-// search plays every candidate out in the same sampled worlds and returns
-// the one with the best total.
-func search(p *position, legal []engine.Move, worlds int, r *rand.Rand) engine.Move {
-	sums := make([]float64, len(legal))
+// search plays every candidate out in the same budget/n sampled worlds and
+// returns the one with the best total. It then samples the rest of the
+// budget's worlds and runs the rest of its playouts, whose results are not
+// used: the work is budget worlds and budget playouts for any n.
+func search(p *position, legal []engine.Move, budget int, r *rand.Rand) (engine.Move, work) {
+	n := len(legal)
+	worlds := max(budget/n, 1)
+	sums := make([]float64, n)
 	sa := newSampler(p)
 	hands := make([][]engine.Tile, p.opts.Players)
 	var scores [4]int
 	copy(scores[:], p.scores)
 	b := boardOf(p.plays, p.opts.Variant == engine.FiveUp)
-	for w := 0; w < worlds; w++ {
+	var done work
+	var waste float64
+	for w := 0; w < max(worlds, budget); w++ {
 		bone := sa.sample(r, hands)
+		done.worlds++
 		base, err := engine.NewSim(p.opts, p.plays, hands, bone, p.seat)
 		if err != nil {
 			continue // cannot happen: the world is a partition of the unseen tiles
 		}
 		for i, mv := range legal {
-			sim := *base
-			sums[i] += playout(&sim, b, mv, p, &scores)
+			switch {
+			case w < worlds:
+				sims := *base
+				sums[i] += playout(&sims, b, mv, p, &scores)
+			case done.playouts < budget:
+				sims := *base
+				waste += playout(&sims, b, mv, p, &scores)
+			default:
+				continue
+			}
+			done.playouts++
 		}
 	}
+	runtime.KeepAlive(waste)
 	best, bestV := 0, math.Inf(-1)
 	for i, s := range sums {
 		if s > bestV {
 			best, bestV = i, s
 		}
 	}
-	return legal[best]
+	return legal[best], done
 }
 
 // playout plays mv and then the rest of the hand with the rollout policy,

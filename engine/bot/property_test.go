@@ -11,7 +11,8 @@ import (
 // quickHard is the hard player with a tiny budget, for properties that need
 // thousands of its decisions; the search is the same.
 func quickHard(v *engine.View, seed uint64) (engine.Move, bool) {
-	return hard(v, seed, func(int) int { return 3 })
+	mv, ok, _ := hard(v, seed, 24)
+	return mv, ok
 }
 
 // checked wraps a player: every move it returns must be one the view offers
