@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pollDelay, errorDelay, SECOND, MINUTE } from '../frontend/static/assets/api.js';
+import { pollDelay, errorDelay, SECOND, MINUTE, apiError, ApiError, NetworkError, RateLimited, retryAfterMs } from '../frontend/static/assets/api.js';
 import { describe } from '../frontend/static/assets/log.js';
 import { seatPositions } from '../frontend/static/assets/table.js';
 import { tileName, tileText } from '../frontend/static/assets/render.js';
@@ -32,6 +32,27 @@ test('poll timing', async (t) => {
 
 test('failed polls back off 2, 4, 8 … 60 s', () => {
   assert.deepEqual([1, 2, 3, 4, 5, 6, 10].map(errorDelay), [2000, 4000, 8000, 16000, 32000, 60000, 60000]);
+});
+
+test('error answers: the API\'s own, API Gateway\'s {"message"} and the rest', () => {
+  const own = apiError(404, { error: { code: 'not_found', message: 'There is no such game.' } });
+  assert.ok(own instanceof ApiError);
+  assert.equal(own.code, 'not_found');
+  const gw404 = apiError(404, { message: 'Not Found' });
+  assert.ok(gw404 instanceof ApiError, 'API Gateway\'s 404 is not_found, not a network error');
+  assert.equal(gw404.code, 'not_found');
+  assert.equal(apiError(413, { message: 'Request Entity Too Large' }).code, 'too_large');
+  for (const body of [{ message: 'Too Many Requests' }, { error: { code: 'rate_limited', message: 'Too many requests.' } }]) {
+    const e = apiError(429, body, '7');
+    assert.ok(e instanceof RateLimited && e instanceof NetworkError, 'a 429 is retried');
+    assert.equal(e.code, 'rate_limited');
+    assert.equal(e.retryAfterMs, 7000);
+  }
+  assert.equal(apiError(429, null, null).retryAfterMs, 1000, 'no Retry-After: 1 s');
+  assert.equal(retryAfterMs('100000'), 600000, 'at most 10 minutes');
+  assert.ok(apiError(503, { message: 'Service Unavailable' }) instanceof NetworkError);
+  assert.ok(apiError(502, null) instanceof NetworkError);
+  assert.ok(!(apiError(418, 'teapot') instanceof ApiError), 'an answer nobody wrote is passing trouble');
 });
 
 const view = {

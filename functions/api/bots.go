@@ -2,22 +2,65 @@ package api
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 
 	"tessera/engine"
+	"tessera/engine/bot"
 	"tessera/engine/bot/referee"
 )
 
 // botName is the name the server gives a computer seat.
 func botName(seat int) string { return "Bot " + strconv.Itoa(seat) }
 
+// HardPerRequest bounds the hard decisions one request makes (and so its
+// CPU: a hard decision is 1,200 playouts, 5-30 ms on one core here). Past
+// it, the hard seats play at the medium level until the request ends. A
+// person's move is followed by at most 3 hard decisions in the usual turn
+// order; more come only when people are passed over (docs/ratelimit.md).
+const HardPerRequest = 12
+
+// thinking counts one request's hard decisions.
+type thinking struct{ hard int }
+
+// players is h.bots, with the hard level counted in t and bounded by
+// HardPerRequest.
+func (h *Handler) players(t *thinking) map[string]bot.Player {
+	hard, ok := h.bots[levelHard]
+	if !ok || t == nil {
+		return h.bots
+	}
+	out := maps.Clone(h.bots)
+	fallback := bot.Medium
+	if m, ok := h.bots[levelMedium]; ok {
+		fallback = m
+	}
+	out[levelHard] = func(v *engine.View, seed uint64) (engine.Move, bool) {
+		if v != nil && v.You != nil && v.You.Confirm {
+			return hard(v, seed) // the redeal question: no search
+		}
+		if t.hard >= HardPerRequest {
+			return fallback(v, seed)
+		}
+		t.hard++
+		return hard(v, seed)
+	}
+	return out
+}
+
+// The levels players counts and falls back to.
+const (
+	levelHard   = "hard"
+	levelMedium = "medium"
+)
+
 // runBots makes the computer players' moves until a person must act or the
 // match is over. A player whose level is no longer offered, or whose move
 // the engine refuses, is replaced by the easy one for that move (and
 // logged, without the move: it may name the seat's hidden tiles), so that a
 // game never gets stuck on a computer seat.
-func (h *Handler) runBots(m *engine.Match) error {
-	err := referee.Play(m, h.bots, func(seat int, level string) {
+func (h *Handler) runBots(m *engine.Match, t *thinking) error {
+	err := referee.Play(m, h.players(t), func(seat int, level string) {
 		h.log.Warn("computer player replaced by easy for one move", "seat", seat, "level", level)
 	})
 	if err != nil {

@@ -46,7 +46,7 @@ func (h *Handler) create(c *call, body []byte) {
 			return
 		}
 	}
-	if err := h.runBots(m); err != nil {
+	if err := h.runBots(m, &c.think); err != nil {
 		c.fail(err)
 		return
 	}

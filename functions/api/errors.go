@@ -22,6 +22,7 @@ const (
 	codeNotFinished      = "not_finished"
 	codeTooLarge         = "too_large"
 	codeIllegalMove      = "illegal_move"
+	codeRateLimited      = "rate_limited"
 	codeUnavailable      = "unavailable"
 	codeInternal         = "internal"
 )
@@ -47,6 +48,7 @@ type apiError struct {
 	message string
 	game    *engine.View
 	allow   string // 405 only
+	retry   string // Retry-After of a 429
 }
 
 // classify maps every sentinel the handler meets to its status code and

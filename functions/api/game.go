@@ -56,7 +56,7 @@ func (g *loaded) replay() (*engine.Match, error) {
 // condition that the stored version is still g's (store.ErrConflict if
 // not). It returns the time the save stamped.
 func (h *Handler) saveAfterBots(ctx context.Context, c *call, g *loaded, m *engine.Match, b before) (time.Time, error) {
-	if err := h.runBots(m); err != nil {
+	if err := h.runBots(m, &c.think); err != nil {
 		return time.Time{}, err
 	}
 	now := h.now()

@@ -28,6 +28,9 @@ type Config struct {
 	Rand   io.Reader             // nil: crypto/rand.Reader (game ids, tokens, seeds); must be safe for concurrent use
 	Bots   map[string]bot.Player // nil: bot.Levels()
 	Push   *PushConfig           // nil: no push notifications
+	// RateLimit is the per-address limit (429); nil or a PerSecond of 0:
+	// none. The local server sets it; on AWS, API Gateway throttles.
+	RateLimit *RateLimit
 }
 
 // Handler serves every endpoint of API.md, and sweeps the clocks (Sweep).
@@ -41,6 +44,7 @@ type Handler struct {
 	// vapidKeys caches the deployment's VAPID pair (devices.go).
 	vapidKeys vapidKeys
 	sender    *push.Sender
+	limit     *limiter // nil: no rate limit
 }
 
 // New returns the API handler. It panics when cfg.Store is nil: that is a
@@ -61,6 +65,9 @@ func New(cfg Config) *Handler {
 	}
 	if h.bots == nil {
 		h.bots = bot.Levels()
+	}
+	if cfg.RateLimit != nil {
+		h.limit = newLimiter(*cfg.RateLimit)
 	}
 	if h.push != nil {
 		client := h.push.Client
@@ -138,6 +145,7 @@ type call struct {
 	gameID  string
 	seat    int // -1 until known
 	version int64
+	think   thinking // the computer players' costly decisions
 	status  int
 	code    string
 	cause   error // the internal error behind a 5xx, for the log
@@ -147,6 +155,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	reqID := requestID(r)
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("X-Request-Id", reqID)
 	c := &call{w: w, r: r, seat: -1}
 	defer func() {
@@ -161,6 +170,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	rt, id := parseRoute(r.URL.EscapedPath())
 	c.route, c.gameID = rt, id
+	if h.limit != nil {
+		addr := h.limit.cfg.Addr(r)
+		if wait, ok := h.limit.allow(addr, rt, r.Method); !ok {
+			c.failWith(&apiError{status: http.StatusTooManyRequests, code: codeRateLimited,
+				message: "Too many requests from your address; try again in a moment.", retry: retryAfter(wait)})
+			return
+		}
+		defer func() { h.limit.charge(addr, c.think.hard) }()
+	}
 	if rt == routeNone {
 		c.fail(errNotFound)
 		return
@@ -335,7 +353,10 @@ func (c *call) failWith(e *apiError) {
 	if e.allow != "" {
 		c.w.Header().Set("Allow", e.allow)
 	}
-	if e.status == http.StatusServiceUnavailable {
+	switch {
+	case e.retry != "":
+		c.w.Header().Set("Retry-After", e.retry)
+	case e.status == http.StatusServiceUnavailable:
 		c.w.Header().Set("Retry-After", "1")
 	}
 	var body errorBody

@@ -129,7 +129,7 @@ func (h *Handler) startRematch(c *call, g *loaded, old *engine.Match, nextID str
 		}
 	}
 	b := snapshot(m)
-	if err := h.runBots(m); err != nil {
+	if err := h.runBots(m, &c.think); err != nil {
 		return false, err
 	}
 	now := h.now()

@@ -23,7 +23,7 @@ const timeoutAttempts = 3
 // reloads and answers from the game as it then is.
 func (h *Handler) catchUp(ctx context.Context, c *call, g *loaded) (*loaded, error) {
 	for attempt := 0; ; attempt++ {
-		done, err := h.applyTimeouts(ctx, c.r.Host, c.gameID, g)
+		done, err := h.applyTimeouts(ctx, c.r.Host, c.gameID, g, &c.think)
 		if errors.Is(err, store.ErrConflict) && attempt+1 < timeoutAttempts {
 			if g, err = h.load(ctx, c); err != nil {
 				return nil, err
@@ -43,7 +43,7 @@ func (h *Handler) catchUp(ctx context.Context, c *call, g *loaded) (*loaded, err
 // applyTimeouts times out the seats of g whose deadline has passed and
 // saves the result in place of g (done: g is the new game). Without such a
 // seat it does nothing.
-func (h *Handler) applyTimeouts(ctx context.Context, host, id string, g *loaded) (done bool, err error) {
+func (h *Handler) applyTimeouts(ctx context.Context, host, id string, g *loaded, t *thinking) (done bool, err error) {
 	now := h.now()
 	late := g.state.overdue(now)
 	if len(late) == 0 {
@@ -61,7 +61,7 @@ func (h *Handler) applyTimeouts(ctx context.Context, host, id string, g *loaded)
 			h.log.Warn("clock: a seat past its deadline cannot time out", "gameId", id, "seat", s)
 		}
 	}
-	if err := h.runBots(m); err != nil {
+	if err := h.runBots(m, t); err != nil {
 		return false, err
 	}
 	g.state.afterChange(m, b, now)
@@ -108,6 +108,7 @@ func (h *Handler) Sweep(ctx context.Context, host string) (int, error) {
 }
 
 func (h *Handler) sweepOne(ctx context.Context, host, id string) (bool, error) {
+	var t thinking // one game's budget, as one request's
 	for attempt := 0; attempt < timeoutAttempts; attempt++ {
 		item, err := h.store.Load(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -121,7 +122,7 @@ func (h *Handler) sweepOne(ctx context.Context, host, id string) (bool, error) {
 			return false, err
 		}
 		g := &loaded{item: item, state: st}
-		done, err := h.applyTimeouts(ctx, host, id, g)
+		done, err := h.applyTimeouts(ctx, host, id, g, &t)
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}

@@ -11,6 +11,10 @@
 //	-dynamodb-table     TABLE_NAME         use this DynamoDB table instead of bbolt
 //	-dynamodb-endpoint  DYNAMODB_ENDPOINT  DynamoDB endpoint (a local server); the table
 //	                                       is created there if it does not exist
+//	-rate-limit         RATE_LIMIT         API requests per second per address (20; 0: no limit)
+//	-push               PUSH               send Web Push notifications (on; PUSH=0 turns them off)
+//	-push-allow-insecure PUSH_ALLOW_INSECURE=1  allow http and loopback push endpoints (tests only)
+//	-push-subject       PUSH_SUBJECT       VAPID contact (default: the page's origin)
 //
 // Logs are text (log/slog) on stderr, one line per request (for /api/ the
 // API's own line, with its route and outcome). On SIGINT or SIGTERM the

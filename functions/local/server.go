@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"tessera/frontend"
@@ -67,19 +68,29 @@ func openStore(ctx context.Context, cfg config, logger *slog.Logger) (store.Stor
 // a deadline is enforced within 2 minutes, even if nobody looks).
 const SweepEvery = 10 * time.Second
 
-// newHandler routes /api/ to the API and everything else to the page. The
-// API logs each of its requests itself (with its route, game and outcome);
-// the page's requests are logged here, so every request has one line.
+// newHandler routes /api and everything under /api/ to the API, as the
+// client sent the path, and everything else to the page. No ServeMux sits
+// in front of the API: it would answer "/api//games", "/api/x/../games"
+// and "/api" with a redirect, where API.md wants a 404 not_found. The API
+// logs each of its requests itself (with its route, game and outcome); the
+// page's requests are logged here, so every request has one line.
 func newHandler(a *api.Handler, logger *slog.Logger) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/api/", a)
-	mux.Handle("/", logRequests(logger, frontend.Handler()))
-	return mux
+	page := logRequests(logger, frontend.Handler())
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.EscapedPath(); p == "/api" || strings.HasPrefix(p, "/api/") {
+			a.ServeHTTP(w, r)
+			return
+		}
+		page.ServeHTTP(w, r)
+	})
 }
 
 // newAPI is the API over st as cfg asks.
 func newAPI(st store.Store, cfg config, logger *slog.Logger) *api.Handler {
 	ac := api.Config{Store: st, Logger: logger}
+	if cfg.rateLimit > 0 {
+		ac.RateLimit = &api.RateLimit{PerSecond: cfg.rateLimit}
+	}
 	if cfg.push {
 		ac.Push = &api.PushConfig{Insecure: cfg.pushInsecure, Subject: cfg.pushSubject}
 	}

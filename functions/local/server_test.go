@@ -218,3 +218,75 @@ func TestUsesDynamoDBWhenGivenATable(t *testing.T) {
 		t.Errorf("GET game after restart = %d %+v, want 200 with id %s", resp.StatusCode, got, created.Game.ID)
 	}
 }
+
+// noRedirects is a client that shows redirects instead of following them.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// TestStrayAPIPathsAre404 sends paths Go's ServeMux would redirect (a
+// cleaned path, /api without its slash) and gets API.md's 404 for each,
+// never a redirect that a client could follow into a create.
+func TestStrayAPIPathsAre404(t *testing.T) {
+	base, _, _ := inProcess(t, "-data", t.TempDir())
+	for _, tc := range []struct{ method, path string }{
+		{"POST", "/api//games"},
+		{"POST", "/api/x/../games"},
+		{"POST", "/api/./games"},
+		{"GET", "/api/games/abcdefghij/../../me"},
+		{"GET", "/api"},
+		{"GET", "/api/"},
+		{"GET", "//api/games"},
+		{"POST", "/api/games//moves"},
+	} {
+		req, err := http.NewRequest(tc.method, base+tc.path, strings.NewReader(createTwoPlayerGame))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.URL.Opaque = tc.path // as written: no client-side cleaning
+		resp, err := noRedirects.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Error struct{ Code string } `json:"error"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if tc.path == "//api/games" {
+			// Not under /api/: the page's, which never creates a game.
+			if resp.StatusCode == http.StatusCreated {
+				t.Errorf("%s %s created a game", tc.method, tc.path)
+			}
+			continue
+		}
+		if resp.StatusCode != http.StatusNotFound || err != nil || body.Error.Code != "not_found" || resp.Header.Get("Location") != "" {
+			t.Errorf("%s %s = %d %q (Location %q), want 404 not_found", tc.method, tc.path, resp.StatusCode, body.Error.Code, resp.Header.Get("Location"))
+		}
+		if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s %s: X-Content-Type-Options %q", tc.method, tc.path, got)
+		}
+	}
+}
+
+// TestRateLimitIsOnByDefault: the default limit answers a burst past
+// 5*DefaultRateLimit requests with 429 and Retry-After; RATE_LIMIT=0 and
+// -rate-limit 0 turn it off.
+func TestRateLimitIsOnByDefault(t *testing.T) {
+	burst := func(base string) (limited int, retry string) {
+		for i := 0; i < 5*DefaultRateLimit+20; i++ {
+			resp := call(t, "GET", base+"/api/games/nosuchgame1", "", "", nil)
+			if resp.StatusCode == http.StatusTooManyRequests {
+				limited++
+				retry = resp.Header.Get("Retry-After")
+			}
+		}
+		return limited, retry
+	}
+	base, _, _ := inProcess(t, "-data", t.TempDir())
+	if n, retry := burst(base); n < 10 || retry == "" {
+		t.Errorf("default: %d of %d requests limited (Retry-After %q), want at least 10 with Retry-After", n, 5*DefaultRateLimit+20, retry)
+	}
+	base, _, _ = inProcess(t, "-data", t.TempDir(), "-rate-limit", "0")
+	if n, _ := burst(base); n != 0 {
+		t.Errorf("-rate-limit 0: %d requests limited", n)
+	}
+}

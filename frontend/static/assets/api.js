@@ -14,6 +14,55 @@ export class ApiError extends Error {
 /** NetworkError: no HTTP answer, a 5xx, or 429: worth retrying later. */
 export class NetworkError extends Error {}
 
+/**
+ * RateLimited is a 429 (rate_limited): retried like a network error, but
+ * not before retryAfterMs (its Retry-After header).
+ */
+export class RateLimited extends NetworkError {
+  constructor(message, retryAfterMs) {
+    super(message);
+    this.status = 429;
+    this.code = 'rate_limited';
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * Error bodies that are not the API's own: API Gateway answers a route it
+ * does not know, a body it will not take or its own throttling with
+ * {"message": "Not Found"} and the like (docs/deploy.md). They are read as
+ * the API error their status means, with the API's words.
+ */
+const gatewayCodes = {
+  400: ['bad_request', 'The request was refused.'],
+  401: ['unauthorized', 'The seat token is missing, malformed or not this game\'s.'],
+  404: ['not_found', 'There is no such game.'],
+  405: ['method_not_allowed', 'The request was refused.'],
+  413: ['too_large', 'The request was too large.'],
+};
+
+/** retryAfterMs reads a Retry-After of seconds (at least 1 s, at most 10 min). */
+export function retryAfterMs(header) {
+  const s = Number.parseInt(header, 10);
+  return Math.min(600, Number.isFinite(s) && s > 0 ? s : 1) * 1000;
+}
+
+/** apiError is the error an answer that is not ok means (see call). */
+export function apiError(status, data, retryAfter) {
+  const own = data && typeof data === 'object' && data.error && typeof data.error.code === 'string';
+  const gateway = !own && data && typeof data === 'object' && typeof data.message === 'string';
+  if (status === 429) {
+    return new RateLimited(own ? data.error.message : 'Too many requests; trying again shortly.', retryAfterMs(retryAfter));
+  }
+  if (status >= 500) return new NetworkError('server answered ' + status);
+  if (own) return new ApiError(status, data.error.code, data.error.message, data.game);
+  if (gateway && gatewayCodes[status]) {
+    const [code, message] = gatewayCodes[status];
+    return new ApiError(status, code, message, null);
+  }
+  return new NetworkError('server answered ' + status);
+}
+
 async function call(method, path, { token, body, etag } = {}) {
   const headers = { Accept: 'application/json' };
   if (token) headers.Authorization = 'Bearer ' + token;
@@ -34,10 +83,7 @@ async function call(method, path, { token, body, etag } = {}) {
   try { data = await res.json(); } catch (e) { data = null; }
   if (res.ok) return { status: res.status, data, etag: res.headers.get('ETag') };
   // 5xx and 429 (rate_limited) are passing trouble: retried with back-off.
-  if (res.status >= 500 || res.status === 429 || !data || !data.error) {
-    throw new NetworkError('server answered ' + res.status);
-  }
-  throw new ApiError(res.status, data.error.code, data.error.message, data.game);
+  throw apiError(res.status, data, res.headers.get('Retry-After'));
 }
 
 /** createGame(request) -> {game, seat, token} */
@@ -109,7 +155,7 @@ export async function sendMove(id, token, move, onRetry) {
       return (await call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { token, body })).data;
     } catch (e) {
       if (!(e instanceof NetworkError) || attempt >= 8) throw e;
-      const delay = Math.min(30000, 1000 * 2 ** (attempt - 1));
+      const delay = Math.max(e.retryAfterMs || 0, Math.min(30000, 1000 * 2 ** (attempt - 1)));
       if (onRetry) onRetry(attempt, delay);
       await sleep(delay);
     }
@@ -190,6 +236,7 @@ export class Poller {
     } catch (e) {
       if (e instanceof NetworkError) {
         this.failures++;
+        this.retryAfter = e.retryAfterMs || 0;
         this.onError(e, this.failures);
       } else {
         this.onError(e, -1);
@@ -207,7 +254,7 @@ export class Poller {
     clearTimeout(this.timer);
     const s = this.state();
     let d = this.failures
-      ? errorDelay(this.failures)
+      ? Math.max(errorDelay(this.failures), this.retryAfter || 0)
       : pollDelay({ visible: !document.hidden, waiting: s.waiting, finished: s.finished, push: !!s.push, idleMs: Date.now() - this.changedAt });
     if (d === 0) return;
     this.timer = setTimeout(() => { this.timer = null; this.tick(); }, d);

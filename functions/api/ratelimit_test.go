@@ -1,0 +1,217 @@
+package api
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tessera/engine"
+	"tessera/engine/bot"
+)
+
+// fakeClock is a settable clock.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (f *fakeClock) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+func (f *fakeClock) Add(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = f.now.Add(d)
+}
+
+// limitedServer is a handler with a rate limit of perSecond, whose client
+// address is the X-Test-Addr header (the default, RemoteAddr, is tested
+// on its own).
+func limitedServer(t *testing.T, perSecond float64, bots map[string]bot.Player) (*server, *fakeClock) {
+	t.Helper()
+	clock := &fakeClock{now: fixedNow}
+	st := newMemoryStore()
+	logs := &logBuffer{}
+	h := New(Config{Store: st, Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+		Now: func() time.Time { return fixedNow }, Rand: seededReader(7), Bots: bots,
+		RateLimit: &RateLimit{PerSecond: perSecond, Now: clock.Now,
+			Addr: func(r *http.Request) string { return r.Header.Get("X-Test-Addr") }}})
+	return &server{t: t, h: h, store: st, logs: logs}, clock
+}
+
+func wantLimited(t *testing.T, r response, retry string) {
+	t.Helper()
+	if r.status != 429 {
+		t.Fatalf("status %d, want 429: %s", r.status, r.body)
+	}
+	if e := mustError(t, r); e.Error.Code != "rate_limited" || e.Error.Message == "" {
+		t.Fatalf("body %s, want rate_limited", r.body)
+	}
+	if got := r.header.Get("Retry-After"); got != retry {
+		t.Fatalf("Retry-After %q, want %q", got, retry)
+	}
+}
+
+func TestRateLimitRequests(t *testing.T) {
+	s, clock := limitedServer(t, 2, nil)
+	id, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Ana"}`)
+	// A burst of 5*2 = 10 requests (the create came from another address).
+	for i := 0; i < 10; i++ {
+		if r := s.do("GET", "/api/games/"+id, "", "", "X-Test-Addr", "a"); r.status != 200 {
+			t.Fatalf("request %d: %d", i+1, r.status)
+		}
+	}
+	wantLimited(t, s.do("GET", "/api/games/"+id, "", "", "X-Test-Addr", "a"), "1")
+	// 429 comes before every other check: 405, 404, 400.
+	wantLimited(t, s.do("PATCH", "/api/games", "", "", "X-Test-Addr", "a"), "1")
+	wantLimited(t, s.do("GET", "/api/nothing", "", "", "X-Test-Addr", "a"), "1")
+	wantLimited(t, s.do("POST", "/api/games", "{", "", "X-Test-Addr", "a"), "1")
+	// Another address is not affected.
+	if r := s.do("GET", "/api/games/"+id, "", "", "X-Test-Addr", "b"); r.status != 200 {
+		t.Fatalf("another address: %d", r.status)
+	}
+	// Half a second gives one request back.
+	clock.Add(500 * time.Millisecond)
+	if r := s.do("GET", "/api/games/"+id, "", "", "X-Test-Addr", "a"); r.status != 200 {
+		t.Fatalf("after the refill: %d %s", r.status, r.body)
+	}
+	wantLimited(t, s.do("GET", "/api/games/"+id, "", "", "X-Test-Addr", "a"), "1")
+}
+
+func TestRateLimitCreatesChangeNothing(t *testing.T) {
+	s, clock := limitedServer(t, 20, nil)
+	body := `{"variant":"fiveup","players":2,"name":"Ana"}`
+	for i := 0; i < 10; i++ {
+		if r := s.do("POST", "/api/games", body, "", "X-Test-Addr", "a"); r.status != 201 {
+			t.Fatalf("create %d: %d %s", i+1, r.status, r.body)
+		}
+	}
+	// Creates refill at 20/40 = 0.5 a second: the next in 2 s.
+	r := s.do("POST", "/api/games", body, "", "X-Test-Addr", "a")
+	wantLimited(t, r, "2")
+	if n := strings.Count(s.logs.String(), `"status":201`); n != 10 {
+		t.Fatalf("%d games created, want 10", n)
+	}
+	// Polls from the same address still pass; a rematch is a create too.
+	id, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Bea"}`) // another address ("")
+	if r := s.do("GET", "/api/games/"+id, "", "", "X-Test-Addr", "a"); r.status != 200 {
+		t.Fatalf("poll: %d", r.status)
+	}
+	wantLimited(t, s.do("POST", "/api/games/"+id+"/rematch", "{}", "", "X-Test-Addr", "a"), "2")
+	clock.Add(2 * time.Second)
+	if r := s.do("POST", "/api/games", body, "", "X-Test-Addr", "a"); r.status != 201 {
+		t.Fatalf("after 2 s: %d %s", r.status, r.body)
+	}
+}
+
+func TestRateLimitOff(t *testing.T) {
+	for _, cfg := range []*RateLimit{nil, {PerSecond: 0}} {
+		h := New(Config{Store: newMemoryStore(), RateLimit: cfg})
+		if h.limit != nil {
+			t.Fatalf("%+v: a limiter", cfg)
+		}
+	}
+}
+
+// TestRateLimitThinking: hard decisions are charged to the address after
+// the request; in debt, requests that may run computer players are 429
+// while polls pass.
+func TestRateLimitThinking(t *testing.T) {
+	calls := 0
+	hard := func(v *engine.View, seed uint64) (engine.Move, bool) {
+		if !v.You.Confirm {
+			calls++
+		}
+		return bot.Easy(v, seed)
+	}
+	bots := map[string]bot.Player{"easy": bot.Easy, "medium": bot.Medium, "hard": hard}
+	s, clock := limitedServer(t, 20, bots)
+	body := `{"variant":"fiveup","players":4,"name":"Ana","bots":[{"seat":1,"level":"hard"},{"seat":2,"level":"hard"},{"seat":3,"level":"hard"}]}`
+	var id, token string
+	for calls == 0 {
+		r := s.do("POST", "/api/games", body, "", "X-Test-Addr", "a")
+		if r.status != 201 {
+			t.Fatalf("create: %d %s", r.status, r.body)
+		}
+		var a seatAnswerJSON
+		if err := json.Unmarshal(r.body, &a); err != nil {
+			t.Fatal(err)
+		}
+		id, token = mustView(t, a.Game).ID, a.Token
+	}
+	h := s.h.(*Handler)
+	b := h.limit.addrs["a"]
+	if got := 30 - b.thinking.tokens; got != float64(calls) {
+		t.Fatalf("charged %v, the hard player thought %d times", got, calls)
+	}
+	h.limit.charge("a", 100) // at most a burst (30) into debt
+	if b.thinking.tokens != -30 {
+		t.Fatalf("debt %v, want -30", b.thinking.tokens)
+	}
+	// Out of debt (30 tokens at 20/4 = 5 a second) in 6 s.
+	wantLimited(t, s.do("POST", "/api/games/"+id+"/moves", `{"version":1,"type":"play","tile":[0,0],"end":"left"}`, token, "X-Test-Addr", "a"), "6")
+	if r := s.do("GET", "/api/games/"+id, "", token, "X-Test-Addr", "a"); r.status != 200 {
+		t.Fatalf("poll in debt: %d", r.status)
+	}
+	clock.Add(6 * time.Second)
+	if r := s.do("POST", "/api/games/"+id+"/moves", `{"version":1,"type":"play","tile":[0,0],"end":"left"}`, token, "X-Test-Addr", "a"); r.status == 429 {
+		t.Fatalf("still limited after 6 s: %s", r.body)
+	}
+}
+
+// TestHardPerRequest: past HardPerRequest hard decisions in one request,
+// the hard seats play at the medium level.
+func TestHardPerRequest(t *testing.T) {
+	hardCalls, mediumCalls := 0, 0
+	h := New(Config{Store: newMemoryStore(), Bots: map[string]bot.Player{
+		"easy":   bot.Easy,
+		"medium": func(v *engine.View, s uint64) (engine.Move, bool) { mediumCalls++; return bot.Easy(v, s) },
+		"hard":   func(v *engine.View, s uint64) (engine.Move, bool) { hardCalls++; return bot.Easy(v, s) },
+	}})
+	var think thinking
+	p := h.players(&think)["hard"]
+	v := &engine.View{You: &engine.ViewYou{}}
+	for i := 0; i < HardPerRequest+5; i++ {
+		p(v, 1)
+	}
+	if hardCalls != HardPerRequest || mediumCalls != 5 || think.hard != HardPerRequest {
+		t.Fatalf("hard %d, medium %d, counted %d; want %d, 5, %d", hardCalls, mediumCalls, think.hard, HardPerRequest, HardPerRequest)
+	}
+}
+
+func TestRemoteHost(t *testing.T) {
+	for addr, want := range map[string]string{
+		"192.0.2.1:1234":             "192.0.2.1",
+		"[::ffff:192.0.2.1]:80":      "192.0.2.1",
+		"[2001:db8:1:2:3:4:5:6]:443": "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ffff::1]:443": "2001:db8:1:2::/64",
+		"@":                          "@",
+	} {
+		r := httptest.NewRequest("GET", "/api/me", nil)
+		r.RemoteAddr = addr
+		if got := remoteHost(r); got != want {
+			t.Errorf("%s: %q, want %q", addr, got, want)
+		}
+	}
+}
+
+func TestLimiterForgetsIdleAddresses(t *testing.T) {
+	clock := &fakeClock{now: fixedNow}
+	l := newLimiter(RateLimit{PerSecond: 20, Now: clock.Now})
+	for i := range 50 {
+		l.allow(string(rune('a'+i)), routePoll, "GET")
+	}
+	clock.Add(l.refillTime() + 2*time.Minute)
+	l.allow("z", routePoll, "GET")
+	if len(l.addrs) != 1 {
+		t.Fatalf("%d addresses remembered, want 1", len(l.addrs))
+	}
+}
