@@ -77,6 +77,14 @@ func TestBadRequestsChangeNothing(t *testing.T) {
 		{"variant missing", "POST", "/api/games", `{"name":"A"}`, "", 400, "bad_request"},
 		{"name missing", "POST", "/api/games", `{"variant":"fiveup"}`, "", 400, "bad_request"},
 		{"null name is an absent name", "POST", "/api/games", `{"variant":"fiveup","name":null}`, "", 400, "bad_request"},
+		{"an unknown key is unknown even when null", "POST", "/api/games", `{"variant":"fiveup","name":"X","foo":null}`, "", 400, "bad_request"},
+		{"an unknown key in a bot, null", "POST", "/api/games", `{"variant":"fiveup","name":"X","bots":[{"seat":1,"level":"easy","x":null}]}`, "", 400, "bad_request"},
+		{"a lone high surrogate", "POST", "/api/games", `{"variant":"fiveup","name":"a\ud800b"}`, "", 400, "bad_request"},
+		{"a lone high surrogate at the end", "POST", "/api/games", `{"variant":"fiveup","name":"a\uD800"}`, "", 400, "bad_request"},
+		{"a lone low surrogate", "POST", "/api/games", `{"variant":"fiveup","name":"a\udc00"}`, "", 400, "bad_request"},
+		{"two high surrogates", "POST", "/api/games", `{"variant":"fiveup","name":"\ud800\ud800\udc00"}`, "", 400, "bad_request"},
+		{"a high surrogate before another escape", "POST", "/api/games", `{"variant":"fiveup","name":"\ud800\n"}`, "", 400, "bad_request"},
+		{"a surrogate in a key", "POST", "/api/games", `{"variant":"fiveup","name":"X","\udfff":1}`, "", 400, "bad_request"},
 		{"unknown variant", "POST", "/api/games", `{"variant":"chess","name":"A"}`, "", 400, "bad_request"},
 		{"variant of the wrong type", "POST", "/api/games", `{"variant":5,"name":"A"}`, "", 400, "bad_request"},
 		{"players 4.0 is not an integer", "POST", "/api/games", `{"variant":"fiveup","players":4.0,"name":"A"}`, "", 400, "bad_request"},
@@ -229,4 +237,21 @@ func TestBadRequestsChangeNothing(t *testing.T) {
 		t.Fatalf("only %d cases", len(tests))
 	}
 	_ = context.Background
+}
+
+// TestEscapesThatAreText: a surrogate pair, an escaped backslash before a
+// "u", and other escapes are names like any other.
+func TestEscapesThatAreText(t *testing.T) {
+	s := newServer(t, memory.New(), 3)
+	for body, want := range map[string]string{
+		`{"variant":"fiveup","name":"\ud83c\udc31 Ana"}`: "\U0001F031 Ana",
+		`{"variant":"fiveup","name":"a\\ud800"}`:         `a\ud800`,
+		`{"variant":"fiveup","name":"\u00e9\"x"}`:        `é"x`,
+		`{"variant":"fiveup","name":"X","moveTime":null}`: "X",
+	} {
+		_, _, v := s.create(body)
+		if got := *v.Seats[0].Name; got != want {
+			t.Errorf("%s: name %q, want %q", body, got, want)
+		}
+	}
 }

@@ -22,14 +22,21 @@ import (
 const maxBody = 16 << 10
 
 // object is a JSON object whose keys are known to be unique. Values are
-// object, []any, json.Number, string or bool; null members are dropped when
-// the object is read (API.md: null counts as an absent field).
+// object, []any, json.Number, string, bool or null (a member whose value
+// is JSON null): take reads null as absent (API.md: null counts as an
+// absent field), and done still finds an unknown key whose value is null.
 type object map[string]any
+
+// null is the value of a member that is JSON null.
+type null struct{}
 
 // parseObject reads body as exactly one JSON object and nothing after it.
 func parseObject(body []byte) (object, error) {
 	if !utf8.Valid(body) {
 		return nil, badRequest("the body is not valid UTF-8")
+	}
+	if err := checkEscapes(body); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
@@ -45,6 +52,58 @@ func parseObject(body []byte) (object, error) {
 		return nil, badRequest("unexpected data after the JSON object")
 	}
 	return obj, nil
+}
+
+// checkEscapes refuses a \u escape of a lone UTF-16 surrogate, which
+// encoding/json would silently turn into U+FFFD: a high one (D800-DBFF) not
+// followed by a low one (DC00-DFFF) escaped at once, or a low one alone.
+// A backslash occurs only inside strings in JSON, and the decoder checks
+// the rest of the syntax.
+func checkEscapes(body []byte) error {
+	high := false // the previous escape was a high surrogate
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' {
+			if high {
+				return badRequest("a string holds a lone surrogate escape")
+			}
+			continue
+		}
+		if i+1 >= len(body) || body[i+1] != 'u' {
+			if high {
+				return badRequest("a string holds a lone surrogate escape")
+			}
+			i++ // the escaped character
+			continue
+		}
+		if i+6 > len(body) {
+			return nil // not JSON: the decoder says so
+		}
+		r, err := strconv.ParseUint(string(body[i+2:i+6]), 16, 16)
+		if err != nil {
+			return nil // not JSON either
+		}
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF:
+			if high {
+				return badRequest("a string holds a lone surrogate escape")
+			}
+			high = true
+		case r >= 0xDC00 && r <= 0xDFFF:
+			if !high {
+				return badRequest("a string holds a lone surrogate escape")
+			}
+			high = false
+		default:
+			if high {
+				return badRequest("a string holds a lone surrogate escape")
+			}
+		}
+		i += 5
+	}
+	if high {
+		return badRequest("a string holds a lone surrogate escape")
+	}
+	return nil
 }
 
 // parseValue reads one value; a nil result is JSON null.
@@ -73,9 +132,10 @@ func parseValue(dec *json.Decoder) (any, error) {
 				if err != nil {
 					return nil, err
 				}
-				if v != nil {
-					obj[key] = v
+				if v == nil {
+					v = null{}
 				}
+				obj[key] = v
 			}
 			if _, err := dec.Token(); err != nil {
 				return nil, badRequest("the body is not valid JSON")
@@ -122,6 +182,9 @@ func (f *fields) fail(err error) {
 func (f *fields) take(key string) (any, bool) {
 	v, ok := f.obj[key]
 	delete(f.obj, key)
+	if _, isNull := v.(null); isNull {
+		return nil, false
+	}
 	return v, ok
 }
 
