@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/store"
 	"tessera/functions/store/memory"
 )
 
@@ -191,9 +192,9 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // corruptRecords keeps the stored game (seats and tokens) and the engine's
 // checksum valid but makes the match impossible to replay.
-func corruptRecords(t *testing.T, state []byte) []byte {
+func corruptRecords(t *testing.T, id string, item store.Item) []byte {
 	t.Helper()
-	st, err := decodeStored(state)
+	st, err := openStored(id, item)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func corruptRecords(t *testing.T, state []byte) []byte {
 	if _, err := engine.Decode(st.match); err == nil {
 		t.Fatal("the match should not decode")
 	}
-	return encodeStored(st)
+	return sealStored(id, item.Version+1, st)
 }
 
 func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
@@ -215,7 +216,7 @@ func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
 	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"name":"Ana"}`)
 	tag := s.do("GET", "/api/games/"+id, "", tokens[1]).header.Get("ETag")
 	item := s.stored(id)
-	if err := mem.Save(context.Background(), id, corruptRecords(t, item.State), item.Version, fixedNow, time.Time{}); err != nil {
+	if err := mem.Save(context.Background(), id, corruptRecords(t, id, item), item.Version, fixedNow, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	// The save made version+1; the poll compares that version.

@@ -244,9 +244,9 @@ func TestBadRequestsChangeNothing(t *testing.T) {
 func TestEscapesThatAreText(t *testing.T) {
 	s := newServer(t, memory.New(), 3)
 	for body, want := range map[string]string{
-		`{"variant":"fiveup","name":"\ud83c\udc31 Ana"}`: "\U0001F031 Ana",
-		`{"variant":"fiveup","name":"a\\ud800"}`:         `a\ud800`,
-		`{"variant":"fiveup","name":"\u00e9\"x"}`:        `é"x`,
+		`{"variant":"fiveup","name":"\ud83c\udc31 Ana"}`:  "\U0001F031 Ana",
+		`{"variant":"fiveup","name":"a\\ud800"}`:          `a\ud800`,
+		`{"variant":"fiveup","name":"\u00e9\"x"}`:         `é"x`,
 		`{"variant":"fiveup","name":"X","moveTime":null}`: "X",
 	} {
 		_, _, v := s.create(body)

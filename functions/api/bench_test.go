@@ -18,7 +18,7 @@ func nextMove(b *testing.B, s *server, id string, tokens []string, n int) (body,
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := decodeStored(item.State)
+	st, err := openStored(id, item)
 	if err != nil {
 		b.Fatal(err)
 	}

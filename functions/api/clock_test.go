@@ -266,7 +266,7 @@ func testReminderIsNotedOnce(t *testing.T, st store.Store) {
 		t.Fatalf("the reminder's sweep = %d, %v; want 1", n, err)
 	}
 	item := s.stored(id)
-	g, err := decodeStored(item.State)
+	g, err := openStored(id, item)
 	if err != nil || !g.seats[turn].reminded || item.Version != v.Version {
 		t.Fatalf("after the reminder: reminded %v, version %d (was %d), %v", g.seats[turn].reminded, item.Version, v.Version, err)
 	}

@@ -54,7 +54,6 @@ func (h *Handler) create(c *call, body []byte) {
 	st := newStored(m, hash)
 	st.moveTime = req.MoveTime
 	st.afterChange(m, before{}, now)
-	state := encodeStored(st)
 	ctx := c.r.Context()
 	for attempt := 0; ; attempt++ {
 		id, err := newGameID(h.rand)
@@ -69,7 +68,7 @@ func (h *Handler) create(c *call, body []byte) {
 				return
 			}
 		}
-		err = h.store.Create(ctx, id, state, now, st.due())
+		err = h.store.Create(ctx, id, sealStored(id, 1, st), now, st.due())
 		if errors.Is(err, store.ErrExists) && attempt+1 < createAttempts {
 			continue
 		}

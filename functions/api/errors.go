@@ -84,7 +84,7 @@ func classify(err error) (status int, code string, public bool) {
 	// unexpected store error) is ours to fix, but a store error we do not
 	// know is treated as the store being unavailable: the request may be
 	// retried and nothing was applied.
-	if errors.Is(err, engine.ErrCorrupt) || errors.Is(err, errInternal) {
+	if errors.Is(err, engine.ErrCorrupt) || errors.Is(err, store.ErrCorrupt) || errors.Is(err, errInternal) {
 		return 500, codeInternal, false
 	}
 	return 503, codeUnavailable, false

@@ -31,7 +31,7 @@ func (h *Handler) load(ctx context.Context, c *call) (*loaded, error) {
 		return nil, err
 	}
 	c.version = item.Version
-	st, err := decodeStored(item.State)
+	st, err := openStored(c.gameID, item)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func (h *Handler) saveAfterBots(ctx context.Context, c *call, g *loaded, m *engi
 	now := h.now()
 	g.state.afterChange(m, b, now)
 	g.state.match = engine.Encode(m)
-	return now, h.store.Save(saveContext(ctx), c.gameID, encodeStored(g.state), g.item.Version, now, g.state.due())
+	return now, h.store.Save(saveContext(ctx), c.gameID, sealStored(c.gameID, g.item.Version+1, g.state), g.item.Version, now, g.state.due())
 }
 
 // saveContext is the context of a conditional write: it keeps the

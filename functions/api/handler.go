@@ -310,8 +310,14 @@ func (h *Handler) logCall(c *call, reqID string, took time.Duration) {
 // logCause describes an internal error for the log. A corrupt stored state
 // is reported by kind only: the engine's replay messages may name tiles.
 func logCause(err error) string {
+	if errors.Is(err, errStoredCheck) {
+		return err.Error()
+	}
 	if errors.Is(err, engine.ErrCorrupt) {
 		return "stored state does not decode (" + engine.ErrCorrupt.Error() + ")"
+	}
+	if errors.Is(err, store.ErrCorrupt) {
+		return err.Error() // the store's checks name no tile
 	}
 	return err.Error()
 }

@@ -66,7 +66,7 @@ func (h *Handler) me(c *call) {
 		if !ok {
 			continue
 		}
-		st, err := decodeStored(item.State)
+		st, err := openStored(id, item)
 		if err != nil {
 			h.log.Warn("my games: a stored game does not decode", "gameId", id, "cause", logCause(err))
 			continue

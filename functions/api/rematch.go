@@ -77,7 +77,7 @@ func (h *Handler) rematch(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	st, err := decodeStored(item.State)
+	st, err := openStored(nextID, item)
 	if err != nil {
 		c.fail(err)
 		return
@@ -135,7 +135,7 @@ func (h *Handler) startRematch(c *call, g *loaded, old *engine.Match, nextID str
 	now := h.now()
 	st.afterChange(m, before{logLen: b.logLen}, now)
 	st.match = engine.Encode(m)
-	err = h.store.Create(saveContext(ctx), nextID, encodeStored(st), now, st.due())
+	err = h.store.Create(saveContext(ctx), nextID, sealStored(nextID, 1, st), now, st.due())
 	if errors.Is(err, store.ErrExists) {
 		return false, nil
 	}
@@ -172,7 +172,7 @@ func (h *Handler) noteNext(c *call, nextID string) error {
 			return nil
 		}
 		g.state.next = nextID
-		err = h.store.Save(saveContext(ctx), c.gameID, encodeStored(g.state), g.item.Version, h.now(), g.state.due())
+		err = h.store.Save(saveContext(ctx), c.gameID, sealStored(c.gameID, g.item.Version+1, g.state), g.item.Version, h.now(), g.state.due())
 		if !errors.Is(err, store.ErrConflict) {
 			return err
 		}

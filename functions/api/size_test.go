@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strconv"
+	"tessera/functions/store"
 	"testing"
 	"time"
 
@@ -76,11 +77,14 @@ func playForSize(seed uint64, write func(blob int, version int64)) ([]byte, int6
 			rng.Uint32()&0xffff, rng.Uint32()&0xffff, rng.Uint64()&0xffffffffffff))
 		version++
 		st.match = engine.Encode(m)
-		write(len(encodeStored(st)), version)
+		write(len(sealStored(sizeID, version, st)), version)
 	}
 	st.match = engine.Encode(m)
-	return encodeStored(st), version
+	return sealStored(sizeID, version, st), version
 }
+
+// sizeID is the game id of the size tests.
+const sizeID = "abcdefghijklmnop"
 
 func TestStoredItemSize(t *testing.T) {
 	n := 1000
@@ -95,7 +99,7 @@ func TestStoredItemSize(t *testing.T) {
 		blob, version := playForSize(uint64(i+1), func(blob int, version int64) {
 			writes = append(writes, dynamoItemBytes("abcdefghijklmnop", version, blob, written))
 		})
-		if _, err := decodeStored(blob); err != nil {
+		if _, err := openStored(sizeID, store.Item{Version: version, State: blob}); err != nil {
 			t.Fatal(err)
 		}
 		blobs[i] = len(blob)

@@ -3,10 +3,13 @@ package api
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/store"
 )
 
 // A stored game is the engine's match with what the API keeps per seat
@@ -32,6 +35,14 @@ import (
 //	event times: count uvarint; per entry: the last seq it covers uvarint,
 //	  Unix seconds varint (see engine.ViewMeta.EventTimes)
 //
+// Format 4 (the one written) is format 3 followed by a checksum, which
+// sealStored adds and openStored checks: 4 bytes, the CRC-32C of the game
+// id, the version (8 bytes, big-endian) and every byte before it. The store
+// keeps the version beside the state and the id as its key, so a flipped
+// byte anywhere in the state, a version changed behind the API's back and
+// one game's value stored under another's id all fail it. Format 3, still
+// read, had no checksum.
+//
 // Format 2, still read, ended after the seats.
 //
 // Format 1, still read: the engine's bytes were of the engine's format 1,
@@ -46,7 +57,8 @@ import (
 // already applied. Short digests keep the item small (DESIGN.md: DynamoDB
 // bills reads per 4 KB and writes per 1 KB).
 const (
-	storedFormat  = 3
+	storedFormat  = 4
+	storedFormat3 = 3
 	storedFormat2 = 2
 	storedFormat1 = 1
 	moveIDDigest  = 4
@@ -112,7 +124,7 @@ func (s *storedGame) remember(seat int, id string) {
 	s.seats[seat].moves = ms
 }
 
-// encodeStored lays out format 2.
+// encodeStored lays out format 4 without its checksum (sealStored).
 func encodeStored(s *storedGame) []byte {
 	n := 1 + binary.MaxVarintLen64 + len(s.match) + 1
 	for _, a := range s.seats {
@@ -171,7 +183,7 @@ type storedReader struct {
 
 func (r *storedReader) fail(what string) {
 	if r.err == nil {
-		r.err = fmt.Errorf("%w: stored game: %s", engine.ErrCorrupt, what)
+		r.err = fmt.Errorf("%w: %w: %s", engine.ErrCorrupt, errStoredCheck, what)
 	}
 }
 
@@ -266,7 +278,7 @@ func decodeStored(b []byte) (*storedGame, error) {
 			copy(s.seats[i].moves[j][:], raw[j*moveIDDigest:])
 		}
 	}
-	if format == storedFormat {
+	if format >= storedFormat3 {
 		for i := range s.seats {
 			s.seats[i].since = r.varint("since")
 			s.seats[i].reminded = r.count("reminded", 1) == 1
@@ -323,4 +335,57 @@ func newStored(m *engine.Match, hash []byte) *storedGame {
 	s := &storedGame{match: engine.Encode(m), seats: make([]seatAuth, m.Options().Players)}
 	s.seats[0].tokenHash = hash
 	return s
+}
+
+// errStoredCheck is a stored game that fails the API's own checks (its
+// layout, checksum or version), whose messages name fields, never tiles:
+// they are logged in full (logCause).
+var errStoredCheck = errors.New("stored game")
+
+// castagnoli is CRC-32C's table.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// checksumBytes is the size of format 4's checksum.
+const checksumBytes = 4
+
+// storedChecksum is format 4's checksum of body, kept as game id at
+// version.
+func storedChecksum(id string, version int64, body []byte) uint32 {
+	var v [8]byte
+	binary.BigEndian.PutUint64(v[:], uint64(version))
+	c := crc32.Checksum([]byte(id), castagnoli)
+	c = crc32.Update(c, castagnoli, v[:])
+	return crc32.Update(c, castagnoli, body)
+}
+
+// sealStored is the state to store for s as game id at version.
+func sealStored(id string, version int64, s *storedGame) []byte {
+	b := encodeStored(s)
+	return binary.BigEndian.AppendUint32(b, storedChecksum(id, version, b))
+}
+
+// maxStoredVersion is the largest version the API accepts from the store:
+// a version counts writes, and a page reads it as a JavaScript number,
+// exact up to 2^53.
+const maxStoredVersion = 1 << 53
+
+// openStored checks and parses the state of game id as loaded from the
+// store. A value that fails (a checksum, a version out of range, a layout)
+// is engine.ErrCorrupt: the API answers 500, and logs it with the game id.
+func openStored(id string, item store.Item) (*storedGame, error) {
+	if item.Version < 1 || item.Version > maxStoredVersion {
+		return nil, fmt.Errorf("%w: %w: version %d", engine.ErrCorrupt, errStoredCheck, item.Version)
+	}
+	b := item.State
+	if len(b) > 0 && b[0] == storedFormat {
+		if len(b) < 1+checksumBytes {
+			return nil, fmt.Errorf("%w: %w: no checksum", engine.ErrCorrupt, errStoredCheck)
+		}
+		body := b[:len(b)-checksumBytes]
+		if binary.BigEndian.Uint32(b[len(body):]) != storedChecksum(id, item.Version, body) {
+			return nil, fmt.Errorf("%w: %w: the checksum does not match (a damaged value, or another game's)", engine.ErrCorrupt, errStoredCheck)
+		}
+		b = body
+	}
+	return decodeStored(b)
 }

@@ -66,7 +66,7 @@ func (h *Handler) applyTimeouts(ctx context.Context, host, id string, g *loaded,
 	}
 	g.state.afterChange(m, b, now)
 	g.state.match = engine.Encode(m)
-	state := encodeStored(g.state)
+	state := sealStored(id, g.item.Version+1, g.state)
 	if err := h.store.Save(saveContext(ctx), id, state, g.item.Version, now, g.state.due()); err != nil {
 		return false, err
 	}
@@ -117,7 +117,7 @@ func (h *Handler) sweepOne(ctx context.Context, host, id string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		st, err := decodeStored(item.State)
+		st, err := openStored(id, item)
 		if err != nil {
 			return false, err
 		}
@@ -154,7 +154,7 @@ func (h *Handler) remind(ctx context.Context, host, id string, g *loaded) (bool,
 	if len(seats) == 0 && due.Unix() == g.item.Due.Unix() {
 		return false, nil
 	}
-	if err := h.store.Touch(ctx, id, encodeStored(g.state), g.item.Version, due); err != nil {
+	if err := h.store.Touch(ctx, id, sealStored(id, g.item.Version, g.state), g.item.Version, due); err != nil {
 		return false, err
 	}
 	if len(seats) == 0 {

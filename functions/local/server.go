@@ -97,15 +97,60 @@ func newAPI(st store.Store, cfg config, logger *slog.Logger) *api.Handler {
 	return api.New(ac)
 }
 
-// sweep runs the clock sweeper every SweepEvery until ctx is done.
-func sweep(ctx context.Context, a *api.Handler, host string, logger *slog.Logger) {
+// ExpireEvery is how often the bbolt store deletes the games past their
+// TTL (store.TTL after the last write, as DynamoDB's TTL does on AWS);
+// expireBatch bounds one write transaction.
+const (
+	ExpireEvery = time.Hour
+	expireBatch = 1000
+)
+
+// expirer is a store that deletes expired items itself (bbolt).
+type expirer interface {
+	Expire(ctx context.Context, now time.Time, limit int) (int, error)
+}
+
+// expire deletes the store's expired items, a batch at a time.
+func expire(ctx context.Context, st store.Store, logger *slog.Logger) {
+	e, ok := st.(expirer)
+	if !ok {
+		return
+	}
+	total := 0
+	for ctx.Err() == nil {
+		n, err := e.Expire(ctx, time.Now(), expireBatch)
+		if err != nil {
+			if ctx.Err() == nil {
+				logger.Warn("expiry", "err", err)
+			}
+			return
+		}
+		total += n
+		if n < expireBatch {
+			break
+		}
+	}
+	if total > 0 {
+		logger.Info("expiry", "deleted", total)
+	}
+}
+
+// sweep runs the clock sweeper every SweepEvery, and the expiry at once and
+// every ExpireEvery, until ctx is done.
+func sweep(ctx context.Context, a *api.Handler, st store.Store, host string, logger *slog.Logger) {
 	t := time.NewTicker(SweepEvery)
 	defer t.Stop()
+	expire(ctx, st, logger)
+	lastExpiry := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			if time.Since(lastExpiry) >= ExpireEvery {
+				expire(ctx, st, logger)
+				lastExpiry = time.Now()
+			}
 			if n, err := a.Sweep(ctx, host); err != nil && ctx.Err() == nil {
 				logger.Warn("clock sweep", "err", err)
 			} else if n > 0 {
@@ -170,7 +215,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr
 	// The sweeper stops with ctx, before the store closes.
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	swept := make(chan struct{})
-	go func() { defer close(swept); sweep(sweepCtx, a, displayAddr(ln.Addr()), logger) }()
+	go func() { defer close(swept); sweep(sweepCtx, a, st, displayAddr(ln.Addr()), logger) }()
 	defer func() { stopSweep(); <-swept }()
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+displayAddr(ln.Addr()))
 	if ready != nil {

@@ -14,7 +14,14 @@ var (
 	ErrExists      = errors.New("store: game already exists")
 	ErrConflict    = errors.New("store: version conflict")
 	ErrUnavailable = errors.New("store: unavailable")
+	// ErrCorrupt is a stored value that fails its checks (a checksum, a
+	// header): retrying will not help, and the API answers 500.
+	ErrCorrupt = errors.New("store: stored value is corrupt")
 )
+
+// TTL is how long an item lives after its last write: DynamoDB's TTL
+// deletes it some time after, the bbolt store's Expire when it runs.
+const TTL = 180 * 24 * time.Hour
 
 // ErrEmptyID is returned for an empty id by every adapter. It is a caller
 // bug, so it is deliberately none of the sentinels above.

@@ -1,10 +1,14 @@
 package bolt
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
 	"time"
 
 	bbolt "go.etcd.io/bbolt"
@@ -12,11 +16,13 @@ import (
 	"tessera/functions/store"
 )
 
-// bucket maps id -> value (value.go); dueBucket is its index by due time:
+// bucket maps id -> value (value.go); dueBucket and expiresBucket are its
+// indexes by due time and by expiry time (the last write + store.TTL):
 // 8 bytes of Unix seconds, big-endian, then the id -> nothing.
 var (
-	bucket    = []byte("games")
-	dueBucket = []byte("due")
+	bucket        = []byte("games")
+	dueBucket     = []byte("due")
+	expiresBucket = []byte("expires")
 )
 
 // OpenTimeout bounds how long Open waits for the file lock that
@@ -33,27 +39,125 @@ type Store struct {
 var _ store.Store = (*Store)(nil)
 
 // Open opens (or creates) the file at path. If another process holds the
-// file, it fails after OpenTimeout with an error that says so.
+// file, it fails after OpenTimeout with an error that says so. A file that
+// is there but is not a whole store (empty, truncated, not bbolt, damaged
+// pages or values that fault when read) is refused with an error naming
+// it: Open never starts afresh over a damaged file (see check).
 func Open(path string) (*Store, error) {
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: OpenTimeout})
+	if fi, err := os.Stat(path); err == nil && fi.Size() == 0 {
+		return nil, fmt.Errorf("store: open %s: the file is empty, not a store (it may have been truncated); move it away to start with no games", path)
+	}
+	var db *bbolt.DB
+	err := guard(func() error {
+		var err error
+		db, err = bbolt.Open(path, 0o600, &bbolt.Options{Timeout: OpenTimeout})
+		return err
+	})
 	if errors.Is(err, bbolt.ErrTimeout) {
 		return nil, fmt.Errorf("store: open %s: file is locked by another process (waited %s): %w", path, OpenTimeout, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: not a valid store file: %w", path, err)
 	}
-	err = db.Update(func(tx *bbolt.Tx) error {
-		if _, err := tx.CreateBucketIfNotExists(bucket); err != nil {
-			return err
-		}
-		_, err := tx.CreateBucketIfNotExists(dueBucket)
-		return err
+	if err := check(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: the file is damaged, refusing to use it (keep a copy; restore a backup or move it away to start with no games): %w", path, err)
+	}
+	err = guard(func() error {
+		return db.Update(func(tx *bbolt.Tx) error {
+			if _, err := tx.CreateBucketIfNotExists(bucket); err != nil {
+				return err
+			}
+			if _, err := tx.CreateBucketIfNotExists(dueBucket); err != nil {
+				return err
+			}
+			if tx.Bucket(expiresBucket) != nil {
+				return nil
+			}
+			// A file from before expiry: index what it holds.
+			exp, err := tx.CreateBucket(expiresBucket)
+			if err != nil {
+				return err
+			}
+			return tx.Bucket(bucket).ForEach(func(k, v []byte) error {
+				item, _, err := decodeHeader(string(k), v)
+				if err != nil {
+					return nil // check has logged nothing: a bad value stays, and answers as corrupt
+				}
+				return exp.Put(timeKey(expiry(item), string(k)), nil)
+			})
+		})
 	})
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: open %s: create bucket: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: create buckets: %w", path, err)
 	}
 	return &Store{db: db}, nil
+}
+
+// check reads the whole file once, with memory faults turned into errors:
+// the file must be as long as its meta page says, bbolt's own page check
+// must pass, and every key and value of every bucket must be readable.
+func check(db *bbolt.DB) error {
+	return guard(func() error {
+		return db.View(func(tx *bbolt.Tx) error {
+			fi, err := os.Stat(db.Path())
+			if err != nil {
+				return err
+			}
+			if fi.Size() < tx.Size() {
+				return fmt.Errorf("%w: the file has %d bytes, its pages need %d (truncated)", store.ErrCorrupt, fi.Size(), tx.Size())
+			}
+			// Every key and value first, in this goroutine (guarded);
+			// then bbolt's page check, which runs in its own goroutine.
+			var sum byte
+			err = tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+				return b.ForEach(func(k, v []byte) error {
+					for _, c := range k {
+						sum ^= c
+					}
+					for _, c := range v {
+						sum ^= c
+					}
+					return nil
+				})
+			})
+			runtime.KeepAlive(sum)
+			if err != nil {
+				return err
+			}
+			var first error
+			for err := range tx.Check() {
+				if first == nil {
+					first = fmt.Errorf("%w: %v", store.ErrCorrupt, err)
+				}
+			}
+			return first
+		})
+	})
+}
+
+// guard runs f with memory faults turned into errors: a damaged file can
+// make bbolt read past its mapping, which would otherwise crash the
+// process (and crash it again on every restart).
+func guard(f func() error) (err error) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: reading the bbolt file failed: %v", store.ErrCorrupt, p)
+		}
+	}()
+	return f()
+}
+
+// view and update are the database's transactions under guard.
+func (b *Store) view(f func(*bbolt.Tx) error) error {
+	return guard(func() error { return b.db.View(f) })
+}
+
+func (b *Store) update(f func(*bbolt.Tx) error) error {
+	return guard(func() error { return b.db.Update(f) })
 }
 
 // Close releases the file and its lock.
@@ -67,7 +171,7 @@ func (b *Store) Create(ctx context.Context, id string, state []byte, now, due ti
 		return err
 	}
 	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)}
-	return b.db.Update(func(tx *bbolt.Tx) error {
+	return b.update(func(tx *bbolt.Tx) error {
 		if tx.Bucket(bucket).Get([]byte(id)) != nil {
 			return fmt.Errorf("create %q: %w", id, store.ErrExists)
 		}
@@ -75,26 +179,82 @@ func (b *Store) Create(ctx context.Context, id string, state []byte, now, due ti
 	})
 }
 
-// put writes item in place of old (zero for none), and moves its entry in
-// the due index.
+// put writes item in place of old (zero for none), and moves its entries
+// in the due and expiry indexes.
 func put(tx *bbolt.Tx, id string, old, item store.Item) error {
-	due := tx.Bucket(dueBucket)
+	due, exp := tx.Bucket(dueBucket), tx.Bucket(expiresBucket)
 	if !old.Due.IsZero() {
-		if err := due.Delete(dueKey(old.Due, id)); err != nil {
+		if err := due.Delete(timeKey(old.Due, id)); err != nil {
+			return err
+		}
+	}
+	if !old.UpdatedAt.IsZero() {
+		if err := exp.Delete(timeKey(expiry(old), id)); err != nil {
 			return err
 		}
 	}
 	if !item.Due.IsZero() {
-		if err := due.Put(dueKey(item.Due, id), nil); err != nil {
+		if err := due.Put(timeKey(item.Due, id), nil); err != nil {
 			return err
 		}
 	}
-	return tx.Bucket(bucket).Put([]byte(id), encodeValue(item))
+	if err := exp.Put(timeKey(expiry(item), id), nil); err != nil {
+		return err
+	}
+	return tx.Bucket(bucket).Put([]byte(id), encodeValue(id, item))
 }
 
-func dueKey(t time.Time, id string) []byte {
+// expiry is when an item may be deleted: store.TTL after its last write.
+func expiry(item store.Item) time.Time { return item.UpdatedAt.Add(store.TTL) }
+
+func timeKey(t time.Time, id string) []byte {
 	k := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(id)), uint64(t.Unix()))
 	return append(k, id...)
+}
+
+// Expire deletes up to limit items whose expiry (store.TTL after their
+// last write, as DynamoDB's TTL) is before now, oldest first, in one write
+// transaction, and returns how many it deleted. The local server runs it
+// now and then; the file then reuses the freed pages, so it grows only
+// with the games written within one TTL.
+func (b *Store) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, store.Unavailable("expire", "", err)
+	}
+	n := 0
+	err := b.update(func(tx *bbolt.Tx) error {
+		games, due, exp := tx.Bucket(bucket), tx.Bucket(dueBucket), tx.Bucket(expiresBucket)
+		var keys [][]byte
+		c := exp.Cursor()
+		for k, _ := c.First(); k != nil && len(keys) < limit; k, _ = c.Next() {
+			if len(k) < 8 || int64(binary.BigEndian.Uint64(k)) >= now.Unix() {
+				break
+			}
+			keys = append(keys, bytes.Clone(k))
+		}
+		for _, k := range keys {
+			id := k[8:]
+			if v := games.Get(id); v != nil {
+				if item, _, err := decodeHeader(string(id), v); err == nil && !item.Due.IsZero() {
+					if err := due.Delete(timeKey(item.Due, string(id))); err != nil {
+						return err
+					}
+				}
+				if err := games.Delete(id); err != nil {
+					return err
+				}
+			}
+			if err := exp.Delete(k); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // Load returns the game; store.ErrNotFound if absent.
@@ -103,13 +263,13 @@ func (b *Store) Load(ctx context.Context, id string) (store.Item, error) {
 		return store.Item{}, err
 	}
 	var item store.Item
-	err := b.db.View(func(tx *bbolt.Tx) error {
+	err := b.view(func(tx *bbolt.Tx) error {
 		value := tx.Bucket(bucket).Get([]byte(id))
 		if value == nil {
 			return fmt.Errorf("load %q: %w", id, store.ErrNotFound)
 		}
 		var err error
-		item, err = decodeValue(value) // copies out of the mmap
+		item, err = decodeValue(id, value) // copies out of the mmap
 		if err != nil {
 			return fmt.Errorf("load %q: %w", id, err)
 		}
@@ -139,12 +299,12 @@ func (b *Store) writeIf(ctx context.Context, op, id string, expected int64, next
 	if err := store.CheckCall(ctx, op, id); err != nil {
 		return err
 	}
-	return b.db.Update(func(tx *bbolt.Tx) error {
+	return b.update(func(tx *bbolt.Tx) error {
 		cur := tx.Bucket(bucket).Get([]byte(id))
 		if cur == nil {
 			return fmt.Errorf("%s %q: %w", op, id, store.ErrNotFound)
 		}
-		stored, err := decodeHeader(cur)
+		stored, _, err := decodeHeader(id, cur)
 		if err != nil {
 			return fmt.Errorf("%s %q: %w", op, id, err)
 		}
@@ -161,7 +321,7 @@ func (b *Store) Due(ctx context.Context, before time.Time, limit int) ([]string,
 		return nil, store.Unavailable("due", "", err)
 	}
 	var out []string
-	err := b.db.View(func(tx *bbolt.Tx) error {
+	err := b.view(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(dueBucket).Cursor()
 		for k, _ := c.First(); k != nil && len(out) < limit; k, _ = c.Next() {
 			if len(k) < 8 || int64(binary.BigEndian.Uint64(k)) > before.Unix() {
@@ -180,16 +340,18 @@ func (b *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.It
 		return nil, err
 	}
 	out := make(map[string]store.Item, len(ids))
-	err := b.db.View(func(tx *bbolt.Tx) error {
+	err := b.view(func(tx *bbolt.Tx) error {
 		bk := tx.Bucket(bucket)
 		for _, id := range ids {
 			value := bk.Get([]byte(id))
 			if value == nil {
 				continue
 			}
-			item, err := decodeValue(value)
+			item, err := decodeValue(id, value)
 			if err != nil {
-				return fmt.Errorf("load many %q: %w", id, err)
+				// One damaged game must not hide the others: it is left
+				// out here, and its own Load answers store.ErrCorrupt.
+				continue
 			}
 			out[id] = item
 		}

@@ -71,7 +71,7 @@ func TestBoltOpenOfAnUnusablePathFails(t *testing.T) {
 	}
 }
 
-func TestBoltCorruptValueIsAnErrorButNoSentinel(t *testing.T) {
+func TestBoltCorruptValueIsErrCorrupt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.db")
 	b := mustOpenBolt(t, path)
 	if err := b.Close(); err != nil {
@@ -95,8 +95,8 @@ func TestBoltCorruptValueIsAnErrorButNoSentinel(t *testing.T) {
 	_, loadErr := b.Load(t.Context(), "bad")
 	saveErr := b.Save(t.Context(), "bad", []byte("x"), 1, when, time.Time{})
 	for call, err := range map[string]error{"Load": loadErr, "Save": saveErr} {
-		if err == nil {
-			t.Errorf("%s of a corrupt value = nil, want an error", call)
+		if !errors.Is(err, store.ErrCorrupt) {
+			t.Errorf("%s of a corrupt value = %v, want store.ErrCorrupt", call, err)
 		}
 		for _, sentinel := range []error{store.ErrNotFound, store.ErrConflict, store.ErrUnavailable} {
 			if errors.Is(err, sentinel) {

@@ -2,37 +2,57 @@ package bolt
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
+	"hash/crc32"
 	"time"
 
 	"tessera/functions/store"
 )
 
 // The bbolt value of one game: a small header (version, time of the last
-// write, due time) before the opaque state:
+// write, due time) before the opaque state, and a checksum:
 //
 //	offset  size  field
 //	0       1     format (valueFormat)
 //	1       8     version, big-endian
 //	9       8     updatedAt, Unix seconds, big-endian two's complement
 //	17      4     updatedAt, nanoseconds within the second, big-endian
-//	21      8     due, Unix seconds, big-endian; 0 for none (format 2)
-//	29      ...   state, to the end of the value
+//	21      8     due, Unix seconds, big-endian; 0 for none
+//	29      ...   state
+//	end-4   4     CRC-32C (Castagnoli) of the key, then of every byte above
 //
-// Format 1 had no due time (its state starts at 21); it is still read.
+// The checksum covers the key, so a value moved under another key (game B
+// served under A's id) fails it as a flipped byte does. Format 2 was the
+// same without the checksum, format 1 also without the due time (its state
+// starts at 21); both are still read, and rewritten as format 3 by their
+// next write.
 const (
-	valueFormat     = 2
+	valueFormat     = 3
+	valueFormat2    = 2
 	valueFormat1    = 1
 	valueHeaderLen  = 29
 	valueHeader1Len = 21
+	checksumLen     = 4
+	// maxVersion is the largest version read back: versions count writes,
+	// and a JavaScript number holds integers exactly up to 2^53.
+	maxVersion = 1 << 53
 )
 
-var errCorruptValue = errors.New("store: corrupt bbolt value")
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// encodeValue lays out item as described above.
-func encodeValue(item store.Item) []byte {
-	buf := make([]byte, valueHeaderLen+len(item.State))
+// checksum is the CRC-32C of key and then body.
+func checksum(key string, body []byte) uint32 {
+	return crc32.Update(crc32.Checksum([]byte(key), castagnoli), castagnoli, body)
+}
+
+// corrupt is a value that fails its checks.
+func corrupt(format string, a ...any) error {
+	return fmt.Errorf("%w: bbolt value: "+format, append([]any{store.ErrCorrupt}, a...)...)
+}
+
+// encodeValue lays out item, kept under key, as described above.
+func encodeValue(key string, item store.Item) []byte {
+	buf := make([]byte, valueHeaderLen+len(item.State), valueHeaderLen+len(item.State)+checksumLen)
 	buf[0] = valueFormat
 	binary.BigEndian.PutUint64(buf[1:9], uint64(item.Version))
 	binary.BigEndian.PutUint64(buf[9:17], uint64(item.UpdatedAt.Unix()))
@@ -41,50 +61,61 @@ func encodeValue(item store.Item) []byte {
 		binary.BigEndian.PutUint64(buf[21:29], uint64(item.Due.Unix()))
 	}
 	copy(buf[valueHeaderLen:], item.State)
-	return buf
+	return binary.BigEndian.AppendUint32(buf, checksum(key, buf))
 }
 
-// decodeValue parses a value written by encodeValue. The returned state
-// is a copy, so it outlives the bbolt transaction that produced buf.
-func decodeValue(buf []byte) (store.Item, error) {
-	item, err := decodeHeader(buf)
+// decodeValue parses a value kept under key. The returned state is a copy,
+// so it outlives the bbolt transaction that produced buf.
+func decodeValue(key string, buf []byte) (store.Item, error) {
+	item, state, err := decodeHeader(key, buf)
 	if err != nil {
 		return store.Item{}, err
 	}
-	item.State = store.CloneBytes(buf[headerLen(buf[0]):])
+	item.State = store.CloneBytes(state)
 	return item, nil
 }
 
-// decodeHeader parses everything but the state; Save needs only the version
-// and should not copy the state to learn it.
-func decodeHeader(buf []byte) (store.Item, error) {
-	if len(buf) < 1 || buf[0] != valueFormat && buf[0] != valueFormat1 {
-		return store.Item{}, fmt.Errorf("%w: unknown format", errCorruptValue)
+// decodeHeader checks a value and parses everything but the state, which
+// it returns in place (Save needs only the version and should not copy the
+// state to learn it).
+func decodeHeader(key string, buf []byte) (store.Item, []byte, error) {
+	if len(buf) < 1 {
+		return store.Item{}, nil, corrupt("empty")
 	}
-	if n := headerLen(buf[0]); len(buf) < n {
-		return store.Item{}, fmt.Errorf("%w: %d bytes, want at least %d", errCorruptValue, len(buf), n)
+	var n, tail int
+	switch buf[0] {
+	case valueFormat:
+		n, tail = valueHeaderLen, checksumLen
+	case valueFormat2:
+		n = valueHeaderLen
+	case valueFormat1:
+		n = valueHeader1Len
+	default:
+		return store.Item{}, nil, corrupt("unknown format %d", buf[0])
+	}
+	if len(buf) < n+tail {
+		return store.Item{}, nil, corrupt("%d bytes, want at least %d", len(buf), n+tail)
+	}
+	if tail > 0 {
+		body := buf[:len(buf)-tail]
+		if got, want := binary.BigEndian.Uint32(buf[len(body):]), checksum(key, body); got != want {
+			return store.Item{}, nil, corrupt("checksum %08x, want %08x", got, want)
+		}
 	}
 	version := int64(binary.BigEndian.Uint64(buf[1:9]))
-	if version < 1 {
-		return store.Item{}, fmt.Errorf("%w: version %d", errCorruptValue, version)
+	if version < 1 || version > maxVersion {
+		return store.Item{}, nil, corrupt("version %d", version)
 	}
 	nanos := binary.BigEndian.Uint32(buf[17:21])
 	if nanos >= uint32(time.Second) {
-		return store.Item{}, fmt.Errorf("%w: %d nanoseconds", errCorruptValue, nanos)
+		return store.Item{}, nil, corrupt("%d nanoseconds", nanos)
 	}
 	secs := int64(binary.BigEndian.Uint64(buf[9:17]))
 	item := store.Item{Version: version, UpdatedAt: time.Unix(secs, int64(nanos)).UTC()}
-	if buf[0] == valueFormat {
+	if n == valueHeaderLen {
 		if due := int64(binary.BigEndian.Uint64(buf[21:29])); due != 0 {
 			item.Due = time.Unix(due, 0).UTC()
 		}
 	}
-	return item, nil
-}
-
-func headerLen(format byte) int {
-	if format == valueFormat1 {
-		return valueHeader1Len
-	}
-	return valueHeaderLen
+	return item, buf[n : len(buf)-tail], nil
 }

@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"testing"
 	"time"
@@ -16,17 +17,17 @@ func TestValueRoundTrip(t *testing.T) {
 	}{
 		{"version 1 with a state", store.Item{Version: 1, State: []byte("state"), UpdatedAt: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)}},
 		{"empty state", store.Item{Version: 7, State: []byte{}, UpdatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}},
-		{"largest version", store.Item{Version: 1<<63 - 1, State: []byte{0}, UpdatedAt: time.Unix(0, 0).UTC()}},
+		{"largest version", store.Item{Version: maxVersion, State: []byte{0}, UpdatedAt: time.Unix(0, 0).UTC()}},
 		{"time before 1970", store.Item{Version: 2, State: []byte{1, 2}, UpdatedAt: time.Date(1900, 1, 1, 0, 0, 0, 999999999, time.UTC)}},
 		{"time after 2262 (beyond UnixNano)", store.Item{Version: 3, State: []byte{3}, UpdatedAt: time.Date(3000, 1, 1, 0, 0, 0, 1, time.UTC)}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			buf := encodeValue(c.item)
-			if len(buf) != valueHeaderLen+len(c.item.State) {
-				t.Errorf("len = %d, want %d", len(buf), valueHeaderLen+len(c.item.State))
+			buf := encodeValue("game", c.item)
+			if len(buf) != valueHeaderLen+len(c.item.State)+checksumLen {
+				t.Errorf("len = %d, want %d", len(buf), valueHeaderLen+len(c.item.State)+checksumLen)
 			}
-			got, err := decodeValue(buf)
+			got, err := decodeValue("game", buf)
 			if err != nil {
 				t.Fatalf("decodeValue = %v", err)
 			}
@@ -37,61 +38,88 @@ func TestValueRoundTrip(t *testing.T) {
 	}
 }
 
+// resealed is buf with byte i set to b and its checksum made right again:
+// what the header checks alone must refuse.
+func resealed(key string, buf []byte, i int, b byte) []byte {
+	out := bytes.Clone(buf)
+	out[i] = b
+	body := out[:len(out)-checksumLen]
+	binary.BigEndian.PutUint32(out[len(body):], checksum(key, body))
+	return out
+}
+
 func TestValueRejectsCorruptValues(t *testing.T) {
-	valid := encodeValue(store.Item{Version: 1, State: []byte("x"), UpdatedAt: time.Unix(1, 0)})
-	withByte := func(i int, b byte) []byte {
+	valid := encodeValue("game", store.Item{Version: 1, State: []byte("x"), UpdatedAt: time.Unix(1, 0)})
+	flipped := func(i int) []byte {
 		out := bytes.Clone(valid)
-		out[i] = b
+		out[i] ^= 0x01
 		return out
 	}
+	huge := encodeValue("game", store.Item{Version: 1<<63 - 1, State: []byte("x"), UpdatedAt: time.Unix(1, 0)})
 	cases := []struct {
 		name string
+		key  string
 		buf  []byte
 	}{
-		{"empty value", nil},
-		{"header cut short", valid[:valueHeaderLen-1]},
-		{"unknown format", withByte(0, 3)},
-		{"format 0", withByte(0, 0)},
-		{"version 0", append([]byte{valueFormat, 0, 0, 0, 0, 0, 0, 0, 0}, valid[9:]...)},
-		{"negative version", withByte(1, 0x80)},
-		{"nanoseconds of a whole second", withByte(17, 0xff)},
+		{"empty value", "game", nil},
+		{"header cut short", "game", valid[:valueHeaderLen-1]},
+		{"checksum cut off", "game", valid[:len(valid)-checksumLen]},
+		{"unknown format", "game", resealed("game", valid, 0, 4)},
+		{"format 0", "game", resealed("game", valid, 0, 0)},
+		{"a flipped version byte", "game", flipped(8)},
+		{"a flipped time byte", "game", flipped(12)},
+		{"a flipped due byte", "game", flipped(25)},
+		{"a flipped state byte", "game", flipped(valueHeaderLen)},
+		{"a flipped checksum byte", "game", flipped(len(valid) - 1)},
+		{"another game's value (moved under this key)", "other", valid},
+		{"version 0", "game", resealed("game", valid, 8, 0)},
+		{"negative version", "game", resealed("game", valid, 1, 0x80)},
+		{"a version past 2^53", "game", huge},
+		{"nanoseconds of a whole second", "game", resealed("game", valid, 17, 0xff)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := decodeValue(c.buf); !errors.Is(err, errCorruptValue) {
-				t.Errorf("decodeValue(% x) = %v, want errCorruptValue", c.buf, err)
+			if _, err := decodeValue(c.key, c.buf); !errors.Is(err, store.ErrCorrupt) {
+				t.Errorf("decodeValue(% x) = %v, want store.ErrCorrupt", c.buf, err)
 			}
 		})
 	}
 }
 
-// FuzzValue: decoding never panics, and whatever decodes re-encodes to the
-// same bytes.
+// FuzzValue: decoding never panics, and whatever decodes as the current
+// format re-encodes to the same bytes.
 func FuzzValue(f *testing.F) {
-	f.Add(encodeValue(store.Item{Version: 1, State: []byte("state"), UpdatedAt: time.Unix(1700000000, 5)}))
+	f.Add(encodeValue("k", store.Item{Version: 1, State: []byte("state"), UpdatedAt: time.Unix(1700000000, 5)}))
 	f.Add([]byte{})
 	f.Add([]byte{valueFormat})
 	f.Fuzz(func(t *testing.T, buf []byte) {
-		item, err := decodeValue(buf)
-		if err != nil {
+		item, err := decodeValue("k", buf)
+		if err != nil || buf[0] != valueFormat {
 			return
 		}
-		if again := encodeValue(item); !bytes.Equal(again, buf) {
+		if again := encodeValue("k", item); !bytes.Equal(again, buf) {
 			t.Fatalf("encode(decode(% x)) = % x", buf, again)
 		}
 	})
 }
 
-// Values written before due times (format 1) still read, with no due time.
-func TestValueFormat1StillReads(t *testing.T) {
+// Values written before checksums (format 2) and before due times (format
+// 1) still read.
+func TestValueOldFormatsStillRead(t *testing.T) {
 	v1 := []byte{valueFormat1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 5, 's', 't'}
-	item, err := decodeValue(v1)
+	item, err := decodeValue("k", v1)
 	if err != nil || item.Version != 3 || string(item.State) != "st" || !item.Due.IsZero() ||
 		!item.UpdatedAt.Equal(time.Unix(9, 5)) {
 		t.Fatalf("decodeValue(format 1) = %+v, %v", item, err)
 	}
+	v2 := append([]byte{valueFormat2, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 5,
+		0, 0, 0, 0, 0x65, 0x53, 0xf1, 0x00}, "st2"...)
+	item, err = decodeValue("k", v2)
+	if err != nil || item.Version != 4 || string(item.State) != "st2" || item.Due.Unix() != 0x6553f100 {
+		t.Fatalf("decodeValue(format 2) = %+v, %v", item, err)
+	}
 	due := time.Unix(1700000000, 0).UTC()
-	back, err := decodeValue(encodeValue(store.Item{Version: 2, State: []byte("x"), UpdatedAt: time.Unix(1, 0), Due: due}))
+	back, err := decodeValue("k", encodeValue("k", store.Item{Version: 2, State: []byte("x"), UpdatedAt: time.Unix(1, 0), Due: due}))
 	if err != nil || !back.Due.Equal(due) {
 		t.Fatalf("due time round trip: %+v, %v", back, err)
 	}

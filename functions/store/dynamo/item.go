@@ -27,8 +27,8 @@ const (
 	DueShard     = "due"
 )
 
-// TTL is how long a game lives after its last write.
-const TTL = 180 * 24 * time.Hour
+// TTL is how long a game lives after its last write (store.TTL).
+const TTL = store.TTL
 
 // dynamoItem lays out one game as a DynamoDB item. An empty state is left
 // out rather than sent as an empty binary value, which some servers
