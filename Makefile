@@ -4,15 +4,20 @@
 # `make build-<LogicalId>` with ARTIFACTS_DIR set and packages whatever lands
 # there; a provided.al2023 function needs an executable named `bootstrap`.
 #
-# BUILD_GOARCH defaults to the deployed architecture (arm64). Tests override it
-# (BUILD_GOARCH=amd64) to build native binaries for the Runtime Interface
-# Emulator on this machine.
+# BUILD_GOARCH is the deployed architecture (arm64). Only a make argument
+# changes it (make build-X BUILD_GOARCH=amd64, as the tests do to build
+# native binaries for the Runtime Interface Emulator): a BUILD_GOARCH in the
+# environment is ignored, so it can never ship amd64 binaries to arm64
+# functions.
+#
+# The project path may contain spaces: ROOT is found by the shell, not by
+# make's word functions, and is always used quoted.
 
 SHELL := /bin/bash
-ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+ROOT := $(shell cd "$$(dirname -- '$(strip $(MAKEFILE_LIST))')" && pwd)
 GO ?= go
-BUILD_GOOS ?= linux
-BUILD_GOARCH ?= arm64
+BUILD_GOOS := linux
+BUILD_GOARCH := arm64
 ARTIFACTS_DIR ?= $(ROOT)/bin/lambda
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags='-s -w'
 

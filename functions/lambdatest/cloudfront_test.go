@@ -33,6 +33,8 @@ func TestFrontendBucketIsPrivateBehindCloudFront(t *testing.T) {
 	}
 	b, _ := json.Marshal(policy.PolicyDocument)
 	for _, want := range []string{`"Service":"cloudfront.amazonaws.com"`, `"Action":"s3:GetObject"`,
+		// ListBucket: a missing page is S3's 404, not its 403.
+		`"Action":"s3:ListBucket","Condition":{"StringEquals":{"AWS:SourceArn":"arn:Ref:AWS::Partition:cloudfront::123456789012:distribution/Ref:Distribution"}},"Effect":"Allow","Principal":{"Service":"cloudfront.amazonaws.com"},"Resource":"GetAtt:FrontendBucket.Arn"`,
 		`"AWS:SourceArn":"arn:Ref:AWS::Partition:cloudfront::123456789012:distribution/Ref:Distribution"`,
 		`"Resource":"GetAtt:FrontendBucket.Arn/*"`} {
 		if !strings.Contains(string(b), want) {
@@ -86,6 +88,9 @@ func TestCloudFrontServesThePageAndRoutesAPIToTheHTTPAPI(t *testing.T) {
 		if str(b.CachePolicyId) != "Ref:ApiCachePolicy" {
 			t.Errorf("/api/* CachePolicyId = %s, want the API cache policy", str(b.CachePolicyId))
 		}
+		if str(b.ResponseHeadersPolicyId) != "Ref:ApiHeadersPolicy" {
+			t.Errorf("/api/* ResponseHeadersPolicyId = %s, want ApiHeadersPolicy (HSTS on every path)", str(b.ResponseHeadersPolicyId))
+		}
 		if str(b.OriginRequestPolicyId) == "<nil>" {
 			t.Errorf("/api/* has no origin request policy; bodies and Content-Type must reach the API")
 		}
@@ -129,6 +134,26 @@ func TestCloudFrontServesThePageAndRoutesAPIToTheHTTPAPI(t *testing.T) {
 		}
 		if got := fmt.Sprint(out.Value); got != want {
 			t.Errorf("output %s = %s, want %s", name, got, want)
+		}
+	}
+}
+
+// TestEveryPathGetsHSTS: both response headers policies, the page's and
+// the API's, send Strict-Transport-Security for a year with subdomains.
+func TestEveryPathGetsHSTS(t *testing.T) {
+	tmpl := loadTemplate(t)
+	for _, name := range []string{"FrontendHeadersPolicy", "ApiHeadersPolicy"} {
+		p, err := tmpl.GetCloudFrontResponseHeadersPolicyWithName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh := p.ResponseHeadersPolicyConfig.SecurityHeadersConfig
+		if sh == nil || sh.StrictTransportSecurity == nil || sh.StrictTransportSecurity.AccessControlMaxAgeSec < 31536000 ||
+			!isTrue(sh.StrictTransportSecurity.IncludeSubdomains) || !sh.StrictTransportSecurity.Override {
+			t.Errorf("%s: HSTS %+v, want a year, subdomains, override", name, sh)
+		}
+		if sh == nil || sh.ContentTypeOptions == nil || !sh.ContentTypeOptions.Override {
+			t.Errorf("%s: no nosniff", name)
 		}
 	}
 }

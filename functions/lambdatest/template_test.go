@@ -3,6 +3,7 @@ package lambdatest
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -15,6 +16,7 @@ import (
 	"github.com/awslabs/goformation/v7/cloudformation"
 	"github.com/awslabs/goformation/v7/cloudformation/policies"
 	"github.com/awslabs/goformation/v7/intrinsics"
+	"gopkg.in/yaml.v3"
 
 	"tessera/functions/store/dynamo"
 	"tessera/internal/testenv"
@@ -31,6 +33,7 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"PUT", "/api/me/push", "PlayerFunction"},
 	{"DELETE", "/api/me/push", "PlayerFunction"},
 	{"GET", "/api/push", "PlayerFunction"},
+	{"POST", "/api/games/{id}/rematch", "MoveFunction"},
 }
 
 // tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn
@@ -85,11 +88,81 @@ var subVariable = regexp.MustCompile(`\$\{[^}!]+\}`)
 
 func loadTemplate(t *testing.T) *cloudformation.Template {
 	t.Helper()
-	tmpl, err := goformation.OpenWithOptions(filepath.Join(testenv.RepoRoot(), "template.yaml"), symbolicIntrinsics())
+	raw, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := goformation.ParseYAMLWithOptions(withoutRouteSettings(raw), symbolicIntrinsics())
 	if err != nil {
 		t.Fatalf("parse template.yaml: %v", err)
 	}
 	return tmpl
+}
+
+// withoutRouteSettings cuts the HTTP API's RouteSettings out of the
+// template: goformation types it as one setting, where SAM (and API
+// Gateway's stage) take a map from route key to setting.
+// TestHttpAPIThrottlesEachRoute reads it with yaml.v3 instead.
+func withoutRouteSettings(raw []byte) []byte {
+	var out []string
+	skipping := false
+	for _, line := range strings.Split(string(raw), "\n") {
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		if skipping && (strings.TrimSpace(line) == "" || indent > 6) {
+			continue
+		}
+		skipping = false
+		if line == "      RouteSettings:" {
+			skipping = true
+			continue
+		}
+		out = append(out, line)
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
+// routeSettings reads HttpApi's RouteSettings: route key -> setting ->
+// its value (a parameter's name for !Ref, else the scalar).
+func routeSettings(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Resources struct {
+			HttpApi struct {
+				Properties struct {
+					RouteSettings map[string]map[string]yaml.Node `yaml:"RouteSettings"`
+				} `yaml:"Properties"`
+			} `yaml:"HttpApi"`
+		} `yaml:"Resources"`
+	}
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("template.yaml: %v", err)
+	}
+	out := map[string]map[string]string{}
+	for route, settings := range doc.Resources.HttpApi.Properties.RouteSettings {
+		out[route] = map[string]string{}
+		for k, v := range settings {
+			out[route][k] = v.Value
+		}
+	}
+	return out
+}
+
+// parameterDefault is the default of a template parameter, as a number.
+func parameterDefault(t *testing.T, tmpl *cloudformation.Template, name string) float64 {
+	t.Helper()
+	p, ok := tmpl.Parameters[name]
+	if !ok {
+		t.Fatalf("no parameter %s", name)
+	}
+	var f float64
+	if _, err := fmt.Sscan(fmt.Sprint(p.Default), &f); err != nil {
+		t.Fatalf("parameter %s default %v: %v", name, p.Default, err)
+	}
+	return f
 }
 
 func str(p *string) string {
@@ -225,6 +298,42 @@ func TestHttpAPIThrottlesTheDefaultRoute(t *testing.T) {
 	}
 }
 
+// TestHttpAPIThrottlesEachRoute: creating games (and rematches) is
+// throttled much lower than the default route the polls take, and the
+// routes that run computer players lower than polls too; every route key
+// names a route the template has.
+func TestHttpAPIThrottlesEachRoute(t *testing.T) {
+	tmpl := loadTemplate(t)
+	routes := routeSettings(t)
+	poll := parameterDefault(t, tmpl, "ApiThrottleRate")
+	want := map[string]string{
+		"POST /api/games":              "CreateThrottle",
+		"POST /api/games/{id}/rematch": "CreateThrottle",
+		"POST /api/games/{id}/moves":   "MoveThrottle",
+		"POST /api/games/{id}/seats":   "MoveThrottle",
+	}
+	if len(routes) != len(want) {
+		t.Errorf("RouteSettings for %v, want %v", routes, want)
+	}
+	for route, prefix := range want {
+		s := routes[route]
+		if s["ThrottlingRateLimit"] != prefix+"Rate" || s["ThrottlingBurstLimit"] != prefix+"Burst" {
+			t.Errorf("%s: %v, want !Ref %sRate and %sBurst", route, s, prefix, prefix)
+			continue
+		}
+		method, path, _ := strings.Cut(route, " ")
+		if !slices.ContainsFunc(apiRoutes, func(r struct{ method, path, function string }) bool {
+			return r.method == method && r.path == path
+		}) {
+			t.Errorf("%s is not one of the template's routes", route)
+		}
+	}
+	create, move := parameterDefault(t, tmpl, "CreateThrottleRate"), parameterDefault(t, tmpl, "MoveThrottleRate")
+	if create*10 > poll || move >= poll || create >= move {
+		t.Errorf("rates create %v, moves %v, polls %v: want create at most a tenth of polls, and create < moves < polls", create, move, poll)
+	}
+}
+
 func TestGamesTableMatchesTheStoreLayout(t *testing.T) {
 	tmpl := loadTemplate(t)
 	table, err := tmpl.GetDynamoDBTableWithName("GamesTable")
@@ -265,6 +374,9 @@ func TestEveryFunctionsLogsExpire(t *testing.T) {
 	tmpl := loadTemplate(t)
 	groups := map[string]int{}
 	for name, g := range tmpl.GetAllLogsLogGroupResources() {
+		if g.AWSCloudFormationDeletionPolicy != policies.DeletionPolicy("Delete") || g.AWSCloudFormationUpdateReplacePolicy != policies.UpdateReplacePolicy("Delete") {
+			t.Errorf("%s: DeletionPolicy %q, UpdateReplacePolicy %q; want both Delete, stated (cfn-lint I3011)", name, g.AWSCloudFormationDeletionPolicy, g.AWSCloudFormationUpdateReplacePolicy)
+		}
 		if g.RetentionInDays == nil || *g.RetentionInDays <= 0 {
 			t.Errorf("%s: RetentionInDays = %v, want a positive number of days", name, g.RetentionInDays)
 			continue
@@ -320,5 +432,39 @@ func TestTheClockRunsEveryMinute(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("GamesTable has no index %q", dynamo.DueIndex)
+	}
+}
+
+// TestTheMakefileWorksFromAPathWithASpace copies the Makefile and the
+// module into a directory whose name has a space, with BUILD_GOARCH=amd64
+// in the environment (as a shell might have it), and builds as SAM does:
+// the bootstrap lands in ARTIFACTS_DIR and is still for arm64.
+func TestTheMakefileWorksFromAPathWithASpace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-compiles a function; skipped with -short")
+	}
+	root := filepath.Join(t.TempDir(), "my games", "tessera")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := testenv.RepoRoot()
+	cp := exec.Command("bash", "-c", `tar -C "$0" --exclude=./node_modules --exclude=./.git --exclude=./bin -cf - . | tar -C "$1" -xf -`, src, root)
+	if out, err := cp.CombinedOutput(); err != nil {
+		t.Fatalf("copy the project: %v\n%s", err, out)
+	}
+	artifacts := filepath.Join(t.TempDir(), "art dir")
+	for _, how := range [][]string{
+		{"-C", root},                            // from the project root
+		{"-f", filepath.Join(root, "Makefile")}, // as SAM runs it, from elsewhere
+	} {
+		args := append(how, "build-StateFunction", "ARTIFACTS_DIR="+artifacts)
+		cmd := exec.Command("make", args...)
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), "BUILD_GOARCH=amd64", "BUILD_GOOS=windows")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("make %v: %v\n%s", args, err, out)
+		}
+		checkLinuxExecutable(t, filepath.Join(artifacts, "bootstrap"), "arm64")
+		os.Remove(filepath.Join(artifacts, "bootstrap"))
 	}
 }
