@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -182,5 +183,44 @@ func BenchmarkShuffle(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		Seed{1, 2}.shuffle(i, 0)
+	}
+}
+
+// BenchmarkDecodeAt: decoding a 4-player Five Up match after 10 and 100
+// moves and at its end, for targets 250 and 1000. A decode replays from the
+// checkpoint at the start of the previous hand, so its cost does not grow
+// with the match (before format 4 it replayed every move).
+func BenchmarkDecodeAt(b *testing.B) {
+	for _, target := range []int{250, 1000} {
+		for _, at := range []string{"10", "100", "end"} {
+			b.Run(fmt.Sprintf("target%d/%s", target, at), func(b *testing.B) {
+				opts := fiveUp4
+				opts.Target = target
+				var enc [][]byte
+				var moves int
+				for s := range 20 {
+					m := newStarted(b, opts, Seed{uint64(s), 5})
+					r := newRand(uint64(s))
+					var buf [32]Move
+					n := 0
+					for m.Status() == StatusPlaying && (at == "end" || fmt.Sprint(n) != at) {
+						seat, mv := randomMove(m, r, buf[:])
+						if err := m.Apply(seat, mv); err != nil {
+							b.Fatal(err)
+						}
+						n++
+					}
+					moves += n
+					enc = append(enc, Encode(m))
+				}
+				b.ReportMetric(float64(moves)/float64(len(enc)), "moves")
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					if _, err := Decode(enc[i%len(enc)]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -6,14 +6,20 @@ import (
 	"hash/crc32"
 )
 
-// The binary encoding of a match (format 3), little-endian, varints as in
+// The binary encoding of a match (format 4), little-endian, varints as in
 // encoding/binary:
 //
 //	magic "TS", format byte
 //	variant, players, flags (1 pairs, 2 redeal), target uvarint
 //	per seat: flags (1 taken), name, bot (each uvarint length + bytes)
 //	seed (16 bytes), first leader (1 byte)
-//	hands uvarint; per hand:
+//	hands uvarint (H)
+//	checkpoint hand uvarint (K: 0 when H is 0, else max(1, H-1))
+//	past length uvarint, then the records of hands 1..K-1 (as below)
+//	when K > 0, the checkpoint: the state at the start of hand K
+//	  scores per team uvarint, away mask byte (bit per seat), leader byte,
+//	  events before hand K uvarint
+//	the records of hands K..H; per hand:
 //	  deals uvarint; per deal: the canonical deal's code (7-11 bytes,
 //	    see dealcode.go), answers uvarint, one byte each (seat | 4 if redeal)
 //	  plays uvarint, one byte each (tile index * 5 + end)
@@ -22,7 +28,14 @@ import (
 //	CRC-32 (IEEE) of all the above
 //
 // Everything else (scores, log, the current hand, who is away) is rebuilt
-// by Replay.
+// by replaying from the checkpoint: Decode replays at most two hands, so a
+// decode costs the same at the end of a long match as at its start
+// (docs/encoding.md). Every record is still there: DecodeFull replays all
+// of them from the first deal, which is the proof the checkpoint must agree
+// with (TestCheckpointAgreesWithFullReplay).
+//
+// Format 3 was format 4 without the checkpoint fields: hands uvarint, then
+// every hand's record; Decode reads it by replaying them all.
 //
 // Format 2 had no seat changes (nobody could be away); Decode reads it.
 //
@@ -31,7 +44,8 @@ import (
 // Decode still reads it (and ignores the hashes); UpgradeFormat1 turns it
 // into format 2 and hands the hashes back to the service that owns them.
 const (
-	formatVersion = 3
+	formatVersion = 4
+	format3       = 3
 	format2       = 2
 	format1       = 1
 	// maxField bounds a name, bot level or token hash in bytes.
@@ -40,37 +54,67 @@ const (
 
 // Encode returns the compact binary encoding of the whole match.
 func Encode(m *Match) []byte {
-	b := make([]byte, 0, 256+64*len(m.records))
+	b := make([]byte, 0, 256+len(m.past)+64*len(m.records))
 	b = appendHeader(b, formatVersion, m.opts, m.seats)
 	b = binary.LittleEndian.AppendUint64(b, m.seed[0])
 	b = binary.LittleEndian.AppendUint64(b, m.seed[1])
 	b = append(b, byte(m.firstLeader))
-	b = binary.AppendUvarint(b, uint64(len(m.records)))
-	for _, rec := range m.records {
-		b = binary.AppendUvarint(b, uint64(len(rec.Deals)))
-		for _, d := range rec.Deals {
-			order, _ := dealOrder(&d.Order)
-			b = appendDealCode(b, &order, m.opts.Players)
-			b = binary.AppendUvarint(b, uint64(len(d.Answers)))
-			for _, a := range d.Answers {
-				v := byte(a.Seat)
-				if a.Redeal {
-					v |= 4
-				}
-				b = append(b, v)
-			}
-		}
-		b = binary.AppendUvarint(b, uint64(len(rec.Plays)))
-		for _, c := range rec.Plays {
-			b = append(b, byte(c.Tile.index()*int(numEnds)+int(c.End)))
-		}
-		b = binary.AppendUvarint(b, uint64(len(rec.Changes)))
-		for _, c := range rec.Changes {
-			b = binary.AppendUvarint(b, uint64(c.At))
-			b = append(b, byte(c.Seat)|byte(c.Kind)<<2)
-		}
+	hands := m.pastHands + len(m.records)
+	b = binary.AppendUvarint(b, uint64(hands))
+	if hands == 0 {
+		b = binary.AppendUvarint(b, 0)
+		b = binary.AppendUvarint(b, 0)
+		return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	}
+	k := max(1, hands-1)
+	b = binary.AppendUvarint(b, uint64(k))
+	// The records before the checkpoint: those kept from the decode, then
+	// those this match added before hand k.
+	fresh := k - 1 - m.pastHands // records of m.records before hand k
+	var past []byte
+	for _, rec := range m.records[:fresh] {
+		past = appendHand(past, &rec, m.opts.Players)
+	}
+	b = binary.AppendUvarint(b, uint64(len(m.past)+len(past)))
+	b = append(b, m.past...)
+	b = append(b, past...)
+	st := m.starts[fresh]
+	for t := range m.opts.Teams() {
+		b = binary.AppendUvarint(b, uint64(st.scores[t]))
+	}
+	b = append(b, st.away, byte(st.leader))
+	b = binary.AppendUvarint(b, uint64(st.seq))
+	for _, rec := range m.records[fresh:] {
+		b = appendHand(b, &rec, m.opts.Players)
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+// appendHand writes one hand's record.
+func appendHand(b []byte, rec *HandRecord, players int) []byte {
+	b = binary.AppendUvarint(b, uint64(len(rec.Deals)))
+	for _, d := range rec.Deals {
+		order, _ := dealOrder(&d.Order)
+		b = appendDealCode(b, &order, players)
+		b = binary.AppendUvarint(b, uint64(len(d.Answers)))
+		for _, a := range d.Answers {
+			v := byte(a.Seat)
+			if a.Redeal {
+				v |= 4
+			}
+			b = append(b, v)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(rec.Plays)))
+	for _, c := range rec.Plays {
+		b = append(b, byte(c.Tile.index()*int(numEnds)+int(c.End)))
+	}
+	b = binary.AppendUvarint(b, uint64(len(rec.Changes)))
+	for _, c := range rec.Changes {
+		b = binary.AppendUvarint(b, uint64(c.At))
+		b = append(b, byte(c.Seat)|byte(c.Kind)<<2)
+	}
+	return b
 }
 
 // appendHeader writes the magic, the format, the options and the seats.
@@ -155,7 +199,7 @@ func (d *decoder) header() (opts Options, seats []Seat, hashes [][]byte, format 
 		return
 	}
 	format = d.byte("format")
-	if format != formatVersion && format != format2 && format != format1 {
+	if format != formatVersion && format != format3 && format != format2 && format != format1 {
 		d.fail("header")
 		return
 	}
@@ -231,9 +275,17 @@ func UpgradeFormat1(b []byte) (current []byte, hashes [][]byte, err error) {
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out)), hashes, nil
 }
 
-// Decode rebuilds a match from its encoding. Corrupt or truncated input is
-// an ErrCorrupt error, never a panic.
-func Decode(b []byte) (*Match, error) {
+// Decode rebuilds a match from its encoding, replaying from its checkpoint
+// (format 4; older formats have none and replay from the first deal).
+// Corrupt or truncated input is an ErrCorrupt error, never a panic.
+func Decode(b []byte) (*Match, error) { return decode(b, false) }
+
+// DecodeFull rebuilds a match from its encoding by replaying every record
+// from the first deal, ignoring the checkpoint: slower at the end of a long
+// match, and the proof that the checkpoint agrees with the records.
+func DecodeFull(b []byte) (*Match, error) { return decode(b, true) }
+
+func decode(b []byte, full bool) (*Match, error) {
 	body, err := checked(b)
 	if err != nil {
 		return nil, err
@@ -245,10 +297,71 @@ func Decode(b []byte) (*Match, error) {
 		seed = Seed{binary.LittleEndian.Uint64(raw), binary.LittleEndian.Uint64(raw[8:])}
 	}
 	first := int(d.byte("first leader"))
-	// Every hand takes at least 10 bytes and every deal 9, which bounds
-	// the counts by the input's length before anything is allocated.
-	records := make([]HandRecord, d.uvarint("hands", uint64(len(d.b)/10)))
+	// Every hand takes at least 10 bytes, which bounds the count by the
+	// input's length before anything is allocated.
+	hands := d.uvarint("hands", uint64(len(d.b)/10))
+	if format < formatVersion {
+		records := d.hands(hands, opts, format)
+		if err := d.end(); err != nil {
+			return nil, err
+		}
+		return Replay(opts, seats, seed, first, records)
+	}
+	k := d.uvarint("checkpoint", uint64(hands))
+	if d.err == nil && k != min(hands, max(1, hands-1)) {
+		d.fail("checkpoint")
+	}
+	past := d.bytes("past records", d.uvarint("past records", uint64(len(d.b))))
+	var cp checkpoint
+	if k > 0 {
+		cp.Hand = k
+		cp.Scores = make([]int, opts.Teams())
+		for t := range cp.Scores {
+			cp.Scores[t] = d.uvarint("checkpoint score", MaxTarget)
+		}
+		cp.Away = d.byte("checkpoint away")
+		cp.Leader = int(d.byte("checkpoint leader"))
+		cp.Seq = d.uvarint("checkpoint events", 1<<31)
+	}
+	if !full && k > 0 {
+		records := d.hands(hands-k+1, opts, format)
+		if err := d.end(); err != nil {
+			return nil, err
+		}
+		return resume(opts, seats, seed, first, cp, past, records)
+	}
+	rest := d.hands(hands-max(k, 1)+1, opts, format)
+	if err := d.end(); err != nil {
+		return nil, err
+	}
+	if k == 0 {
+		return Replay(opts, seats, seed, first, nil)
+	}
+	p := decoder{b: past}
+	records := p.hands(k-1, opts, format)
+	if err := p.end(); err != nil {
+		return nil, err
+	}
+	return Replay(opts, seats, seed, first, append(records, rest...))
+}
+
+// end reports the first error, or data left after the records.
+func (d *decoder) end() error {
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("trailing data")
+	}
+	return d.err
+}
+
+// hands reads n hands' records.
+func (d *decoder) hands(n int, opts Options, format byte) []HandRecord {
+	if d.err != nil || n < 0 || n > len(d.b)/10+1 {
+		d.fail("hands")
+		return nil
+	}
+	records := make([]HandRecord, n)
 	for h := range records {
+		// Every deal takes at least 8 bytes.
 		deals := make([]DealRecord, d.uvarint("deals", uint64(len(d.b)/8)))
 		for k := range deals {
 			deals[k].Order = d.deal(opts.Players)
@@ -270,7 +383,7 @@ func Decode(b []byte) (*Match, error) {
 			}
 			records[h].Plays = append(records[h].Plays, Choice{Tile: tileOf[ti], End: e})
 		}
-		if format >= formatVersion {
+		if format >= format3 {
 			n := d.uvarint("seat changes", uint64(len(d.b)/2))
 			for k := 0; k < n && d.err == nil; k++ {
 				at := d.uvarint("seat change", 4*NumTiles)
@@ -282,16 +395,10 @@ func Decode(b []byte) (*Match, error) {
 			}
 		}
 		if d.err != nil {
-			return nil, d.err
+			return nil
 		}
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.fail("trailing data")
-	}
-	if d.err != nil {
-		return nil, d.err
-	}
-	return Replay(opts, seats, seed, first, records)
+	return records
 }
 
 func (d *decoder) deal(players int) (order [NumTiles]Tile) {

@@ -100,9 +100,28 @@ type Match struct {
 	records []HandRecord
 	actions int // answers and plays made in the current hand
 	log     []Event
+	// A match decoded from a checkpoint (format 4) holds the records and
+	// the log from the checkpoint's hand on: pastHands hands came before,
+	// their records kept as past (their encoding, verbatim, for Encode),
+	// and logBase events before the first in log.
+	pastHands int
+	past      []byte
+	logBase   int
+	// starts is the state at the start of each hand in records (the
+	// checkpoint Encode writes).
+	starts []handStart
 	// feed holds recorded deals during replay; new deals are shuffled from
 	// the seed once it is empty.
 	feed [][NumTiles]uint8
+}
+
+// handStart is what a hand's replay needs besides its record: the scores,
+// who was away and the leader when it was dealt, and the events before it.
+type handStart struct {
+	scores [4]int
+	away   uint8
+	leader int
+	seq    int
 }
 
 // NewMatch creates an open match. The seed must be secret and random
@@ -132,10 +151,20 @@ func (m *Match) Seat(i int) Seat { return m.seats[i] }
 // Scores returns the scores by team.
 func (m *Match) Scores() []int { return append([]int(nil), m.scores...) }
 
-// Log returns the public log (shared; do not modify).
+// Log returns the public log (shared; do not modify): every event of a
+// match played in this process, and of a decoded one the events from the
+// start of the hand before the one it was decoded in (at least the current
+// and the previous hand's, what a view shows). Seq numbers run over the
+// whole match either way (see Seq).
 func (m *Match) Log() []Event { return m.log }
 
-// Records returns every hand's record (shared; do not modify).
+// Seq is the number of events logged since the match began: the Seq of
+// the last one, 0 for none.
+func (m *Match) Seq() int { return m.logBase + len(m.log) }
+
+// Records returns the hands' records (shared; do not modify): every hand's
+// for a match played in this process; for a decoded one, those from the
+// checkpoint's hand on (DecodeFull has them all).
 func (m *Match) Records() []HandRecord { return m.records }
 
 // HandNumber is the current hand's number (1-based), 0 before the first deal.
@@ -205,7 +234,7 @@ func (m *Match) Confirming(seat int) bool {
 }
 
 // BotSeed is the seed a computer player at seat uses for its next decision.
-func (m *Match) BotSeed(seat int) uint64 { return m.seed.botSeed(len(m.log), seat) }
+func (m *Match) BotSeed(seat int) uint64 { return m.seed.botSeed(m.Seq(), seat) }
 
 // AppendLegal appends the seat's legal plays to dst; nothing when it is not
 // that seat's turn to play.
@@ -217,13 +246,21 @@ func (m *Match) AppendLegal(seat int, dst []Move) []Move {
 }
 
 func (m *Match) emit(e Event) {
-	e.Seq = len(m.log) + 1
+	e.Seq = m.Seq() + 1
 	e.Hand = m.handNo
 	m.log = append(m.log, e)
 }
 
 // startHand deals hand m.handNo+1 led by leader.
 func (m *Match) startHand(leader int) {
+	st := handStart{leader: leader, seq: m.Seq()}
+	copy(st.scores[:], m.scores)
+	for i, s := range m.seats {
+		if s.Away {
+			st.away |= 1 << i
+		}
+	}
+	m.starts = append(m.starts, st)
 	m.handNo++
 	m.records = append(m.records, HandRecord{Plays: make([]Choice, 0, NumTiles)})
 	m.actions = 0
@@ -340,7 +377,7 @@ func (m *Match) play(seat int, t Tile, e End) error {
 	rec.Plays = append(rec.Plays, Choice{Tile: t.Normal(), End: e})
 	m.actions++
 	m.emit(Event{Type: EventPlay, Seat: seat, Tile: m.hand.layout.lastLies, End: e, Points: points})
-	m.lastPlay = len(m.log)
+	m.lastPlay = m.Seq()
 	team := m.opts.TeamOf(seat)
 	m.scores[team] += points
 	if m.scores[team] >= m.opts.Target {

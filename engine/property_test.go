@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -281,15 +282,45 @@ func checkReplay(t *testing.T, m *Match) {
 	if !reflect.DeepEqual(r, m) {
 		t.Fatalf("replayed match differs")
 	}
+	full, err := DecodeFull(Encode(m))
+	if err != nil {
+		t.Fatalf("full decode: %v", err)
+	}
+	if !reflect.DeepEqual(full, m) {
+		t.Fatalf("fully decoded match differs")
+	}
 	d, err := Decode(Encode(m))
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if !reflect.DeepEqual(d, m) {
-		t.Fatalf("decoded match differs")
-	}
+	checkResumed(t, m, d)
+}
+
+// checkResumed: d, decoded from m's checkpoint, is m as far as anyone can
+// tell: the same encoding, the same view for every seat and for a
+// spectator, the same seeds for the computer players, and a log that is
+// the end of m's.
+func checkResumed(t *testing.T, m, d *Match) {
+	t.Helper()
 	if !bytes.Equal(Encode(d), Encode(m)) {
 		t.Fatalf("re-encoding differs")
+	}
+	if d.Seq() != m.Seq() || !slices.Equal(d.ToAct(), m.ToAct()) || d.Status() != m.Status() || !slices.Equal(d.scores, m.scores) {
+		t.Fatalf("resumed match differs: seq %d/%d, to act %v/%v, status %v/%v, scores %v/%v",
+			d.Seq(), m.Seq(), d.ToAct(), m.ToAct(), d.Status(), m.Status(), d.scores, m.scores)
+	}
+	if len(d.log) > len(m.log) || !reflect.DeepEqual(d.log, m.log[len(m.log)-len(d.log):]) {
+		t.Fatalf("resumed log is not the end of the match's")
+	}
+	for seat := -1; seat < m.opts.Players; seat++ {
+		a, _ := json.Marshal(m.View(seat, ViewMeta{}))
+		b, _ := json.Marshal(d.View(seat, ViewMeta{}))
+		if !bytes.Equal(a, b) {
+			t.Fatalf("seat %d's view differs:\n%s\n%s", seat, a, b)
+		}
+		if seat >= 0 && m.BotSeed(seat) != d.BotSeed(seat) {
+			t.Fatalf("seat %d's bot seed differs", seat)
+		}
 	}
 }
 

@@ -43,9 +43,91 @@ func Replay(opts Options, seats []Seat, seed Seed, firstLeader int, records []Ha
 	if m.status == StatusOpen && len(records) > 0 {
 		return nil, fmt.Errorf("%w: records for a match that has not started", ErrCorrupt)
 	}
+	if err := m.replayHands(records); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// checkpoint is the state at the start of hand Hand (format 4): what
+// resume starts a decoded match from.
+type checkpoint struct {
+	Hand   int // 1-based
+	Scores []int
+	Away   uint8
+	Leader int
+	Seq    int // events before the hand's deal
+}
+
+// resume rebuilds a match from a checkpoint at the start of hand cp.Hand
+// and the records of that hand and the ones after it: the same match as
+// Replay of every record, replaying at most the hands since the
+// checkpoint. past is the encoding of the records before it, kept for
+// Encode. As with Replay, records that do not replay exactly are
+// ErrCorrupt; the checkpoint itself is trusted as far as it is consistent
+// (the encoding's CRC and the store's checksums guard it).
+func resume(opts Options, seats []Seat, seed Seed, firstLeader int, cp checkpoint, past []byte, records []HandRecord) (*Match, error) {
+	m, err := NewMatch(opts, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	switch {
+	case len(seats) != opts.Players:
+		return nil, fmt.Errorf("%w: %d seats for %d players", ErrCorrupt, len(seats), opts.Players)
+	case firstLeader < 0 || firstLeader >= opts.Players:
+		return nil, fmt.Errorf("%w: first leader %d", ErrCorrupt, firstLeader)
+	case cp.Hand < 1 || len(records) == 0:
+		return nil, fmt.Errorf("%w: checkpoint at hand %d with %d hands after it", ErrCorrupt, cp.Hand, len(records))
+	case cp.Leader < 0 || cp.Leader >= opts.Players || int(cp.Away)>>opts.Players != 0 || len(cp.Scores) != opts.Teams():
+		return nil, fmt.Errorf("%w: checkpoint", ErrCorrupt)
+	}
+	for _, sc := range cp.Scores {
+		if sc < 0 || sc >= opts.Target {
+			return nil, fmt.Errorf("%w: checkpoint score %d", ErrCorrupt, sc)
+		}
+	}
+	m.firstLeader = firstLeader
+	for i, s := range seats {
+		if !s.Taken {
+			return nil, fmt.Errorf("%w: seat %d empty in a started match", ErrCorrupt, i)
+		}
+		s.Away = cp.Away&(1<<i) != 0
+		if s.Away && s.Bot != "" {
+			return nil, fmt.Errorf("%w: computer seat %d away", ErrCorrupt, i)
+		}
+		m.seats[i] = s
+	}
 	for hi, rec := range records {
-		if m.status != StatusPlaying || m.handNo != hi+1 {
-			return nil, fmt.Errorf("%w: hand %d recorded after the match ended", ErrCorrupt, hi+1)
+		if len(rec.Deals) == 0 {
+			return nil, fmt.Errorf("%w: hand %d has no deal", ErrCorrupt, cp.Hand+hi)
+		}
+		for _, d := range rec.Deals {
+			order, err := dealOrder(&d.Order)
+			if err != nil {
+				return nil, err
+			}
+			m.feed = append(m.feed, order)
+		}
+	}
+	copy(m.scores, cp.Scores)
+	m.status = StatusPlaying
+	m.handNo, m.pastHands, m.logBase = cp.Hand-1, cp.Hand-1, cp.Seq
+	m.past = append([]byte(nil), past...)
+	m.startHand(cp.Leader)
+	if err := m.replayHands(records); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// replayHands replays records, the records of the hands from the current
+// one (just dealt) on.
+func (m *Match) replayHands(records []HandRecord) error {
+	base := m.pastHands
+	for hi, rec := range records {
+		hand := base + hi + 1
+		if m.status != StatusPlaying || m.handNo != hand {
+			return fmt.Errorf("%w: hand %d recorded after the match ended", ErrCorrupt, hand)
 		}
 		// The seats' changes go in before the action they preceded.
 		next := 0
@@ -53,7 +135,7 @@ func Replay(opts Options, seats []Seat, seed Seed, firstLeader int, records []Ha
 			for ; next < len(rec.Changes) && rec.Changes[next].At == m.actions; next++ {
 				c := rec.Changes[next]
 				if c.Seat < 0 || c.Seat >= len(m.seats) || c.Kind > BackAgain {
-					return fmt.Errorf("%w: hand %d: seat change %d", ErrCorrupt, hi+1, next+1)
+					return fmt.Errorf("%w: hand %d: seat change %d", ErrCorrupt, hand, next+1)
 				}
 				var err error
 				if c.Kind == AwayTimeout {
@@ -62,59 +144,59 @@ func Replay(opts Options, seats []Seat, seed Seed, firstLeader int, records []Ha
 					err = m.change(c.Seat, c.Kind)
 				}
 				if err != nil {
-					return fmt.Errorf("%w: hand %d: seat change %d: %v", ErrCorrupt, hi+1, next+1, err)
+					return fmt.Errorf("%w: hand %d: seat change %d: %v", ErrCorrupt, hand, next+1, err)
 				}
 			}
 			return nil
 		}
 		for di, d := range rec.Deals {
 			if len(m.records[hi].Deals) != di+1 {
-				return nil, fmt.Errorf("%w: hand %d deal %d out of place", ErrCorrupt, hi+1, di+1)
+				return fmt.Errorf("%w: hand %d deal %d out of place", ErrCorrupt, hand, di+1)
 			}
 			for ai, a := range d.Answers {
 				// Only the last answer to a deal can be a redeal, and it
 				// must be when another deal follows.
 				if a.Redeal != (ai == len(d.Answers)-1 && di < len(rec.Deals)-1) {
-					return nil, fmt.Errorf("%w: hand %d deal %d: answer %d out of place", ErrCorrupt, hi+1, di+1, ai+1)
+					return fmt.Errorf("%w: hand %d deal %d: answer %d out of place", ErrCorrupt, hand, di+1, ai+1)
 				}
 				kind := Keep
 				if a.Redeal {
 					kind = Redeal
 				}
 				if err := changes(); err != nil {
-					return nil, err
+					return err
 				}
 				if err := m.Apply(a.Seat, Move{Kind: kind}); err != nil {
-					return nil, fmt.Errorf("%w: hand %d: %v", ErrCorrupt, hi+1, err)
+					return fmt.Errorf("%w: hand %d: %v", ErrCorrupt, hand, err)
 				}
 			}
 		}
 		for k, c := range rec.Plays {
-			if m.handNo != hi+1 || m.status != StatusPlaying {
-				return nil, fmt.Errorf("%w: hand %d play %d after the hand ended", ErrCorrupt, hi+1, k+1)
+			if m.handNo != hand || m.status != StatusPlaying {
+				return fmt.Errorf("%w: hand %d play %d after the hand ended", ErrCorrupt, hand, k+1)
 			}
 			if err := changes(); err != nil {
-				return nil, err
+				return err
 			}
 			if err := m.Apply(m.Turn(), Move{Kind: Play, Tile: c.Tile, End: c.End}); err != nil {
-				return nil, fmt.Errorf("%w: hand %d play %d: %v", ErrCorrupt, hi+1, k+1, err)
+				return fmt.Errorf("%w: hand %d play %d: %v", ErrCorrupt, hand, k+1, err)
 			}
 		}
 		// Changes after the hand's last action belong to the hand being
 		// played: one that ended started the next in the same step.
-		if m.handNo == hi+1 && m.status == StatusPlaying {
+		if m.handNo == hand && m.status == StatusPlaying {
 			if err := changes(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if next != len(rec.Changes) {
-			return nil, fmt.Errorf("%w: hand %d: seat changes out of place", ErrCorrupt, hi+1)
+			return fmt.Errorf("%w: hand %d: seat changes out of place", ErrCorrupt, hand)
 		}
 	}
 	if len(m.feed) > 0 || len(m.records) != len(records) {
-		return nil, fmt.Errorf("%w: records left over", ErrCorrupt)
+		return fmt.Errorf("%w: records left over", ErrCorrupt)
 	}
-	return m, nil
+	return nil
 }
 
 // dealOrder checks that a recorded deal is a permutation of the set.

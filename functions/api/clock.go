@@ -46,7 +46,7 @@ func (s *storedGame) afterChange(m *engine.Match, b before, now time.Time) {
 		}
 	}
 	if len(log) > b.logLen {
-		s.times = append(s.times, engine.EventTime{UpTo: len(log), At: now.UTC().Truncate(time.Second)})
+		s.times = append(s.times, engine.EventTime{UpTo: m.Seq(), At: now.UTC().Truncate(time.Second)})
 	}
 	// Keep the times of what a view shows: the current hand and the one
 	// before it (the entry that covers its first event, and every later).
