@@ -11,7 +11,11 @@ import (
 
 // MarshalJSON writes the event with the fields of its type only.
 func (e Event) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 96)
+	return e.appendJSON(make([]byte, 0, 96)), nil
+}
+
+// appendJSON appends what MarshalJSON writes.
+func (e *Event) appendJSON(b []byte) []byte {
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendInt(b, int64(e.Seq), 10)
 	b = append(b, `,"hand":`...)
@@ -62,7 +66,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		b = e.At.UTC().AppendFormat(b, time.RFC3339)
 		b = append(b, '"')
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 // MarshalJSON writes {"reason", "team", "points", "tiles"}.

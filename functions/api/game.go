@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -120,4 +121,26 @@ type seatAnswer struct {
 	Game  *engine.View `json:"game"`
 	Seat  int          `json:"seat"`
 	Token string       `json:"token"`
+}
+
+// appendJSON appends what json.Marshal writes for a (TestSeatAnswerJSON).
+func (a seatAnswer) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"game":`...)
+	if a.Game == nil {
+		b = append(b, "null"...)
+	} else {
+		var err error
+		if b, err = a.Game.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"seat":`...)
+	b = strconv.AppendInt(b, int64(a.Seat), 10)
+	b = append(b, `,"token":`...)
+	tok, err := json.Marshal(a.Token)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, tok...)
+	return append(b, '}'), nil
 }

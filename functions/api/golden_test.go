@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"tessera/engine"
 	"tessera/functions/store/memory"
 )
 
@@ -58,5 +59,29 @@ func TestViewGolden(t *testing.T) {
 			t.Fatalf("poll: %d %s", r.status, r.body)
 		}
 		golden(t, c.name, r.body)
+	}
+}
+
+// TestSeatAnswerJSON: a seat's answer is written as json.Marshal writes it.
+func TestSeatAnswerJSON(t *testing.T) {
+	m, err := engine.NewMatch(engine.DefaultOptions(engine.FiveUp), engine.Seed{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.TakeSeat(0, engine.Seat{Name: "<Ana> & \"co\""}); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []seatAnswer{
+		{Game: m.View(0, engine.ViewMeta{ID: "abcdefghijklmnop", Version: 1}), Seat: 0, Token: "tok-en_123"},
+		{Game: nil, Seat: 2, Token: ""},
+	} {
+		want, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := a.appendJSON(nil)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%v\n got %s\nwant %s", err, got, want)
+		}
 	}
 }
