@@ -163,6 +163,9 @@ func endText(v *engine.View) string {
 // here fails the request: a push that cannot be sent is logged and lost.
 // host names the site (the VAPID contact when none is configured).
 func (h *Handler) notify(ctx context.Context, host, id string, version int64, m *engine.Match, st *storedGame, b before, cause []byte) {
+	if h.push == nil {
+		return // no pushes: nothing to compose
+	}
 	h.send(ctx, host, id, version, st, messages(id, version, m, st, b, cause))
 }
 
