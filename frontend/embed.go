@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -36,6 +38,10 @@ type asset struct {
 	body        []byte
 	contentType string
 	etag        string
+	// gzipped is body compressed (gzip, best compression), made once at
+	// start, nil when compressing does not pay (images, tiny files).
+	gzipped []byte
+	gzipTag string
 }
 
 var contentTypes = map[string]string{
@@ -59,7 +65,54 @@ func load(name string) asset {
 		ct = mime.TypeByExtension(path.Ext(name))
 	}
 	sum := sha256.Sum256(body)
-	return asset{body: body, contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	a := asset{body: body, contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	if compressible(ct) && len(body) >= minCompress {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(body)
+		zw.Close()
+		if buf.Len() < len(body)*9/10 {
+			a.gzipped = buf.Bytes()
+			// Another representation, another validator (RFC 9110 8.8.3).
+			a.gzipTag = `"` + hex.EncodeToString(sum[:12]) + `-gz"`
+		}
+	}
+	return a
+}
+
+// minCompress is the smallest file worth compressing: below it the gzip
+// header and a round of decoding cost more than the bytes saved.
+const minCompress = 512
+
+// compressible is a text type (PNGs are compressed already).
+func compressible(contentType string) bool {
+	return strings.HasPrefix(contentType, "text/") || strings.Contains(contentType, "json") ||
+		strings.HasPrefix(contentType, "image/svg")
+}
+
+// acceptsGzip reports whether an Accept-Encoding header allows gzip (a
+// q-value of 0 refuses it; "*" allows it unless gzip is refused by name).
+func acceptsGzip(header string) bool {
+	star := false
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		if coding != "gzip" && coding != "x-gzip" && coding != "*" {
+			continue
+		}
+		ok := true
+		if k, v, found := strings.Cut(strings.TrimSpace(params), "="); found && strings.TrimSpace(strings.ToLower(k)) == "q" {
+			if q, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && q == 0 {
+				ok = false
+			}
+		}
+		if coding == "*" {
+			star = ok
+			continue
+		}
+		return ok
+	}
+	return star
 }
 
 // Handler serves the start page at "/", the game page at "/g/{id}" and the
@@ -100,8 +153,16 @@ func Handler() http.Handler {
 		}
 		h.Set("Content-Type", a.contentType)
 		h.Set("Cache-Control", "no-cache")
-		h.Set("ETag", a.etag)
-		http.ServeContent(w, r, "", startedAt, bytes.NewReader(a.body))
+		body, etag := a.body, a.etag
+		if a.gzipped != nil {
+			h.Set("Vary", "Accept-Encoding")
+			if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+				body, etag = a.gzipped, a.gzipTag
+				h.Set("Content-Encoding", "gzip")
+			}
+		}
+		h.Set("ETag", etag)
+		http.ServeContent(w, r, "", startedAt, bytes.NewReader(body))
 	})
 }
 
