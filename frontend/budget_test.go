@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -80,4 +81,49 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+var modulePreloads = regexp.MustCompile(`<link rel="modulepreload" href="/assets/([^"]+\.js)">`)
+
+// TestModulePreloadsAreTheImportGraph: each page names, with
+// <link rel="modulepreload">, exactly the modules its <script> entries
+// import (directly or not), so the browser fetches them all at once instead
+// of discovering them import by import (docs/frontend.md, "Loading").
+func TestModulePreloadsAreTheImportGraph(t *testing.T) {
+	scripts := regexp.MustCompile(`<script type="module" src="/(assets/[^"]+\.js)"`)
+	for _, page := range []string{"game.html", "index.html"} {
+		html := string(mustRead(t, page))
+		entries := map[string]bool{}
+		var queue []string
+		for _, m := range scripts.FindAllStringSubmatch(html, -1) {
+			entries[m[1]] = true
+			queue = append(queue, m[1])
+		}
+		imported := map[string]bool{}
+		for len(queue) > 0 {
+			name := queue[0]
+			queue = queue[1:]
+			for _, m := range jsImports.FindAllStringSubmatch(string(mustRead(t, name)), -1) {
+				dep := path.Join(path.Dir(name), m[1])
+				if !imported[dep] {
+					imported[dep] = true
+					queue = append(queue, dep)
+				}
+			}
+		}
+		var want, got []string
+		for dep := range imported {
+			if !entries[dep] {
+				want = append(want, strings.TrimPrefix(dep, "assets/"))
+			}
+		}
+		for _, m := range modulePreloads.FindAllStringSubmatch(html, -1) {
+			got = append(got, m[1])
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if len(entries) == 0 || !slices.Equal(got, want) {
+			t.Errorf("%s (entries %v) preloads %v; its modules are %v", page, entries, got, want)
+		}
+	}
 }

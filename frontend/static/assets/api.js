@@ -63,6 +63,31 @@ export function apiError(status, data, retryAfter) {
   return new NetworkError('server answered ' + status);
 }
 
+/**
+ * prefetchGame starts the first GET of a game (boot.js, before the page's
+ * modules have loaded); the first readGame of the same game with the same
+ * token and no ETag takes its answer instead of asking again.
+ */
+export function prefetchGame(id, token) {
+  if (globalThis.tesseraPrefetch !== undefined) return; // too late: the page asked already
+  const path = `/api/games/${encodeURIComponent(id)}`;
+  const headers = { Accept: 'application/json' };
+  if (token) headers.Authorization = 'Bearer ' + token;
+  const res = fetch(path, { method: 'GET', headers, cache: 'no-store', credentials: 'omit' });
+  res.catch(() => {}); // a failure is readGame's to report
+  globalThis.tesseraPrefetch = { path, token: token || null, res };
+}
+
+// takePrefetch hands the prefetched answer to the page's first GET of a
+// game, if it is the same question; either way that first GET closes the
+// prefetch, so no later request can be answered by an old view.
+function takePrefetch(method, path, token, etag) {
+  if (method !== 'GET' || !path.startsWith('/api/games/')) return null;
+  const p = globalThis.tesseraPrefetch;
+  globalThis.tesseraPrefetch = false;
+  return p && !etag && p.path === path && p.token === (token || null) ? p.res : null;
+}
+
 async function call(method, path, { token, body, etag } = {}) {
   const headers = { Accept: 'application/json' };
   if (token) headers.Authorization = 'Bearer ' + token;
@@ -70,10 +95,10 @@ async function call(method, path, { token, body, etag } = {}) {
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res;
   try {
-    res = await fetch(path, {
+    res = await (takePrefetch(method, path, token, etag) || fetch(path, {
       method, headers, cache: 'no-store', credentials: 'omit',
       body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    }));
   } catch (e) {
     throw new NetworkError(e && e.message ? e.message : 'network error');
   }

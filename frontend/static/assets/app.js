@@ -8,7 +8,7 @@ import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName } from './log.js';
 import { renderSeats, renderInfo, renderSummary, statusText, lastHandEnd, tickCountdowns } from './table.js';
-import { getGame, putGame, forgetGame, summarize } from './mygames.js';
+import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 
 const $ = (s) => document.querySelector(s);
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -22,14 +22,6 @@ let moving = false;
 let wasMyTurn = null;
 let seenEnd = 0;
 let summaryOpen = false;
-
-// A private link (#seat=<token>) is kept for this game and taken out of the
-// address bar and the history at once.
-function takeFragment() {
-  const m = /(?:^#|&)seat=([^&]+)/.exec(location.hash);
-  if (m) putGame(id, { token: decodeURIComponent(m[1]) });
-  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
-}
 
 const me = () => (view && view.you ? view.you.seat : null);
 const myTurn = () => !!(view && view.you && view.hand &&
@@ -328,7 +320,7 @@ if (tabs) tabs.onmessage = (ev) => { if (ev.data && ev.data.id === id && (!view 
 
 // ---- start -------------------------------------------------------------------
 
-takeFragment();
+takeFragment(id);
 const saved = getGame(id);
 token = saved ? saved.token || null : null;
 seenEnd = saved && saved.seenEnd ? saved.seenEnd : 0;

@@ -23,6 +23,16 @@ export function putGame(id, fields) {
   return games[id];
 }
 
+/**
+ * takeFragment keeps a private link's seat token (#seat=<token>) for game
+ * id and takes it out of the address bar and the history at once.
+ */
+export function takeFragment(id) {
+  const m = /(?:^#|&)seat=([^&]+)/.exec(location.hash);
+  if (m) putGame(id, { token: decodeURIComponent(m[1]) });
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+}
+
 export function forgetGame(id) {
   const games = allGames();
   delete games[id];
