@@ -14,16 +14,22 @@ import jsQR from 'jsqr';
 
 test('poll timing', async (t) => {
   const cases = [
-    ['every 2 s while visible and someone else is to play', { visible: true, waiting: true, idleMs: 0 }, 2 * SECOND],
-    ['still 2 s just before 5 idle minutes', { visible: true, waiting: true, idleMs: 5 * MINUTE - 1 }, 2 * SECOND],
-    ['30 s after 5 idle minutes', { visible: true, waiting: true, idleMs: 5 * MINUTE }, 30 * SECOND],
-    ['2 minutes after an idle hour', { visible: true, waiting: true, idleMs: 60 * MINUTE }, 2 * MINUTE],
-    ['30 s on our own turn (only our other devices change it)', { visible: true, waiting: false, idleMs: 0 }, 30 * SECOND],
+    ['every 2 s while the game is live (changed in the last minute)', { visible: true, waiting: true, idleMs: 0 }, 2 * SECOND],
+    ['still 2 s just before an idle minute', { visible: true, waiting: true, idleMs: MINUTE - 1 }, 2 * SECOND],
+    ['10 s after an idle minute', { visible: true, waiting: true, idleMs: MINUTE }, 10 * SECOND],
+    ['30 s after 3 idle minutes', { visible: true, waiting: true, idleMs: 3 * MINUTE }, 30 * SECOND],
+    ['2 minutes after 15 idle minutes', { visible: true, waiting: true, idleMs: 15 * MINUTE }, 2 * MINUTE],
+    ['5 minutes after an idle hour', { visible: true, waiting: true, idleMs: 60 * MINUTE }, 5 * MINUTE],
+    ['30 s on our own turn (only our other devices, or a clock, change it)', { visible: true, waiting: false, idleMs: 0 }, 30 * SECOND],
+    ['our own turn backs off too', { visible: true, waiting: false, idleMs: 2 * 60 * MINUTE }, 5 * MINUTE],
     ['30 s while the page is hidden', { visible: false, waiting: true, idleMs: 0 }, 30 * SECOND],
-    ['hidden and idle for an hour stays at 2 minutes', { visible: false, waiting: true, idleMs: 2 * 60 * MINUTE }, 2 * MINUTE],
+    ['hidden and idle for an hour: 5 minutes', { visible: false, waiting: true, idleMs: 2 * 60 * MINUTE }, 5 * MINUTE],
     ['no polling once the match is over', { visible: true, waiting: true, idleMs: 0, finished: true }, 0],
     ['no polling while hidden with push on: the push wakes the page', { visible: false, waiting: true, idleMs: 0, push: true }, 0],
-    ['push changes nothing while the page is shown', { visible: true, waiting: true, idleMs: 0, push: true }, 2 * SECOND],
+    ['with push, live play is still 2 s', { visible: true, waiting: true, idleMs: 0, gapMs: 90 * SECOND, push: true }, 2 * SECOND],
+    ['with push, one move after a quiet spell is not live: 1 minute', { visible: true, waiting: true, idleMs: 0, gapMs: 20 * MINUTE, push: true }, MINUTE],
+    ['with push, a page that saw one change only is not live', { visible: true, waiting: true, idleMs: 0, gapMs: Infinity, push: true }, MINUTE],
+    ['with push, our own turn stays 30 s', { visible: true, waiting: false, idleMs: 0, gapMs: Infinity, push: true }, 30 * SECOND],
   ];
   for (const [name, input, want] of cases) {
     await t.test(name, () => assert.equal(pollDelay(input), want, `pollDelay(${JSON.stringify(input)})`));

@@ -191,17 +191,32 @@ export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 
 /**
- * pollDelay says how long to wait before the next poll.
+ * pollDelay says how long to wait before the next poll (docs/frontend.md,
+ * "Polling"; its cost is browsertest/perf/cost-model.mjs's).
  * visible: the page is shown; waiting: someone else is to act (or seats are
- * open); finished: the match is over; idleMs: time since the view last changed.
+ * open); finished: the match is over; idleMs: time since the view last
+ * changed; gapMs: the time between the two changes before that (Infinity
+ * when the page has seen only one); push: this device gets the game's
+ * pushes (sw.js makes an open page poll at once when one arrives).
+ *
+ * Fast only while the game is live (it changed in the last minute), then
+ * backing off quickly: most of a correspondence game is waiting. With
+ * push, one move after a long quiet is not "live" (our turn would come by
+ * push): the game is live when it also changed within two minutes before.
  */
-export function pollDelay({ visible, waiting, finished, idleMs, push }) {
+export function pollDelay({ visible, waiting, finished, idleMs, gapMs = 0, push }) {
   if (finished) return 0; // 0: stop polling
   if (!visible && push) return 0; // the push wakes the page (sw.js), and showing it polls at once
-  let d = 2 * SECOND;
-  if (idleMs >= 60 * MINUTE) d = 2 * MINUTE;
-  else if (idleMs >= 5 * MINUTE) d = 30 * SECOND;
-  if (!waiting) d = Math.max(d, 30 * SECOND); // our own turn: only other devices change it
+  const live = idleMs < MINUTE && (!push || gapMs < 2 * MINUTE);
+  let d;
+  if (live) d = 2 * SECOND; // a friend's move shows within a poll
+  else if (idleMs < MINUTE) d = 10 * SECOND;
+  else if (idleMs < 3 * MINUTE) d = 10 * SECOND;
+  else if (idleMs < 15 * MINUTE) d = 30 * SECOND;
+  else if (idleMs < 60 * MINUTE) d = 2 * MINUTE;
+  else d = 5 * MINUTE;
+  if (!waiting) d = Math.max(d, 30 * SECOND); // our own turn: only our other devices (or a clock) change it
+  else if (push && !live) d = Math.max(d, MINUTE); // our turn comes by push at once; the rest can wait a minute
   if (!visible) d = Math.max(d, 30 * SECOND);
   return d;
 }
@@ -227,6 +242,7 @@ export class Poller {
     this.timer = null;
     this.failures = 0;
     this.changedAt = Date.now();
+    this.gap = Infinity; // between the last two changes seen
     this.busy = false;
     this.again = false;
     this.stopped = false;
@@ -235,7 +251,13 @@ export class Poller {
   setToken(token) { this.token = token; this.etag = null; }
 
   /** seen tells the poller a view arrived another way (a move's answer). */
-  seen() { this.etag = null; this.changedAt = Date.now(); }
+  seen() { this.etag = null; this.changed(); }
+
+  changed() {
+    const now = Date.now();
+    this.gap = now - this.changedAt;
+    this.changedAt = now;
+  }
 
   /** now polls at once (focus, visibility, a user action). */
   now() {
@@ -255,7 +277,7 @@ export class Poller {
       if (this.failures) { this.failures = 0; this.onError(null, 0); }
       if (r.status !== 304) {
         this.etag = r.etag;
-        this.changedAt = Date.now();
+        this.changed();
         this.onView(r.data);
       }
     } catch (e) {
@@ -280,7 +302,8 @@ export class Poller {
     const s = this.state();
     let d = this.failures
       ? Math.max(errorDelay(this.failures), this.retryAfter || 0)
-      : pollDelay({ visible: !document.hidden, waiting: s.waiting, finished: s.finished, push: !!s.push, idleMs: Date.now() - this.changedAt });
+      : pollDelay({ visible: !document.hidden, waiting: s.waiting, finished: s.finished, push: !!s.push,
+        idleMs: Date.now() - this.changedAt, gapMs: this.gap });
     if (d === 0) return;
     this.timer = setTimeout(() => { this.timer = null; this.tick(); }, d);
   }

@@ -1,0 +1,110 @@
+// cost-model.mjs: what one match costs on AWS at list prices, with the
+// page's own polling schedule (pollDelay from frontend/static/assets/api.js,
+// imported, not copied). Not a test: a model, run by hand:
+//
+//   node browsertest/perf/cost-model.mjs
+//
+// Four people play a 4-player Five Up match (200 plays) over three days.
+// Scenario "2 h a day": all four have the game page open and visible from
+// 20:00 to 22:00 each day, and closed otherwise; a person whose turn it is
+// plays after a think time drawn from an exponential of mean 90 s (5 s to
+// 10 min). Scenario "visible all day": every page is open and visible from
+// 08:00 to 24:00, and a turn is played after a mean of 14 minutes (the
+// person is doing other things). A turn that reaches someone whose page is
+// closed waits for their next session. Both spread the match over about
+// three days. Push is on
+// (a closed page costs nothing; a turn push makes an open page poll at
+// once, as sw.js does). Each open page polls on pollDelay's schedule: a
+// GET that is a 200 when the game changed since its last view, else a 304;
+// a move is a POST whose answer is the new view.
+import { pollDelay, SECOND, MINUTE } from '../../frontend/static/assets/api.js';
+
+const HOUR = 60 * MINUTE, DAY = 24 * HOUR;
+
+// Prices (us-east-1 list prices, the ones the issue's figures used).
+const PRICE = {
+  apiGateway: 1.00 / 1e6, // HTTP API, per request
+  lambdaRequest: 0.20 / 1e6,
+  lambdaGBs: 0.0000133334, // arm64, per GB-second
+  read: 0.25 / 1e6, // DynamoDB on-demand, per read request unit (strong, <= 4 KB)
+  write: 1.25 / 1e6, // per write request unit (1 KB)
+};
+const MEMORY_GB = 0.25; // the functions' 256 MB
+const MS = { poll304: 4, poll200: 8, move: 25 }; // billed duration per request, ms (1 ms steps)
+const WRITE_UNITS = 2; // a stored game is 1-2 KB
+
+function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 2 ** 32; };
+}
+
+function simulate(scenario, seed) {
+  const rand = rng(seed);
+  const players = 4, plays = 200;
+  const online = (p, t) => {
+    const tod = t % DAY;
+    if (scenario === 'visible all day') return tod >= 8 * HOUR;
+    return tod >= 20 * HOUR && tod < 22 * HOUR;
+  };
+  const mean = scenario === 'visible all day' ? 14 * MINUTE : 90 * SECOND;
+  const think = () => Math.min(10 * MINUTE * (mean > 10 * MINUTE ? 6 : 1), Math.max(5 * SECOND, -Math.log(1 - rand()) * mean));
+  const nextOnline = (p, t) => { while (!online(p, t) && t < 3 * DAY) t += MINUTE; return t; };
+  const count = { poll304: 0, poll200: 0, move: 0 };
+  let version = 1, turn = 0, done = 0, t = 8 * HOUR;
+  const page = Array.from({ length: players }, () => ({ open: false, seen: 0, changedAt: 0, gap: Infinity, next: Infinity }));
+  const changed = (pg, now) => { pg.gap = now - pg.changedAt; pg.changedAt = now; };
+  let moveAt = nextOnline(0, t) + think();
+  const poll = (p, now) => {
+    const pg = page[p];
+    if (pg.seen < version) { count.poll200++; pg.seen = version; changed(pg, now); } else count.poll304++;
+    const d = pollDelay({ visible: true, waiting: turn !== p, finished: done >= plays, idleMs: now - pg.changedAt, gapMs: pg.gap, push: true });
+    pg.next = d === 0 ? Infinity : now + d;
+  };
+  for (; t < 3 * DAY && done < plays; t += SECOND) {
+    for (let p = 0; p < players; p++) {
+      const pg = page[p], on = online(p, t);
+      if (on && !pg.open) { pg.open = true; pg.changedAt = t; pg.gap = Infinity; poll(p, t); } // the page opens: its first GET
+      if (!on && pg.open) { pg.open = false; pg.next = Infinity; }
+      if (pg.open && t >= pg.next) poll(p, t);
+    }
+    if (t >= moveAt) {
+      count.move++; version++; done++;
+      const pg = page[turn];
+      pg.seen = version; changed(pg, t); // the move's answer is the new view
+      pg.next = t + pollDelay({ visible: true, waiting: true, finished: done >= plays, idleMs: 0, gapMs: pg.gap, push: true });
+      turn = (turn + 1) % players;
+      if (page[turn].open) poll(turn, t); // the turn push makes the open page poll now
+      moveAt = nextOnline(turn, t + SECOND) + think();
+      if (!online(turn, moveAt)) moveAt = nextOnline(turn, moveAt) + think(); // the session ended first
+    }
+  }
+  return { count, done, days: (t - 8 * HOUR) / DAY };
+}
+
+function cost({ poll304, poll200, move }) {
+  const requests = poll304 + poll200 + move;
+  const gbs = MEMORY_GB * (poll304 * MS.poll304 + poll200 * MS.poll200 + move * MS.move) / 1000;
+  const parts = {
+    'API Gateway': requests * PRICE.apiGateway,
+    'Lambda requests': requests * PRICE.lambdaRequest,
+    'Lambda compute': gbs * PRICE.lambdaGBs,
+    'DynamoDB reads': requests * PRICE.read,
+    'DynamoDB writes': move * WRITE_UNITS * PRICE.write,
+  };
+  return { requests, parts, total: Object.values(parts).reduce((a, b) => a + b, 0) };
+}
+
+console.log('| scenario | days | requests (304 / 200 / moves) | API Gateway | Lambda req | Lambda compute | DDB reads | DDB writes | $/match |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const scenario of ['2 h a day', 'visible all day']) {
+  const runs = [1, 2, 3, 4, 5].map((s) => simulate(scenario, s));
+  const days = runs.reduce((a, r) => a + r.days, 0) / runs.length;
+  const avg = (k) => runs.reduce((a, r) => a + r.count[k], 0) / runs.length;
+  const c = { poll304: avg('poll304'), poll200: avg('poll200'), move: avg('move') };
+  const { parts, total } = cost(c);
+  const pct = (x) => `${(100 * x / total).toFixed(0)}%`;
+  console.log(`| ${scenario} | ${days.toFixed(1)} | ${Math.round(c.poll304 + c.poll200 + c.move)} (${Math.round(c.poll304)} / ${Math.round(c.poll200)} / ${Math.round(c.move)}) | ` +
+    `${pct(parts['API Gateway'])} | ${pct(parts['Lambda requests'])} | ${pct(parts['Lambda compute'])} | ${pct(parts['DynamoDB reads'])} | ${pct(parts['DynamoDB writes'])} | **$${total.toFixed(4)}** |`);
+  const unfinished = runs.filter((r) => r.done < 200).length;
+  if (unfinished) console.log(`| (${unfinished} of ${runs.length} runs did not finish in 3 days) | | | | | | | | |`);
+}
