@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,6 +80,13 @@ func TestBadRequestsChangeNothing(t *testing.T) {
 		{"null name is an absent name", "POST", "/api/games", `{"variant":"fiveup","name":null}`, "", 400, "bad_request"},
 		{"an unknown key is unknown even when null", "POST", "/api/games", `{"variant":"fiveup","name":"X","foo":null}`, "", 400, "bad_request"},
 		{"an unknown key in a bot, null", "POST", "/api/games", `{"variant":"fiveup","name":"X","bots":[{"seat":1,"level":"easy","x":null}]}`, "", 400, "bad_request"},
+		{"a right-to-left override in a name", "POST", "/api/games", `{"variant":"fiveup","name":"Ana\u202Eevil"}`, "", 400, "bad_request"},
+		{"a left-to-right embedding in a name", "POST", "/api/games", `{"variant":"fiveup","name":"\u202AAna"}`, "", 400, "bad_request"},
+		{"a first-strong isolate in a name", "POST", "/api/games", `{"variant":"fiveup","name":"Ana\u2068x\u2069"}`, "", 400, "bad_request"},
+		{"a name of zero-width characters only", "POST", "/api/games", `{"variant":"fiveup","name":"\u200B\u200D\u2060\uFEFF"}`, "", 400, "bad_request"},
+		{"a name of Hangul fillers only", "POST", "/api/games", `{"variant":"fiveup","name":"\u3164\u3164"}`, "", 400, "bad_request"},
+		{"a name of combining marks only", "POST", "/api/games", `{"variant":"fiveup","name":"\u0301\u0302"}`, "", 400, "bad_request"},
+		{"a joiner taking a bidi control", "POST", seats, `{"name":"Bea\u202D"}`, "", 400, "bad_request"},
 		{"a lone high surrogate", "POST", "/api/games", `{"variant":"fiveup","name":"a\ud800b"}`, "", 400, "bad_request"},
 		{"a lone high surrogate at the end", "POST", "/api/games", `{"variant":"fiveup","name":"a\uD800"}`, "", 400, "bad_request"},
 		{"a lone low surrogate", "POST", "/api/games", `{"variant":"fiveup","name":"a\udc00"}`, "", 400, "bad_request"},
@@ -252,6 +260,19 @@ func TestEscapesThatAreText(t *testing.T) {
 		_, _, v := s.create(body)
 		if got := *v.Seats[0].Name; got != want {
 			t.Errorf("%s: name %q, want %q", body, got, want)
+		}
+	}
+}
+
+// TestNamesThatAreText: names in scripts that read right to left, with
+// marks, emoji joined by zero-width joiners, and a left-to-right mark
+// inside a name (a mark is not an override) are taken as they are.
+func TestNamesThatAreText(t *testing.T) {
+	s := newServer(t, memory.New(), 4)
+	for _, name := range []string{"עדי", "سارة", "Zoë", "e\u0301mile", "👩\u200d👩\u200d👧", "Ana\u200eB", "李"} {
+		body := `{"variant":"fiveup","name":` + strconv.Quote(name) + `}`
+		if _, _, v := s.create(body); *v.Seats[0].Name != name {
+			t.Errorf("%q stored as %q", name, *v.Seats[0].Name)
 		}
 	}
 }

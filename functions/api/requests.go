@@ -245,18 +245,42 @@ func decodeTile(v any) (engine.Tile, error) {
 }
 
 // cleanName applies API.md's Names rule: no control character (category Cc)
-// anywhere, then trimmed of surrounding white space, 1-24 code points.
+// anywhere, then trimmed of surrounding white space, 1-24 code points. On
+// top of it (docs/api-decisions.md, "Names"): no bidirectional embedding,
+// override or isolate control (U+202A-U+202E, U+2066-U+2069), which would
+// reorder the page's own sentences around the name, and at least one
+// visible character (a name of only zero-width or blank characters shows
+// as nothing).
 func cleanName(s string) (string, error) {
 	for _, r := range s {
 		if unicode.Is(unicode.Cc, r) {
 			return "", badRequest("a name may not hold control characters")
+		}
+		if r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 {
+			return "", badRequest("a name may not hold text direction controls")
 		}
 	}
 	s = strings.TrimSpace(s)
 	if n := utf8.RuneCountInString(s); n < 1 || n > maxNameLen {
 		return "", badRequest("a name must be 1 to %d characters after trimming", maxNameLen)
 	}
+	if !strings.ContainsFunc(s, visible) {
+		return "", badRequest("a name must hold at least one visible character")
+	}
 	return s, nil
+}
+
+// visible reports whether r shows as something: a letter, digit,
+// punctuation or symbol, and not one of the characters that render blank
+// (Hangul fillers, the blank Braille pattern). Format characters (Cf: zero
+// width spaces and joiners, marks of direction), combining marks alone and
+// white space are not.
+func visible(r rune) bool {
+	switch r {
+	case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800:
+		return false
+	}
+	return unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S)
 }
 
 // key takes the optional player key: 400 unless well-formed (API.md
