@@ -27,7 +27,7 @@ test('my games come from the server, and hide with undo', { skip: env.skip, time
   await page.waitForSelector(`#my-games li[data-game="${first}"]`);
   assert.equal(await page.locator('#my-games li').count(), 2);
   assert.equal(await page.locator('#my-games li').first().getAttribute('data-game'), second, 'most recently updated first');
-  assert.match(await page.textContent(`#my-games li[data-game="${first}"] a`), /^Five Up with Ana, Bot 1$/);
+  assert.match(await page.textContent(`#my-games li[data-game="${first}"] a`), /^Five Up with Ana, Pip$/);
   assert.match(await page.textContent(`#my-games li[data-game="${first}"] .game-state`), /(your turn|waiting for the others) · just now$/);
   assert.deepEqual(requests.filter((r) => r.startsWith('GET /api/games')), [], 'the list does not poll every game');
   assert.ok(requests.includes('GET /api/me'));

@@ -22,6 +22,8 @@ async function createGame(page, url, { variant = 'fiveup', players, pairs, redea
 async function joinGame(page, inviteURL, name) {
   await page.goto(inviteURL);
   await page.waitForSelector('#join:not([hidden])');
+  const what = await page.textContent('#join-what');
+  if (!/ invited you to (Five Up|Partnership): \d players/.test(what)) throw new Error(`the join panel does not say who invited you to what: "${what}"`);
   await page.fill('#join-form input[name=name]', name);
   await page.click('#join-form button[type=submit]');
   await page.waitForSelector('#join', { state: 'hidden' });

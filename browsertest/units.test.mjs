@@ -174,3 +174,18 @@ test('"2 h ago" and "2 days left"', async () => {
   assert.equal(left('2026-12-01T12:00:30Z', now), '1 min left');
   assert.equal(left('2026-12-01T11:00:00Z', now), 'time is up');
 });
+
+test('counts are singular for one', async () => {
+  const { count } = await import('../frontend/static/assets/log.js');
+  assert.equal(count(1, 'pip'), '1 pip');
+  assert.equal(count(0, 'pip'), '0 pips');
+  assert.equal(count(12, 'point'), '12 points');
+});
+
+test('the join panel says who invited you to what', async () => {
+  const { invitation } = await import('../frontend/static/assets/log.js');
+  const v = (variant, players, pairs, target, host = 'Ana') => ({ variant, options: { players, pairs, target }, seats: [{ seat: 0, name: host }] });
+  assert.equal(invitation(v('fiveup', 3, false, 250)), 'Ana invited you to Five Up: 3 players, to 250.');
+  assert.equal(invitation(v('fiveup', 4, true, 100)), 'Ana invited you to Five Up: 4 players in pairs, to 100.');
+  assert.equal(invitation(v('partnership', 4, true, 50, 'Bea')), 'Bea invited you to Partnership: 4 players, to 50.');
+});

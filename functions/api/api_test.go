@@ -103,7 +103,7 @@ func TestCreateWithComputersStartsAndWaitsForAPerson(t *testing.T) {
 		}
 		for seat := 1; seat < 4; seat++ {
 			st := v.Seats[seat]
-			if st.Bot == nil || *st.Bot != "easy" || st.Name == nil || *st.Name != "Bot "+string(rune('0'+seat)) || !st.Taken {
+			if st.Bot == nil || *st.Bot != "easy" || st.Name == nil || *st.Name != botNames[seat] || !st.Taken {
 				t.Fatalf("seat %d = %+v, want the server-named easy bot", seat, st)
 			}
 		}

@@ -10,8 +10,18 @@ import (
 	"tessera/engine/bot/referee"
 )
 
+// botNames are the names the server gives computer seats, by seat (seat 0
+// is always the creator's): friendly, and unlike "Bot 1" for the second
+// seat, no number that disagrees with the page's "Seat 2".
+var botNames = [...]string{1: "Pip", 2: "Dot", 3: "Spinner"}
+
 // botName is the name the server gives a computer seat.
-func botName(seat int) string { return "Bot " + strconv.Itoa(seat) }
+func botName(seat int) string {
+	if seat > 0 && seat < len(botNames) {
+		return botNames[seat]
+	}
+	return "Computer " + strconv.Itoa(seat+1)
+}
 
 // HardPerRequest bounds the hard decisions one request makes (and so its
 // CPU: a hard decision is 1,200 playouts, 5-30 ms on one core here). Past

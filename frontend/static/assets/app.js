@@ -6,7 +6,7 @@ import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, r
 import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
-import { renderLog, seatName } from './log.js';
+import { renderLog, seatName, invitation } from './log.js';
 import { renderSeats, renderInfo, renderSummary, statusText, lastHandEnd, tickCountdowns } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 
@@ -61,7 +61,9 @@ function drawHand() {
   const sel = selectedTile ? you.tiles.findIndex((t) => t[0] === selectedTile[0] && t[1] === selectedTile[1]) : -1;
   focusIndex = Math.min(focusIndex, Math.max(0, you.tiles.length - 1));
   const hadFocus = hand.contains(document.activeElement);
-  renderHand(hand, you.tiles, moving ? [] : you.legal, sel, focusIndex);
+  // Tiles are singled out (playable or dimmed) only when one is to be
+  // played: not while others play, nor during the redeal question.
+  renderHand(hand, you.tiles, moving ? [] : you.legal, sel, focusIndex, !moving && (!myTurn() || you.confirm));
   if (hadFocus && hand.children[focusIndex]) hand.children[focusIndex].focus();
 }
 
@@ -123,6 +125,20 @@ function showSummary() {
   }
 }
 
+// The summary is a modal dialog: Tab and Shift+Tab stay inside it, and
+// Escape closes it as its close button does.
+function summaryKeys(ev) {
+  if ($('#summary').hidden) return;
+  if (ev.key === 'Escape') { ev.preventDefault(); closeSummary(); return; }
+  if (ev.key !== 'Tab') return;
+  const items = [...$('#summary').querySelectorAll('button, a[href], input, select, [tabindex]:not([tabindex="-1"])')].filter((x) => !x.disabled);
+  if (!items.length) return;
+  const first = items[0], last = items[items.length - 1];
+  const inside = $('#summary').contains(document.activeElement);
+  if (ev.shiftKey && (document.activeElement === first || !inside)) { ev.preventDefault(); last.focus(); }
+  else if (!ev.shiftKey && (document.activeElement === last || !inside)) { ev.preventDefault(); first.focus(); }
+}
+
 function closeSummary() {
   const end = lastHandEnd(view);
   seenEnd = view.status === 'finished' ? Infinity : (end ? end.e.seq : 0);
@@ -137,9 +153,21 @@ function closeSummary() {
 async function send(move) {
   if (moving) return;
   moving = true;
+  // A move chosen on an end target gives the focus back to the hand (the
+  // target is gone once the tile lies there).
+  const fromBoard = $('#board').contains(document.activeElement);
   selectedTile = null;
   drawHand();
   $('#confirm').hidden = true;
+  $('#hand').setAttribute('aria-busy', 'true');
+  document.body.dataset.busy = 'true';
+  prompt('Sending your move…');
+  const done = () => {
+    $('#hand').removeAttribute('aria-busy');
+    delete document.body.dataset.busy;
+    // (Unless the move ended the hand: then the summary dialog has it.)
+    if (fromBoard && !summaryOpen && view && view.you && view.you.tiles.length) input.focusTile(Math.min(focusIndex, view.you.tiles.length - 1));
+  };
   try {
     const v = await sendMove(id, token, { ...move, version: view.version, moveId: newMoveId() },
       (n, ms) => banner(`Connection trouble; retrying your move in ${Math.round(ms / 1000)} s…`));
@@ -151,8 +179,10 @@ async function send(move) {
     // play, so time it again (2 s while the page is visible).
     poller.schedule();
     tellOtherTabs();
+    done();
   } catch (e) {
     moving = false;
+    done();
     if (e instanceof ApiError && e.code === 'stale_version' && e.game) {
       show(e.game);
       prompt('The game moved on while you were choosing; here is the table as it is now.');
@@ -208,6 +238,7 @@ function showJoin() {
   const canJoin = !token && view.status === 'open';
   $('#join').hidden = !canJoin;
   if (!canJoin) return;
+  $('#join-what').textContent = invitation(view);
   const sel = $('#join-form select[name=seat]');
   const free = view.seats.filter((s) => !s.taken).map((s) => s.seat);
   const want = sel.value;
@@ -257,10 +288,12 @@ function toggleMenu(open) {
   $('#menu-btn').setAttribute('aria-expanded', String(!m.hidden));
 }
 
-async function share(url, title, button) {
+// share offers the invite link to the phone's share sheet (or copies it);
+// the private link is a secret and is only ever copied (private: true).
+async function share(url, title, button, { private: secret = false } = {}) {
   const old = button.textContent;
   try {
-    if (navigator.share) { await navigator.share({ title, url }); return; }
+    if (navigator.share && !secret) { await navigator.share({ title, url }); return; }
     await navigator.clipboard.writeText(url);
     button.textContent = 'Copied!';
   } catch (e) {
@@ -352,13 +385,14 @@ const poller = new Poller(id, {
 });
 
 $('#join-form').addEventListener('submit', join);
+document.addEventListener('keydown', summaryKeys);
 $('#menu-btn').addEventListener('click', () => toggleMenu());
 document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && !$('#menu').hidden) { toggleMenu(false); $('#menu-btn').focus(); } });
 document.addEventListener('click', (ev) => {
   if (!$('#menu').hidden && !ev.target.closest('#menu, #menu-btn')) toggleMenu(false);
 });
 $('#share-invite').addEventListener('click', (ev) => share(inviteURL(id), 'Tessera: join my game', ev.target));
-$('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#seat=${token}`, 'Tessera: my seat', ev.target));
+$('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#seat=${token}`, 'Tessera: my seat', ev.target, { private: true }));
 notifyControl($('#notify'));
 // A push for this game (sw.js tells its open pages) means: poll now.
 if ('serviceWorker' in navigator) {

@@ -9,21 +9,23 @@ export function endsFor(legal, tile) {
 }
 
 /**
- * renderHand draws the player's tiles as buttons: playable ones stand out,
- * the others are dimmed and announced as not playable. focusIndex keeps the
- * roving tabindex where the player left it.
+ * renderHand draws the player's tiles as buttons: on the player's turn the
+ * playable ones stand out and the others are dimmed and announced as not
+ * playable; while others play (waiting), every tile is shown plainly (none
+ * can be played, and none is singled out). focusIndex keeps the roving
+ * tabindex where the player left it.
  */
-export function renderHand(el, tiles, legal, selected, focusIndex) {
+export function renderHand(el, tiles, legal, selected, focusIndex, waiting = false) {
   const buttons = tiles.map((t, i) => {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'hand-tile';
     b.dataset.index = i;
-    const playable = endsFor(legal, t).length > 0;
-    b.classList.add(playable ? 'playable' : 'dimmed');
+    const playable = !waiting && endsFor(legal, t).length > 0;
+    b.classList.add(playable ? 'playable' : waiting ? 'waiting' : 'dimmed');
     if (!playable) b.setAttribute('aria-disabled', 'true');
     if (selected === i) { b.classList.add('selected'); b.setAttribute('aria-pressed', 'true'); }
-    b.setAttribute('aria-label', tileName(t) + (playable ? '' : ' (cannot be played)'));
+    b.setAttribute('aria-label', tileName(t) + (playable || waiting ? '' : ' (cannot be played)'));
     b.tabIndex = i === focusIndex ? 0 : -1;
     b.append(tileSVG(t, false));
     return b;

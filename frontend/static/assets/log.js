@@ -3,6 +3,18 @@
 
 import { when } from './clock.js';
 import { tileText } from './render.js';
+import { VARIANT_NAMES } from './mygames.js';
+
+/** invitation: "Ana invited you to Five Up: 3 players, to 250." */
+export function invitation(view) {
+  const host = view.seats[0] && view.seats[0].name;
+  const o = view.options;
+  const how = `${VARIANT_NAMES[view.variant] || view.variant}: ${o.players} players${o.pairs && view.variant === 'fiveup' ? ' in pairs' : ''}, to ${o.target}`;
+  return host ? `${host} invited you to ${how}.` : `You are invited to ${how}.`;
+}
+
+/** count: "1 pip", "2 pips"; "1 point", "0 points". */
+export function count(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
 
 /** seatName: the seat's name, "You" for the reader's own seat. */
 export function seatName(view, seat, me) {

@@ -6,6 +6,9 @@
 
 const KEY = 'tessera.games';
 
+/** VARIANT_NAMES are the rule sets' names as the pages write them. */
+export const VARIANT_NAMES = { fiveup: 'Five Up', partnership: 'Partnership' };
+
 export function allGames() {
   try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch (e) { return {}; }
 }

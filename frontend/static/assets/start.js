@@ -2,7 +2,7 @@
 // server checks it) and lists the games this device has a seat in.
 
 import { createGame, myGames, ApiError } from './api.js';
-import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame } from './mygames.js';
+import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, VARIANT_NAMES } from './mygames.js';
 import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
 import { qrSVG } from './qr.js';
 import { ago, left } from './clock.js';
@@ -99,7 +99,6 @@ async function submit(ev) {
 let serverGames = null; // the last /api/me answer's games, null before one
 let showHidden = false;
 
-const VARIANT_NAMES = { fiveup: 'Five Up', partnership: 'Partnership' };
 
 /** entries merges the server's list with this device's older seats. */
 function entries() {

@@ -2,7 +2,7 @@
 // hand-end / match-end summary. It reads the view; it decides nothing.
 
 import { left } from './clock.js';
-import { seatName, teamName, handEndText, closerOf } from './log.js';
+import { seatName, teamName, handEndText, closerOf, count } from './log.js';
 import { tileSVG, tileName } from './render.js';
 
 /** Five Up turns clockwise; partnership counterclockwise (next seat on the right). */
@@ -177,13 +177,13 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
       if (!tiles.length) row.append(el('span', 'muted', 'no tiles left'));
       // The hand's points come from the tiles of the seats outside the winning team.
       const counted = e.reason !== 'target' && e.team !== null && e.team !== undefined && s.team !== e.team;
-      li.append(row, el('span', 'pips', `${pipSum(tiles)} pips${counted ? ', counted' : ''}`));
+      li.append(row, el('span', 'pips', `${count(pipSum(tiles), 'pip')}${counted ? ', counted' : ''}`));
       list.append(li);
     }
     panel.append(list);
     if (e.reason !== 'target' && e.team !== null && e.team !== undefined) {
       const counted = view.seats.filter((s) => s.team !== e.team).reduce((n, s) => n + pipSum((e.tiles && e.tiles[s.seat]) || []), 0);
-      panel.append(el('p', 'how', `Counted: ${counted} pips → ${e.points} points for ${teamName(view, e.team, me)}.`));
+      panel.append(el('p', 'how', `Counted: ${count(counted, 'pip')} → ${count(e.points, 'point')} for ${teamName(view, e.team, me)}.`));
     }
   }
   const scores = el('p', 'scores');

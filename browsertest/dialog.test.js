@@ -1,0 +1,125 @@
+// dialog.test.js: small things a player meets at the table (issue 12): the
+// hand summary is a modal dialog (focus inside, Tab stays in it, Escape
+// closes it); after playing on an end target the focus is back in the
+// hand; a move being sent shows it; the hand is not dimmed while others
+// play; the private link is copied, never offered to a share sheet.
+
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { createGame, act, state, waitVersionAbove } = require('./play.js');
+
+const env = h.suite();
+const { skip } = env;
+const errors = [];
+
+// myView reads this page's view from the API with the page's own token.
+const myView = (page) => page.evaluate(async () => {
+  const id = location.pathname.split('/')[2];
+  const { token } = JSON.parse(localStorage.getItem('tessera.games'))[id];
+  const r = await fetch(`/api/games/${id}`, { headers: { Authorization: 'Bearer ' + token } });
+  return r.json();
+});
+
+test('the hand summary is a modal dialog; focus comes back to the hand after an end target', { skip, timeout: 180000 }, async () => {
+  const { context, page } = await h.newPlayer(env.browser, errors);
+  const id = await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 1000, redeal: false, name: 'Ana' });
+  // Bea plays through the API, when the test lets her.
+  const join = await (await fetch(`${env.server.url}/api/games/${id}/seats`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bea' }) })).json();
+  const bea = { Authorization: 'Bearer ' + join.token, 'Content-Type': 'application/json' };
+  await page.waitForSelector('.hand-tile', { timeout: 15000 });
+  let keyboardEnd = false, waitingChecked = false, dialogChecked = false;
+  const checkDialog = async () => {
+    assert.equal(await page.getAttribute('#summary', 'aria-modal'), 'true');
+    assert.ok(await page.evaluate(() => document.querySelector('#summary').contains(document.activeElement)), 'the dialog has the focus');
+    for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      assert.ok(await page.evaluate(() => document.querySelector('#summary').contains(document.activeElement)), `${key} left the dialog`);
+    }
+    assert.doesNotMatch(await page.textContent('#summary'), /\b1 pips\b|\b1 points\b/);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#summary', { state: 'hidden' });
+    dialogChecked = true;
+  };
+  for (let step = 0; step < 600 && !(keyboardEnd && dialogChecked && waitingChecked); step++) {
+    if (await page.isVisible('#summary')) {
+      if (!dialogChecked) await checkDialog(); else await act(page);
+      continue;
+    }
+    const s = await state(page);
+    if (s.turn === 'other') {
+      if (!waitingChecked) {
+        // Bea to play: none of Ana's tiles is dimmed or announced as unplayable.
+        const labels = await page.locator('.hand-tile').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
+        assert.equal(await page.locator('.hand-tile.dimmed').count(), 0, 'tiles dimmed while another seat plays');
+        assert.ok(labels.length && labels.every((l) => !l.includes('cannot be played')), labels.join(', '));
+        waitingChecked = true;
+      }
+      const v = await (await fetch(`${env.server.url}/api/games/${id}`, { headers: bea })).json();
+      if (v.hand && v.hand.turn === v.you.seat && v.you.legal.length) {
+        const m = v.you.legal[0];
+        const r = await fetch(`${env.server.url}/api/games/${id}/moves`, { method: 'POST', headers: bea,
+          body: JSON.stringify({ version: v.version, type: 'play', tile: m.tile, end: m.end }) });
+        assert.equal(r.status, 200, await r.text());
+        await waitVersionAbove(page, s.version);
+      } else await page.waitForTimeout(200);
+      continue;
+    }
+    if (s.turn === 'mine' && !keyboardEnd) {
+      const v = await myView(page);
+      const twice = v.you.tiles.findIndex((t) => v.you.legal.filter((m) => m.tile[0] === t[0] && m.tile[1] === t[1]).length > 1);
+      if (twice >= 0) {
+        await page.locator('.hand-tile').nth(twice).focus();
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('.end-target');
+        assert.ok(await page.evaluate(() => !!document.activeElement.closest('#board')), 'the first end target has the focus');
+        await page.keyboard.press('Enter');
+        await waitVersionAbove(page, s.version);
+        await page.waitForFunction(() => !document.body.dataset.busy);
+        assert.ok(await page.evaluate(() => !!document.activeElement.closest('#hand')),
+          `after the move the focus is in the hand, not on ${await page.evaluate(() => document.activeElement.outerHTML.slice(0, 80))}`);
+        keyboardEnd = true;
+        continue;
+      }
+    }
+    if (!(await act(page))) await page.waitForTimeout(100);
+  }
+  assert.ok(waitingChecked, 'the hand was seen while Bea was to play');
+  assert.ok(dialogChecked, 'a hand ended and its summary was checked');
+  assert.ok(keyboardEnd, 'a tile fitting two ends was played on an end target');
+  await context.close();
+  assert.deepEqual(errors, []);
+});
+
+test('the private link is copied, never shared', { skip, timeout: 60000 }, async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
+  await context.addInitScript(() => {
+    window.shared = [];
+    navigator.share = async (data) => { window.shared.push(data.url); };
+  });
+  const page = h.watch(await context.newPage(), errors);
+  await page.goto(env.server.url + '/');
+  // An old-style seat (no player key): the game page offers its private link.
+  await page.evaluate(() => localStorage.clear());
+  const id = await page.evaluate(async () => {
+    const r = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ variant: 'fiveup', players: 2, name: 'Ana' }) });
+    const a = await r.json();
+    localStorage.setItem('tessera.games', JSON.stringify({ [a.game.id]: { token: a.token, seat: 0 } }));
+    return a.game.id;
+  });
+  await page.goto(`${env.server.url}/g/${id}`);
+  await page.waitForSelector('body[data-version]');
+  if (await page.isHidden('#menu')) await page.click('#menu-btn'); // it opens by itself for a creator waiting for friends
+  await page.waitForSelector('#private-share:not([hidden])');
+  await page.click('#share-private');
+  await page.waitForFunction(() => document.querySelector('#share-private').textContent !== 'Copy my private link');
+  assert.deepEqual(await page.evaluate(() => window.shared), [], 'the private link went to the share sheet');
+  assert.match(await page.evaluate(() => navigator.clipboard.readText()), new RegExp(`/g/${id}#seat=`));
+  await page.click('#share-invite');
+  assert.deepEqual(await page.evaluate(() => window.shared), [`${env.server.url}/g/${id}`], 'the invite link is offered to the share sheet');
+  await context.close();
+  assert.deepEqual(errors, []);
+});
