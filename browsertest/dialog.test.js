@@ -30,7 +30,7 @@ test('the hand summary is a modal dialog; focus comes back to the hand after an 
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bea' }) })).json();
   const bea = { Authorization: 'Bearer ' + join.token, 'Content-Type': 'application/json' };
   await page.waitForSelector('.hand-tile', { timeout: 15000 });
-  let keyboardEnd = false, waitingChecked = false, dialogChecked = false;
+  let keyboardEnd = false, waitingChecked = false, dialogChecked = false, announced = false;
   const checkDialog = async () => {
     assert.equal(await page.getAttribute('#summary', 'aria-modal'), 'true');
     assert.ok(await page.evaluate(() => document.querySelector('#summary').contains(document.activeElement)), 'the dialog has the focus');
@@ -64,6 +64,12 @@ test('the hand summary is a modal dialog; focus comes back to the hand after an 
           body: JSON.stringify({ version: v.version, type: 'play', tile: m.tile, end: m.end }) });
         assert.equal(r.status, 200, await r.text());
         await waitVersionAbove(page, s.version);
+        if (!announced) {
+          // The live region tells a screen reader what Bea did.
+          await page.waitForFunction(() => /Bea (played|led) /.test(document.querySelector('#announce').textContent));
+          assert.equal(await page.getAttribute('#announce', 'aria-live'), 'polite');
+          announced = true;
+        }
       } else await page.waitForTimeout(200);
       continue;
     }
@@ -89,6 +95,7 @@ test('the hand summary is a modal dialog; focus comes back to the hand after an 
   assert.ok(waitingChecked, 'the hand was seen while Bea was to play');
   assert.ok(dialogChecked, 'a hand ended and its summary was checked');
   assert.ok(keyboardEnd, 'a tile fitting two ends was played on an end target');
+  assert.ok(announced, "Bea's move was announced");
   await context.close();
   assert.deepEqual(errors, []);
 });

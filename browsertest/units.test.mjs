@@ -189,3 +189,21 @@ test('the join panel says who invited you to what', async () => {
   assert.equal(invitation(v('fiveup', 4, true, 100)), 'Ana invited you to Five Up: 4 players in pairs, to 100.');
   assert.equal(invitation(v('partnership', 4, true, 50, 'Bea')), 'Bea invited you to Partnership: 4 players, to 50.');
 });
+
+test("screen readers hear the others' moves since the last view", async () => {
+  const { announcement } = await import('../frontend/static/assets/log.js');
+  const v = {
+    seats: [{ seat: 0, name: 'Ana', team: 0 }, { seat: 1, name: 'Bea', team: 1 }],
+    log: [
+      { seq: 1, hand: 1, type: 'deal', leader: 0 },
+      { seq: 2, hand: 1, type: 'play', seat: 0, tile: [6, 6], end: 'lead', points: 0 },
+      { seq: 3, hand: 1, type: 'play', seat: 1, tile: [6, 1], end: 'right', points: 5 },
+      { seq: 4, hand: 1, type: 'draw', seat: 0, count: 2 },
+      { seq: 5, hand: 1, type: 'pass', seat: 0 },
+    ],
+  };
+  const said = announcement(v, 0, 2);
+  assert.match(said, /^Bea played 6.1 on the right and scored 5\.$/);
+  assert.equal(announcement(v, 0, 5), '');
+  assert.match(announcement(v, 1, 3), /^You drew 2 and passed\.$|^Ana drew 2 and passed\.$/);
+});

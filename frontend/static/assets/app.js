@@ -6,7 +6,7 @@ import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, r
 import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
-import { renderLog, seatName, invitation } from './log.js';
+import { renderLog, seatName, invitation, announcement } from './log.js';
 import { renderSeats, renderInfo, renderSummary, statusText, lastHandEnd, tickCountdowns } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 
@@ -102,6 +102,12 @@ function show(v, force) {
   describePrompt();
   $('#confirm').hidden = !(view.you && view.you.confirm) || moving;
   renderLog($('#log'), view, me(), 60, seenSeq);
+  // Others' moves since the view before are told to screen readers (not
+  // the game as it was when the page opened).
+  if (before && before.id === view.id && before.log.length) {
+    const said = announcement(view, me(), before.log[before.log.length - 1].seq);
+    if (said) $('#announce').textContent = said;
+  }
   markSeen();
   showAway();
   showFinished();

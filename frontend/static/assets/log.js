@@ -90,9 +90,22 @@ export function describe(view, me) {
       }
       default: text = e.type;
     }
-    out.push({ seq: e.seq, type: e.type, text, at: e.at || null });
+    out.push({ seq: e.seq, type: e.type, seat: e.seat, text, at: e.at || null });
   }
   return out;
+}
+
+/**
+ * announcement is what a screen reader is told when a view arrives: the
+ * lines of the events after seq afterSeq, except the reader's own moves
+ * (they know those), as sentences. "" when nothing new.
+ */
+export function announcement(view, me, afterSeq) {
+  const own = new Set(['play', 'draw', 'pass', 'redeal', 'keep', 'away', 'back']);
+  return describe(view, me)
+    .filter((l) => l.seq > afterSeq && !(own.has(l.type) && l.seat === me && me !== null && me !== undefined))
+    .map((l) => (/[.!]$/.test(l.text) ? l.text : l.text + '.'))
+    .join(' ');
 }
 
 /**
