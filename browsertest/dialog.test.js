@@ -130,3 +130,22 @@ test('the private link is copied, never shared', { skip, timeout: 60000 }, async
   await context.close();
   assert.deepEqual(errors, []);
 });
+
+test('the log is beside the board on a wide screen and below it on a phone', { skip, timeout: 60000 }, async () => {
+  for (const [viewport, beside] of [[{ width: 1280, height: 800 }, true], [{ width: 390, height: 844 }, false]]) {
+    const { context, page } = await h.newPlayer(env.browser, errors, viewport);
+    await createGame(page, env.server.url, { variant: 'fiveup', players: 2, name: 'Ana', seats: ['easy'] });
+    await page.waitForSelector('#log li');
+    const board = await page.locator('.board-wrap').boundingBox();
+    const log = await page.locator('.log-wrap').boundingBox();
+    if (beside) {
+      assert.ok(log.x >= board.x + board.width - 1, `the log (x ${log.x}) is right of the board (ends at ${board.x + board.width})`);
+      assert.ok(log.y < viewport.height && log.y + 40 < viewport.height, 'the log is in view without scrolling');
+      assert.ok(await page.locator('#log li').first().isVisible());
+    } else {
+      assert.ok(log.y >= board.y + board.height - 1, `the log (y ${log.y}) is below the board (ends at ${board.y + board.height})`);
+    }
+    await context.close();
+  }
+  assert.deepEqual(errors, []);
+});
