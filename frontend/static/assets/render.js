@@ -183,6 +183,9 @@ function bounds(rects) {
 
 const MIN_W = 11, MIN_H = 6, PAD = 0.4;
 
+/** TARGET_PX is the smallest end target on screen, in CSS px. */
+export const TARGET_PX = 44;
+
 /**
  * fitLayout tries snake widths and keeps the one that lets the tiles be
  * largest in a box of width x height pixels.
@@ -248,12 +251,18 @@ export function renderBoard(el, view, targets, tile) {
     const hot = last && sameTile(last, t.tile);
     drawTile(root, t.x, t.y, t.w, t.h, t.a, t.b, hot ? 'last' : '');
   }
+  // A finger needs 44x44 CSS px (WCAG 2.5.5): an end target smaller than
+  // that on screen gets an invisible hit area of that size around it.
+  const px = (rect.width || 320) / v.w;
+  const hitUnits = TARGET_PX / px;
   for (const end of targets || []) {
     const b = fit.lay.ends[end];
     if (!b) continue;
     const pipsAt = board && (board.ends || []).find((e) => e.end === end);
     const label = end === 'lead' ? 'Lead here' : `Play on the ${end} end` + (pipsAt ? ` (${pipsAt.pips})` : '');
     const g = svg('g', { class: 'end-target', role: 'button', tabindex: '0', 'aria-label': label, 'data-end': end }, root);
+    const hw = Math.max(b.w, hitUnits), hh = Math.max(b.h, hitUnits);
+    svg('rect', { class: 'hit', x: b.x + b.w / 2 - hw / 2, y: b.y + b.h / 2 - hh / 2, width: hw, height: hh }, g);
     svg('rect', { x: b.x + 0.05, y: b.y + 0.05, width: b.w - 0.1, height: b.h - 0.1, rx: 0.14 }, g);
   }
   el.replaceChildren(root);

@@ -1,0 +1,48 @@
+// targets.test.js: every end target a finger can press is at least 44x44
+// CSS px (WCAG 2.5.5) on phones upright and sideways, with 22 tiles on the
+// board: the game page's own board box, drawn by render.js.
+
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { createGame } = require('./play.js');
+
+const env = h.suite();
+const { skip } = env;
+const errors = [];
+
+test('end targets are at least 44x44 px with 22 tiles on the board', { skip, timeout: 90000 }, async () => {
+  for (const viewport of [{ width: 360, height: 740 }, { width: 390, height: 844 }, { width: 740, height: 360 }]) {
+    const context = await env.browser.newContext({ viewport, hasTouch: true, isMobile: true });
+    const page = h.watch(await context.newPage(), errors);
+    await createGame(page, env.server.url, { variant: 'fiveup', players: 2, name: 'Ana', seats: ['easy'] });
+    await page.waitForSelector('.hand-tile');
+    const sizes = await page.evaluate(async () => {
+      /* global document */
+      const { renderBoard } = await import('/assets/render.js');
+      // A long line of 22 tiles (pips need not match for drawing): both
+      // ends and, around a spinner, the arms are offered.
+      const line = [];
+      for (let i = 0; i < 18; i++) line.push([i % 7, (i + 1) % 7]);
+      line[9] = [3, 3];
+      const view = {
+        variant: 'fiveup', seats: [], log: [],
+        hand: { number: 1, board: { line, spinner: 9, lead: 9, up: [[3, 4], [4, 5]], down: [[3, 0], [0, 1]],
+          ends: [{ end: 'left', pips: 0 }, { end: 'right', pips: 4 }, { end: 'up', pips: 5 }, { end: 'down', pips: 1 }], count: 10 } },
+      };
+      const board = document.querySelector('#board');
+      renderBoard(board, view, ['left', 'right', 'up', 'down'], [1, 4]);
+      return [...board.querySelectorAll('.end-target')].map((t) => {
+        const r = t.getBoundingClientRect();
+        return { end: t.dataset.end, w: r.width, h: r.height };
+      });
+    });
+    assert.equal(sizes.length, 4, `four targets at ${viewport.width}x${viewport.height}`);
+    for (const s of sizes) {
+      assert.ok(s.w >= 44 - 0.5 && s.h >= 44 - 0.5, `${viewport.width}x${viewport.height}: the ${s.end} target is ${s.w.toFixed(1)}x${s.h.toFixed(1)} px`);
+    }
+    await context.close();
+  }
+  assert.deepEqual(errors, []);
+});
