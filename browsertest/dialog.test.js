@@ -39,6 +39,10 @@ test('the hand summary is a modal dialog; focus comes back to the hand after an 
       assert.ok(await page.evaluate(() => document.querySelector('#summary').contains(document.activeElement)), `${key} left the dialog`);
     }
     assert.doesNotMatch(await page.textContent('#summary'), /\b1 pips\b|\b1 points\b/);
+    // The hand's final layout is shown in the summary, though the next deal
+    // is already on the table.
+    const finalTiles = await page.locator('#summary .final-board .tile').count();
+    assert.ok(finalTiles > 0, 'the summary shows how the hand ended on the table');
     await page.keyboard.press('Escape');
     await page.waitForSelector('#summary', { state: 'hidden' });
     dialogChecked = true;

@@ -96,6 +96,10 @@ type Match struct {
 	confirming uint8   // bit per seat asked redeal or keep
 	result     *Result // the last hand's result once the match is over
 	lastPlay   int     // seq of the last play event, 0 for none
+	// lastLayout is the previous hand's final layout once a later hand has
+	// been dealt (the view's lastHand), lastHandNo its number.
+	lastLayout *Layout
+	lastHandNo int
 
 	records []HandRecord
 	actions int // answers and plays made in the current hand
@@ -414,6 +418,8 @@ func (m *Match) play(seat int, t Tile, e End) error {
 func (m *Match) endHand(res Result, winner, next int) {
 	m.emit(Event{Type: EventHandEnd, Result: &res})
 	if winner < 0 {
+		final := m.hand.layout
+		m.lastLayout, m.lastHandNo = &final, m.handNo
 		m.startHand(next)
 		return
 	}

@@ -9,21 +9,25 @@ import (
 // field for field. It is built only by Match.View, the one place that
 // decides what a seat may know.
 type View struct {
-	ID        string      `json:"id"`
-	Version   int64       `json:"version"`
-	Variant   Variant     `json:"variant"`
-	Options   ViewOptions `json:"options"`
-	Status    Status      `json:"status"`
-	Seats     []ViewSeat  `json:"seats"`
-	Scores    []int       `json:"scores"`
-	Hand      *ViewHand   `json:"hand"`
-	You       *ViewYou    `json:"you"`
-	Log       []Event     `json:"log"`
-	Winner    *int        `json:"winner"`
-	Next      *string     `json:"next"`
-	Previous  *string     `json:"previous"`
-	Series    ViewSeries  `json:"series"`
-	UpdatedAt string      `json:"updatedAt"`
+	ID      string      `json:"id"`
+	Version int64       `json:"version"`
+	Variant Variant     `json:"variant"`
+	Options ViewOptions `json:"options"`
+	Status  Status      `json:"status"`
+	Seats   []ViewSeat  `json:"seats"`
+	Scores  []int       `json:"scores"`
+	Hand    *ViewHand   `json:"hand"`
+	// LastHand is the previous hand's final layout, once a later hand has
+	// been dealt (an addition to API.md's view: the page shows how a hand
+	// ended after the next deal replaced it); null before.
+	LastHand  *ViewLastHand `json:"lastHand"`
+	You       *ViewYou      `json:"you"`
+	Log       []Event       `json:"log"`
+	Winner    *int          `json:"winner"`
+	Next      *string       `json:"next"`
+	Previous  *string       `json:"previous"`
+	Series    ViewSeries    `json:"series"`
+	UpdatedAt string        `json:"updatedAt"`
 }
 
 // ViewOptions always carries all five options.
@@ -64,6 +68,12 @@ type ViewHand struct {
 	Confirming []int     `json:"confirming"`
 	Result     *Result   `json:"result"`
 	Deadline   *string   `json:"deadline"`
+}
+
+// ViewLastHand is a hand that ended: its number and final layout.
+type ViewLastHand struct {
+	Number int       `json:"number"`
+	Board  ViewBoard `json:"board"`
 }
 
 // ViewBoard is the layout.
@@ -172,6 +182,9 @@ func (m *Match) View(seat int, meta ViewMeta) *View {
 	if m.winner >= 0 {
 		v.Winner = intPtr(m.winner)
 	}
+	if m.lastLayout != nil {
+		v.LastHand = &ViewLastHand{Number: m.lastHandNo, Board: viewBoard(m.lastLayout, m.opts.Variant == FiveUp)}
+	}
 	if m.handNo > 0 {
 		v.Hand = m.viewHand()
 		if !meta.Deadline.IsZero() && m.status == StatusPlaying {
@@ -200,11 +213,10 @@ func (m *Match) recentLog() []Event {
 }
 
 func (m *Match) viewHand() *ViewHand {
-	l := &m.hand.layout
 	h := &ViewHand{
 		Number: m.handNo, Phase: m.phase, Leader: m.hand.leader,
 		Boneyard: m.hand.Boneyard(), Confirming: []int{}, Result: m.result,
-		Board: ViewBoard{Line: l.Line(), Up: l.Arm(EndUp), Down: l.Arm(EndDown), Ends: []ViewEnd{}},
+		Board: viewBoard(&m.hand.layout, m.opts.Variant == FiveUp),
 	}
 	if t := m.Turn(); t >= 0 {
 		h.Turn = intPtr(t)
@@ -212,21 +224,27 @@ func (m *Match) viewHand() *ViewHand {
 	for c := m.confirming; c != 0; c &= c - 1 {
 		h.Confirming = append(h.Confirming, bits.TrailingZeros8(c))
 	}
+	return h
+}
+
+// viewBoard is a layout as the view shows it; the count is Five Up's.
+func viewBoard(l *Layout, count bool) ViewBoard {
+	b := ViewBoard{Line: l.Line(), Up: l.Arm(EndUp), Down: l.Arm(EndDown), Ends: []ViewEnd{}}
 	if ld := l.Lead(); ld >= 0 {
-		h.Board.Lead = intPtr(ld)
+		b.Lead = intPtr(ld)
 	}
 	if sp := l.Spinner(); sp >= 0 {
-		h.Board.Spinner = intPtr(sp)
+		b.Spinner = intPtr(sp)
 	}
 	for e := EndLeft; e <= EndDown; e++ {
 		if l.Open(e) {
-			h.Board.Ends = append(h.Board.Ends, ViewEnd{End: e, Pips: l.Pips(e)})
+			b.Ends = append(b.Ends, ViewEnd{End: e, Pips: l.Pips(e)})
 		}
 	}
-	if m.opts.Variant == FiveUp {
-		h.Board.Count = intPtr(l.Count())
+	if count {
+		b.Count = intPtr(l.Count())
 	}
-	return h
+	return b
 }
 
 func (m *Match) viewYou(seat int) *ViewYou {

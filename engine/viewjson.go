@@ -69,6 +69,18 @@ func (v *View) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = v.Hand.appendJSON(b); err != nil {
 		return nil, err
 	}
+	b = append(b, `,"lastHand":`...)
+	if v.LastHand == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, `{"number":`...)
+		b = strconv.AppendInt(b, int64(v.LastHand.Number), 10)
+		b = append(b, `,"board":`...)
+		if b, err = v.LastHand.Board.appendJSON(b); err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
+	}
 	b = append(b, `,"you":`...)
 	if b, err = v.You.appendJSON(b); err != nil {
 		return nil, err
@@ -118,8 +130,27 @@ func (h *ViewHand) appendJSON(b []byte) ([]byte, error) {
 	b = appendIntPtr(b, h.Turn)
 	b = append(b, `,"boneyard":`...)
 	b = strconv.AppendInt(b, int64(h.Boneyard), 10)
-	bd := &h.Board
-	b = append(b, `,"board":{"line":`...)
+	b = append(b, `,"board":`...)
+	if b, err = h.Board.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"confirming":`...)
+	b = appendInts(b, h.Confirming)
+	b = append(b, `,"result":`...)
+	if h.Result == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendResultFields(append(b, '{'), h.Result)
+		b = append(b, '}')
+	}
+	b = append(b, `,"deadline":`...)
+	b = appendStringPtr(b, h.Deadline)
+	return append(b, '}'), nil
+}
+
+func (bd *ViewBoard) appendJSON(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `{"line":`...)
 	b = appendTiles(b, bd.Line)
 	b = append(b, `,"lead":`...)
 	b = appendIntPtr(b, bd.Lead)
@@ -150,17 +181,6 @@ func (h *ViewHand) appendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"count":`...)
 	b = appendIntPtr(b, bd.Count)
-	b = append(b, `},"confirming":`...)
-	b = appendInts(b, h.Confirming)
-	b = append(b, `,"result":`...)
-	if h.Result == nil {
-		b = append(b, "null"...)
-	} else {
-		b = appendResultFields(append(b, '{'), h.Result)
-		b = append(b, '}')
-	}
-	b = append(b, `,"deadline":`...)
-	b = appendStringPtr(b, h.Deadline)
 	return append(b, '}'), nil
 }
 

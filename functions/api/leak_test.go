@@ -14,7 +14,7 @@ import (
 // may name a secret.
 
 // tilePlaces are the JSON paths where a tile may appear in a view.
-var tilePlaces = regexp.MustCompile(`^(you\.tiles\.\d+|you\.legal\.\d+\.tile|hand\.board\.(line|up|down)\.\d+|` +
+var tilePlaces = regexp.MustCompile(`^(you\.tiles\.\d+|you\.legal\.\d+\.tile|(hand|lastHand)\.board\.(line|up|down)\.\d+|` +
 	`hand\.result\.tiles\.\d+\.\d+|log\.\d+\.tile|log\.\d+\.tiles\.\d+\.\d+)$`)
 
 // numberLists are paths holding lists of small numbers that are not tiles.
@@ -89,6 +89,42 @@ func checkView(t testing.TB, raw []byte, seat int, hands [][][2]int) {
 			t.Errorf("tile-like value %v at %q, where API.md puts no tile", tile, path)
 		}
 	})
+	// The last hand's layout holds exactly the tiles played in that hand,
+	// as the log tells them.
+	var last struct {
+		LastHand *struct {
+			Number int                               `json:"number"`
+			Board  struct{ Line, Up, Down [][2]int } `json:"board"`
+		} `json:"lastHand"`
+		Log []struct {
+			Hand int     `json:"hand"`
+			Type string  `json:"type"`
+			Tile *[2]int `json:"tile"`
+		} `json:"log"`
+	}
+	if err := json.Unmarshal(raw, &last); err != nil {
+		t.Fatal(err)
+	}
+	if lh := last.LastHand; lh != nil {
+		played := map[[2]int]bool{}
+		for _, e := range last.Log {
+			if e.Hand == lh.Number && e.Type == "play" && e.Tile != nil {
+				played[norm(*e.Tile)] = true
+			}
+		}
+		n := 0
+		for _, part := range [][][2]int{lh.Board.Line, lh.Board.Up, lh.Board.Down} {
+			for _, tile := range part {
+				n++
+				if !played[norm(tile)] {
+					t.Errorf("lastHand shows %v, which the log has nobody play in hand %d", tile, lh.Number)
+				}
+			}
+		}
+		if n != len(played) {
+			t.Errorf("lastHand shows %d tiles; the log has %d played in hand %d", n, len(played), lh.Number)
+		}
+	}
 	v := mustView(t, raw)
 	if seat < 0 {
 		if v.You != nil {

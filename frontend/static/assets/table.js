@@ -3,7 +3,7 @@
 
 import { left } from './clock.js';
 import { seatName, teamName, handEndText, closerOf, count } from './log.js';
-import { tileSVG, tileName } from './render.js';
+import { tileSVG, tileName, renderBoard } from './render.js';
 
 /** Five Up turns clockwise; partnership counterclockwise (next seat on the right). */
 export function clockwise(view) { return view.variant !== 'partnership'; }
@@ -161,6 +161,16 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
   if (e) {
     const closer = found && e.reason === 'domino' ? closerOf(view.log, found.i) : null;
     panel.append(el('p', 'why', handEndText(view, { hand: e.hand ?? view.hand.number, ...e }, me, closer)));
+    // How the hand ended: its final layout (the view's lastHand once the
+    // next deal replaced it on the table; the table itself at match end).
+    const last = view.lastHand;
+    if (last && last.number === (e.hand ?? view.hand.number) && !finished) {
+      const box = el('div', 'board final-board');
+      box.setAttribute('role', 'img');
+      box.setAttribute('aria-label', `The table at the end of hand ${last.number}`);
+      panel.append(box);
+      renderBoard(box, { variant: view.variant, hand: { number: last.number, board: last.board }, log: [] }, [], null);
+    }
     const list = el('ul', 'revealed');
     for (const s of view.seats) {
       const tiles = (e.tiles && e.tiles[s.seat]) || [];
