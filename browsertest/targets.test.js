@@ -46,3 +46,35 @@ test('end targets are at least 44x44 px with 22 tiles on the board', { skip, tim
   }
   assert.deepEqual(errors, []);
 });
+
+test('the board marks each open end with its pips, and the spinner', { skip, timeout: 60000 }, async () => {
+  const { context, page } = await h.newPlayer(env.browser, errors, { width: 390, height: 844 });
+  await createGame(page, env.server.url, { variant: 'fiveup', players: 2, name: 'Ana', seats: ['easy'] });
+  await page.waitForSelector('.hand-tile');
+  const drawn = await page.evaluate(async () => {
+    /* global document */
+    const { renderBoard } = await import('/assets/render.js');
+    const board = document.querySelector('#board');
+    const marks = (view) => {
+      renderBoard(board, view, [], null);
+      return {
+        marks: [...board.querySelectorAll('.end-mark')].map((m) => `${m.dataset.end} ${m.textContent}`),
+        spinners: board.querySelectorAll('.tile.spinner').length,
+        label: board.querySelector('svg').getAttribute('aria-label'),
+      };
+    };
+    const fiveUp = marks({ variant: 'fiveup', seats: [], log: [], hand: { number: 1, board: {
+      line: [[2, 5], [5, 5], [5, 3]], spinner: 1, lead: 1, up: [[5, 6]], down: [],
+      ends: [{ end: 'left', pips: 2 }, { end: 'right', pips: 3 }, { end: 'up', pips: 6 }, { end: 'down', pips: 5 }], count: 16 } } });
+    const partnership = marks({ variant: 'partnership', seats: [], log: [], hand: { number: 1, board: {
+      line: [[6, 6], [6, 1]], spinner: null, lead: 0, up: [], down: [], ends: [{ end: 'left', pips: 6 }, { end: 'right', pips: 1 }], count: null } } });
+    return { fiveUp, partnership };
+  });
+  assert.deepEqual(drawn.fiveUp.marks, ['left 2', 'right 3', 'up 6', 'down 5']);
+  assert.equal(drawn.fiveUp.spinners, 1, 'the spinner is marked');
+  assert.match(drawn.fiveUp.label, /open ends: left 2, right 3, up 6, down 5$/);
+  assert.deepEqual(drawn.partnership.marks, ['left 6', 'right 1'], 'both ends in the partnership game');
+  assert.equal(drawn.partnership.spinners, 0);
+  await context.close();
+  assert.deepEqual(errors, []);
+});

@@ -241,15 +241,30 @@ export function renderBoard(el, view, targets, tile) {
   const fit = fitLayout(board, anchorOf(view), rect.width || 320, rect.height || 240, !!tile && tile[0] === tile[1]);
   const v = fit.view;
   const n = board ? board.line.length + (board.up || []).length + (board.down || []).length : 0;
+  const open = (board && board.ends) || [];
+  const spinner = board && board.spinner !== null && board.spinner !== undefined;
   const root = svg('svg', {
     viewBox: `${v.x.toFixed(3)} ${v.y.toFixed(3)} ${v.w.toFixed(3)} ${v.h.toFixed(3)}`,
     preserveAspectRatio: 'xMidYMid meet', class: 'layout', role: 'group',
-    'aria-label': n ? `Layout of ${n} tile${n === 1 ? '' : 's'}` : 'Empty layout',
+    'aria-label': n
+      ? `Layout of ${n} tile${n === 1 ? '' : 's'}` + (open.length ? `; open ends: ${open.map((e) => `${e.end} ${e.pips}`).join(', ')}` : '')
+      : 'Empty layout',
   });
   const last = lastPlay(view);
-  for (const t of fit.lay.tiles) {
+  fit.lay.tiles.forEach((t, i) => {
     const hot = last && sameTile(last, t.tile);
-    drawTile(root, t.x, t.y, t.w, t.h, t.a, t.b, hot ? 'last' : '');
+    // The anchor (the first tile drawn) is the spinner when there is one.
+    const cls = [hot ? 'last' : '', spinner && i === 0 ? 'spinner' : ''].filter(Boolean).join(' ');
+    drawTile(root, t.x, t.y, t.w, t.h, t.a, t.b, cls);
+  });
+  // Each open end shows the pips a tile must match there, where it would go.
+  for (const e of open) {
+    const b = fit.lay.ends[e.end];
+    if (!b) continue;
+    const cx = b.x + b.w / 2, cy = b.y + b.h / 2, r = Math.min(b.w, b.h) * 0.34;
+    const g = svg('g', { class: 'end-mark', 'aria-hidden': 'true', 'data-end': e.end }, root);
+    svg('circle', { cx, cy, r }, g);
+    svg('text', { x: cx, y: cy, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': (r * 1.25).toFixed(3) }, g).textContent = String(e.pips);
   }
   // A finger needs 44x44 CSS px (WCAG 2.5.5): an end target smaller than
   // that on screen gets an invisible hit area of that size around it.
