@@ -6,7 +6,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
-const { createGame } = require('./play.js');
+const { createGame, act } = require('./play.js');
 
 const env = h.suite();
 const { skip } = env;
@@ -75,6 +75,25 @@ test('the board marks each open end with its pips, and the spinner', { skip, tim
   assert.match(drawn.fiveUp.label, /open ends: left 2, right 3, up 6, down 5$/);
   assert.deepEqual(drawn.partnership.marks, ['left 6', 'right 1'], 'both ends in the partnership game');
   assert.equal(drawn.partnership.spinners, 0);
+  await context.close();
+  assert.deepEqual(errors, []);
+});
+
+test('the count shows its sum on a tap', { skip, timeout: 60000 }, async () => {
+  const { context, page } = await h.newPlayer(env.browser, errors, { width: 390, height: 844 });
+  await createGame(page, env.server.url, { variant: 'fiveup', players: 2, redeal: false, name: 'Ana', seats: ['easy'] });
+  await page.waitForSelector('.hand-tile');
+  // An empty layout has no count to explain: Ana leads if she must.
+  for (let i = 0; i < 5 && !(await page.locator('.info-count .count-btn').count()); i++) await act(page);
+  await page.waitForSelector('.info-count .count-btn');
+  const shown = Number(await page.textContent('.info-count b'));
+  assert.equal(await page.isVisible('.count-sum'), false);
+  await page.click('.info-count .count-btn');
+  const sum = await page.textContent('.count-sum');
+  assert.match(sum, /^\d+( \+ \d+)* = \d+$/);
+  assert.equal(Number(sum.split(' = ')[1]), shown, `${sum} is the count ${shown}`);
+  assert.equal(sum.split(' = ')[0].split(' + ').reduce((a, b) => a + Number(b), 0), shown);
+  assert.equal(await page.getAttribute('.info-count .count-btn', 'title'), sum, 'and on hover');
   await context.close();
   assert.deepEqual(errors, []);
 });

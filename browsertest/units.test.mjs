@@ -207,3 +207,9 @@ test("screen readers hear the others' moves since the last view", async () => {
   assert.equal(announcement(v, 0, 5), '');
   assert.match(announcement(v, 1, 3), /^You drew 2 and passed\.$|^Ana drew 2 and passed\.$/);
 });
+
+test('the count is written as its sum', async () => {
+  const { countSum } = await import('../frontend/static/assets/table.js');
+  assert.equal(countSum([6, 2, 1, 0, 6]), '6 + 2 + 1 + 0 + 6 = 15');
+  assert.equal(countSum([5, 5]), '5 + 5 = 10');
+});

@@ -220,5 +220,27 @@ func (l *Layout) Count() int {
 	return c
 }
 
+// CountTerms are the values Count adds, in its order: a lone lead tile's
+// two halves, or the left end, the right end, then each arm's end (up,
+// down) that holds a tile. Nil on an empty layout. They sum to Count.
+func (l *Layout) CountTerms() []int {
+	switch l.hi - l.lo {
+	case 0:
+		return nil
+	case 1:
+		t := l.line[l.lo]
+		return []int{int(t[0]), int(t[1])}
+	}
+	left, right := l.line[l.lo], l.line[l.hi-1]
+	terms := []int{endValue(left, left[0]), endValue(right, right[1])}
+	for a := 0; a < 2; a++ {
+		if n := l.armLen[a]; n > 0 {
+			t := l.arms[a][n-1]
+			terms = append(terms, endValue(t, t[1]))
+		}
+	}
+	return terms
+}
+
 // openMask is the set of tiles that fit at least one open end.
 func (l *Layout) openMask() uint32 { return l.mask }

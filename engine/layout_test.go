@@ -147,3 +147,21 @@ func TestLeadIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestCountTermsSumToCount: over random 2-player Five Up matches, at every
+// step, the terms add up to the count.
+func TestCountTermsSumToCount(t *testing.T) {
+	for s := range uint64(200) {
+		m := newStarted(t, configs[0].opts, Seed{s, 7})
+		playOut(t, m, newRand(s), func(int, Move) {
+			l := &m.hand.layout
+			sum := 0
+			for _, v := range l.CountTerms() {
+				sum += v
+			}
+			if sum != l.Count() {
+				t.Fatalf("terms %v sum to %d, count %d", l.CountTerms(), sum, l.Count())
+			}
+		})
+	}
+}

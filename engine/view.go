@@ -87,6 +87,10 @@ type ViewBoard struct {
 	Down    []Tile    `json:"down"`
 	Ends    []ViewEnd `json:"ends"`
 	Count   *int      `json:"count"`
+	// CountTerms are the end values that make Count (Five Up; null in the
+	// partnership game), so the page can show "6 + 2 + 1 + 0 + 6 = 15" (an
+	// addition to API.md's board).
+	CountTerms []int `json:"countTerms"`
 }
 
 // ViewEnd is an open end.
@@ -243,6 +247,10 @@ func viewBoard(l *Layout, count bool) ViewBoard {
 	}
 	if count {
 		b.Count = intPtr(l.Count())
+		b.CountTerms = l.CountTerms()
+		if b.CountTerms == nil {
+			b.CountTerms = []int{}
+		}
 	}
 	return b
 }

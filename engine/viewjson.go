@@ -181,6 +181,8 @@ func (bd *ViewBoard) appendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"count":`...)
 	b = appendIntPtr(b, bd.Count)
+	b = append(b, `,"countTerms":`...)
+	b = appendInts(b, bd.CountTerms)
 	return append(b, '}'), nil
 }
 

@@ -111,6 +111,13 @@ export function statusText(view, me) {
   return `${seatName(view, h.turn, me)}'s turn`;
 }
 
+/** countSum writes the count's terms as a sum: "6 + 2 + 1 + 0 + 6 = 15". */
+export function countSum(terms) {
+  return `${terms.join(' + ')} = ${terms.reduce((a, b) => a + b, 0)}`;
+}
+
+let showSum = false; // the player tapped the count open
+
 /** renderInfo: hand number, count, boneyard and team scores above the board. */
 export function renderInfo(elInfo, view, me) {
   const parts = [];
@@ -128,6 +135,26 @@ export function renderInfo(elInfo, view, me) {
     s.append(el('span', 'k', k + ' '), el('b', '', String(v)));
     return s;
   });
+  // The count explains itself: its sum on hover (title) and on a tap.
+  const terms = h && h.board && h.board.countTerms;
+  const countEl = row.find((s) => s.classList.contains('info-count'));
+  if (countEl && terms && terms.length) {
+    const sum = countSum(terms);
+    const b = el('button', 'count-btn');
+    b.type = 'button';
+    b.title = sum;
+    b.setAttribute('aria-expanded', String(showSum));
+    b.setAttribute('aria-label', `Count ${h.board.count}: ${sum}`);
+    b.append(...countEl.childNodes);
+    const detail = el('span', 'count-sum', sum);
+    detail.hidden = !showSum;
+    b.addEventListener('click', () => {
+      showSum = !showSum;
+      detail.hidden = !showSum;
+      b.setAttribute('aria-expanded', String(showSum));
+    });
+    countEl.replaceChildren(b, detail);
+  }
   if (pairs(view)) {
     for (const team of [0, 1]) {
       const s = el('span', 'team-score team-' + team);
