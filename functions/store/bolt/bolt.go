@@ -59,6 +59,10 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: not a valid store file: %w", path, err)
 	}
+	if err := walk(path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: the file is damaged, refusing to use it (keep a copy; restore a backup or move it away to start with no games): %w", path, err)
+	}
 	if err := check(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: the file is damaged, refusing to use it (keep a copy; restore a backup or move it away to start with no games): %w", path, err)

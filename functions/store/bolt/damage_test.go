@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	bbolt "go.etcd.io/bbolt"
+
 	"tessera/functions/store"
 	"tessera/functions/store/bolt"
 )
@@ -158,6 +160,55 @@ func TestDamagedFiles(t *testing.T) {
 	if patched == 0 {
 		t.Fatal("no leaf page found to patch: the test no longer damages what it says")
 	}
+	// A branch element pointing back up the tree (at its own page, at
+	// each other branch page): bbolt would recurse until the stack
+	// overflows, a crash no recover catches. Open must refuse the file.
+	branches := liveBranches(t, raw)
+	if len(branches) == 0 {
+		t.Fatal("no branch page found: the sample no longer has a tree deep enough to damage")
+	}
+	for _, p := range branches {
+		for _, target := range append([]int{0, 1}, branches...) {
+			d := bytes.Clone(raw)
+			binary.LittleEndian.PutUint64(d[p*pageSize+16+8:], uint64(target))
+			t.Run(fmt.Sprintf("branch page %d points at page %d", p, target), func(t *testing.T) {
+				if exercise(t, d, games) {
+					t.Errorf("a file whose branch page %d points at page %d opened", p, target)
+				}
+			})
+		}
+	}
+}
+
+// liveBranches lists the branch pages of the tree in raw (not the freed
+// copies a file keeps), as bbolt itself reports them.
+func liveBranches(t *testing.T, raw []byte) []int {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "live.db")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bbolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var branches []int
+	err = db.View(func(tx *bbolt.Tx) error {
+		for id := 2; ; id++ {
+			info, err := tx.Page(id)
+			if err != nil || info == nil {
+				return err
+			}
+			if info.Type == "branch" {
+				branches = append(branches, id)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return branches
 }
 
 // TestFlippedValueIsCorrupt: a byte flipped inside one game's value is
