@@ -22,7 +22,8 @@ ARTIFACTS_DIR ?= $(ROOT)/bin/lambda
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags='-s -w'
 
 .PHONY: build-CreateFunction build-JoinFunction build-StateFunction build-MoveFunction build-PlayerFunction build-ClockFunction \
-	lambda-bootstrap build run test test-deps test-fmt test-vet test-race test-go test-browser
+	lambda-bootstrap build run test test-deps test-fmt test-vet test-race test-go test-browser \
+	worker-build worker
 
 # lambda_bootstrap builds one Lambda binary, package $(1), into
 # $(ARTIFACTS_DIR)/bootstrap. It runs go from the directory of this Makefile
@@ -52,6 +53,22 @@ lambda-bootstrap:
 	@test -n "$(PKG)" || { echo "lambda-bootstrap: set PKG=./path/to/main/package" >&2; exit 2; }
 	$(call lambda_bootstrap,$(PKG))
 
+# worker-build builds the Cloudflare Worker's Go module (js/wasm) and puts
+# it beside Go's wasm_exec.js in infra/workers/build/, where the shim and
+# wrangler.toml expect them. docs/workers.md.
+WORKER_BUILD := $(ROOT)/infra/workers/build
+worker-build:
+	mkdir -p "$(WORKER_BUILD)"
+	cd "$(ROOT)" && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o "$(WORKER_BUILD)/tessera.wasm" ./functions/worker
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" "$(WORKER_BUILD)/wasm_exec.js"
+
+# worker serves the Worker locally under miniflare on 127.0.0.1:$(PORT) with
+# a fresh D1 and the page, until Ctrl-C or SIGTERM. exec: the signal goes to
+# node itself.
+PORT ?= 8787
+worker: test-deps worker-build
+	cd "$(ROOT)" && exec node infra/workers/serve.mjs --port "$(PORT)"
+
 # build compiles everything for this machine (a quick compile check).
 build:
 	$(GO) build ./...
@@ -78,6 +95,7 @@ test-fmt:
 
 test-vet:
 	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./functions/worker ./functions/workerapp ./functions/store/d1 ./functions/jsutil
 
 test-race:
 	$(GO) test -race ./functions/api/... ./functions/store/...

@@ -12,6 +12,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -116,10 +117,8 @@ func acceptsGzip(header string) bool {
 }
 
 // Handler serves the start page at "/", the game page at "/g/{id}" and the
-// files under "/assets/". Only GET and HEAD are allowed. Every answer can be
-// cached but must be revalidated (Cache-Control: no-cache with a content
-// ETag), so a new deploy is picked up on the next load while an unchanged
-// file costs a 304.
+// files under "/assets/", as Resolve decides, gzipped when the client
+// takes it.
 func Handler() http.Handler {
 	assets := map[string]asset{}
 	err := fs.WalkDir(Static(), ".", func(p string, d fs.DirEntry, err error) error {
@@ -135,35 +134,62 @@ func Handler() http.Handler {
 	startedAt := time.Now()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", ContentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("X-Frame-Options", "DENY")
-		name, ok := route(r.URL.Path)
-		a, found := assets[name]
-		if !ok || !found {
-			h.Set("Cache-Control", "no-store")
-			http.Error(w, "404 page not found", http.StatusNotFound)
+		name, status, body := Resolve(r.Method, r.URL.Path, h)
+		if status != http.StatusOK {
+			http.Error(w, body, status)
 			return
 		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			h.Set("Allow", "GET, HEAD")
-			http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
+		a := assets[name]
 		h.Set("Content-Type", a.contentType)
-		h.Set("Cache-Control", "no-cache")
-		body, etag := a.body, a.etag
+		content, etag := a.body, a.etag
 		if a.gzipped != nil {
 			h.Set("Vary", "Accept-Encoding")
 			if acceptsGzip(r.Header.Get("Accept-Encoding")) {
-				body, etag = a.gzipped, a.gzipTag
+				content, etag = a.gzipped, a.gzipTag
 				h.Set("Content-Encoding", "gzip")
 			}
 		}
 		h.Set("ETag", etag)
-		http.ServeContent(w, r, "", startedAt, bytes.NewReader(body))
+		http.ServeContent(w, r, "", startedAt, bytes.NewReader(content))
 	})
+}
+
+// names is the set of files in Static().
+var names = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	fs.WalkDir(Static(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			set[p] = true
+		}
+		return err
+	})
+	return set
+})
+
+// Resolve decides how the page answers method on path p, for Handler and
+// for the Cloudflare Worker (which serves the same files through Workers
+// static assets): the file of Static() that answers, with status 200; or
+// no file, status 404 or 405 and the body to send. It sets the security
+// headers, Cache-Control and (on a 405) Allow in h. Every answer can be
+// cached but must be revalidated (no-cache with a content ETag), so a
+// new deploy is picked up on the next load while an unchanged file costs
+// a 304.
+func Resolve(method, p string, h http.Header) (file string, status int, body string) {
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	name, ok := route(p)
+	if !ok || !names()[name] {
+		h.Set("Cache-Control", "no-store")
+		return "", http.StatusNotFound, "404 page not found"
+	}
+	if method != http.MethodGet && method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		return "", http.StatusMethodNotAllowed, "405 method not allowed"
+	}
+	h.Set("Cache-Control", "no-cache")
+	return name, http.StatusOK, ""
 }
 
 // route maps a request path to the embedded file that answers it.

@@ -24,7 +24,7 @@ type PushConfig struct {
 	// request's origin.
 	Subject string
 	// Client sends the messages; nil: push.Client(Insecure).
-	Client *http.Client
+	Client push.Doer
 }
 
 // vapidID is the store item of the deployment's VAPID key pair, made on

@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -56,37 +54,16 @@ func refused(ip netip.Addr, insecure bool) bool {
 
 var cgnat = netip.MustParsePrefix("100.64.0.0/10")
 
-// Client returns the HTTP client pushes are sent with: it dials only
-// addresses that refused allows (checked on the resolved address, so DNS
-// cannot point it inside), uses no proxy and follows no redirect.
-func Client(insecure bool) *http.Client {
-	dialer := &net.Dialer{
-		Timeout: 5 * time.Second,
-		Control: func(network, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil || refused(ap.Addr(), insecure) {
-				return fmt.Errorf("%w: %s is a private or local address", ErrEndpoint, address)
-			}
-			return nil
-		},
-	}
-	return &http.Client{
-		Transport: &http.Transport{
-			Proxy:               nil,
-			DialContext:         dialer.DialContext,
-			ForceAttemptHTTP2:   true,
-			MaxIdleConnsPerHost: 4,
-			IdleConnTimeout:     90 * time.Second,
-			TLSHandshakeTimeout: 5 * time.Second,
-		},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+// Doer sends one HTTP request: an *http.Client, or on js/wasm the
+// runtime's fetch (Client).
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
 }
 
 // Sender sends messages for one deployment.
 type Sender struct {
 	Keys    *Keys
-	Client  *http.Client     // Client(insecure)
+	Client  Doer             // Client(insecure)
 	Subject string           // VAPID sub: mailto: or https: contact
 	Now     func() time.Time // nil: time.Now
 	TTL     time.Duration    // how long a push service keeps an undelivered message; 0: 1 day

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/functions/jsutil"
 	"tessera/functions/store"
 	"tessera/functions/store/d1"
 	"tessera/functions/store/storetest"
@@ -27,7 +28,7 @@ func database(t *testing.T) js.Value {
 // empty deletes every row, so each subtest starts from an empty store.
 func empty(t *testing.T, db js.Value) *d1.Store {
 	t.Helper()
-	if _, err := d1.Await(t.Context(), db.Call("prepare", "DELETE FROM games").Call("run")); err != nil {
+	if _, err := jsutil.Await(t.Context(), db.Call("prepare", "DELETE FROM games").Call("run")); err != nil {
 		t.Fatal(err)
 	}
 	return d1.New(db)
