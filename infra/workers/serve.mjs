@@ -13,7 +13,7 @@
 // PUSH_SUBJECT (VAPID contact). It prints "listening on http://HOST:PORT"
 // once it answers.
 import { Miniflare } from "miniflare";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { compatibilityDate, here, migrate, root } from "./lib.mjs";
@@ -22,11 +22,14 @@ const { values } = parseArgs({
   options: {
     port: { type: "string", default: process.env.PORT || "8787" },
     host: { type: "string", default: "127.0.0.1" },
+    // build: where tessera.wasm and wasm_exec.js are (make worker-build
+    // WORKER_BUILD=DIR); the tests build their own.
+    build: { type: "string", default: join(here, "build") },
   },
 });
-for (const f of ["build/tessera.wasm", "build/wasm_exec.js"]) {
-  if (!existsSync(join(here, f))) {
-    console.error(`serve: ${f} is missing: run make worker-build first`);
+for (const f of ["tessera.wasm", "wasm_exec.js"]) {
+  if (!existsSync(join(values.build, f))) {
+    console.error(`serve: ${join(values.build, f)} is missing: run make worker-build first`);
     process.exit(2);
   }
 }
@@ -43,9 +46,13 @@ const SweepEvery = 10_000;
 
 const mf = new Miniflare({
   compatibilityDate,
-  scriptPath: join(here, "shim.mjs"),
-  modules: true,
-  modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }, { type: "ESModule", include: ["**/*.js", "**/*.mjs"] }],
+  // The shim imports ./build/...: the modules are given by those names.
+  modules: [
+    { type: "ESModule", path: join(here, "shim.mjs") },
+    { type: "ESModule", path: join(here, "build", "wasm_exec.js"), contents: readFileSync(join(values.build, "wasm_exec.js"), "utf8") },
+    { type: "CompiledWasm", path: join(here, "build", "tessera.wasm"), contents: readFileSync(join(values.build, "tessera.wasm")) },
+  ],
+  modulesRoot: here,
   d1Databases: { DB: "tessera-local" },
   bindings,
   assets: {
@@ -55,7 +62,7 @@ const mf = new Miniflare({
     assetConfig: { html_handling: "none", not_found_handling: "none" },
   },
   host: values.host,
-  port: Number(values.port),
+  port: Number(values.port), // 0: a free port, printed below
 });
 
 let stopping = false;
