@@ -109,9 +109,11 @@ test-go:
 # the node tests under browsertest/, which drive Debian's chromium through
 # playwright-core against the local server. The frontend owns what they do;
 # the target name is the contract.
-# The local server is built once; each test file starts it on a free port
-# with a fresh data directory and stops it (browsertest/harness.js).
+# The local server and the Worker's module are built once; each test file
+# starts its server (worker.test.js: the Worker under miniflare) on a free
+# port with fresh data and stops it (browsertest/harness.js).
 test-browser: test-deps
 	$(GO) test ./frontend/...
 	mkdir -p "$(ROOT)/bin" && $(GO) build -o "$(ROOT)/bin/tessera-local" ./functions/local
-	TESSERA_BIN="$(ROOT)/bin/tessera-local" node --test --test-concurrency=1 browsertest/
+	$(MAKE) -s worker-build WORKER_BUILD="$(ROOT)/bin/worker"
+	TESSERA_BIN="$(ROOT)/bin/tessera-local" TESSERA_WORKER_BUILD="$(ROOT)/bin/worker" node --test --test-concurrency=1 browsertest/

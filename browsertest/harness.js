@@ -85,6 +85,42 @@ async function startServer(env = {}) {
   };
 }
 
+/**
+ * startWorker runs the Cloudflare Worker under miniflare
+ * (infra/workers/serve.mjs) on a free port with a fresh D1, and returns
+ * {url, stop} as startServer does. The module is TESSERA_WORKER_BUILD's (a
+ * directory make worker-build filled), else built here.
+ */
+async function startWorker(env = {}) {
+  let build = process.env.TESSERA_WORKER_BUILD;
+  let built = false;
+  if (!build) {
+    build = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-worker-'));
+    execFileSync('make', ['-s', '-C', ROOT, 'worker-build', `WORKER_BUILD=${build}`], { stdio: 'inherit' });
+    built = true;
+  }
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'infra', 'workers', 'serve.mjs'), '--port', String(port), '--build', build],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RATE_LIMIT: '0', ...env } });
+  let out = '';
+  const keep = (d) => { out = (out + d).slice(-20000); };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  try { await waitUp(url + '/', child); } catch (e) { child.kill(); throw new Error(e.message + '\n' + out); }
+  return {
+    url,
+    log: () => out,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => { child.once('exit', r); setTimeout(r, 10000); });
+      }
+      if (built) fs.rmSync(build, { recursive: true, force: true });
+    },
+  };
+}
+
 async function launch() {
   const { chromium } = require('playwright-core');
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
@@ -116,14 +152,22 @@ async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 
  * runs here (skipReason) and registers the hooks that start the local server
  * and chromium before its tests and stop them after. It returns
  * {skip, server, browser}; server and browser are set once before has run.
- * serverEnv adds to the local server's environment.
+ * serverEnv adds to the local server's environment. With { worker: true }
+ * the server is the Cloudflare Worker under miniflare (startWorker).
  */
-function suite(serverEnv = {}) {
+function suite(serverEnv = {}, { worker = false } = {}) {
   const { before, after } = require('node:test');
   const env = { skip: skipReason() || false, server: null, browser: null };
+  if (worker && !env.skip) {
+    let why = '';
+    try { require.resolve('miniflare'); } catch (e) { why = 'miniflare is not installed (npm ci --ignore-scripts)'; }
+    if (why && CI) throw new Error(`Worker browser tests cannot run: ${why}`);
+    if (why) console.log(`# SKIP Worker browser tests: ${why}`);
+    env.skip = why || false;
+  }
   before(async () => {
     if (env.skip) return;
-    env.server = await startServer(serverEnv);
+    env.server = await (worker ? startWorker : startServer)(serverEnv);
     env.browser = await launch();
   });
   after(async () => {
@@ -133,7 +177,7 @@ function suite(serverEnv = {}) {
   return env;
 }
 
-module.exports = { ROOT, CI, skipReason, suite, startServer, launch, watch, newPlayer, waitUp, freePort };
+module.exports = { ROOT, CI, skipReason, suite, startServer, startWorker, launch, watch, newPlayer, waitUp, freePort };
 
 /**
  * shot saves a screenshot under docs/screenshots/ when UPDATE_SCREENSHOTS=1
