@@ -56,10 +56,13 @@ lambda-bootstrap:
 # worker-build builds the Cloudflare Worker's Go module (js/wasm) and puts
 # it beside Go's wasm_exec.js in infra/workers/build/, where the shim and
 # wrangler.toml expect them. docs/workers.md.
+# WORKER_TAGS adds build tags (the tests build a module with a crash
+# trigger, workercrash; never deployed).
 WORKER_BUILD := $(ROOT)/infra/workers/build
+WORKER_TAGS :=
 worker-build:
 	mkdir -p "$(WORKER_BUILD)"
-	cd "$(ROOT)" && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o "$(WORKER_BUILD)/tessera.wasm" ./functions/worker
+	cd "$(ROOT)" && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -tags "$(WORKER_TAGS)" -o "$(WORKER_BUILD)/tessera.wasm" ./functions/worker
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" "$(WORKER_BUILD)/wasm_exec.js"
 
 # worker serves the Worker locally under miniflare on 127.0.0.1:$(PORT) with

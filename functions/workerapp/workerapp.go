@@ -67,10 +67,11 @@ func Run() {
 	}
 	a := api.New(cfg)
 	host := getenv(EnvHost)
+	handler := wrap(a)
 
 	g.Set("serve", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		req := args[0]
-		return promise(func() (js.Value, error) { return serve(a, req) })
+		return promise(func() (js.Value, error) { return serve(handler, req) })
 	}))
 	g.Set("page", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		h := http.Header{}
@@ -97,6 +98,9 @@ func Run() {
 	g.Call("ready")
 	select {}
 }
+
+// wrap is the API handler as served; a test build (workercrash) wraps it.
+var wrap = func(h http.Handler) http.Handler { return h }
 
 // promise runs f on a goroutine of its own (a JS callback must never
 // block) and returns a Promise of its result. A panic in f rejects the

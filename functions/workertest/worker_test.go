@@ -21,7 +21,8 @@ const MaxModuleGzip = 3 << 20
 
 // TestTheModuleFitsTheFreePlan: the gzipped module stays under 3 MB.
 func TestTheModuleFitsTheFreePlan(t *testing.T) {
-	dir := testenv.WorkerBuild(t)
+	testenv.Miniflare(t)
+	dir := testenv.WorkerBuild(t, "")
 	raw, err := os.ReadFile(filepath.Join(dir, "tessera.wasm"))
 	if err != nil {
 		t.Fatal(err)
@@ -345,4 +346,24 @@ func TestRateLimitOnTheWorker(t *testing.T) {
 	if limited == 0 {
 		t.Error("40 requests at once at RATE_LIMIT=2: none limited")
 	}
+}
+
+// TestAGoCrashRestartsTheInstance: when the Go program dies (here a test
+// build's trigger panics outside any request), the request in flight
+// answers 500 at once, and the next request starts a new instance that
+// serves the games kept in D1.
+func TestAGoCrashRestartsTheInstance(t *testing.T) {
+	testenv.Miniflare(t)
+	base := testenv.WorkerFrom(t, testenv.WorkerBuild(t, "workercrash"))
+	ana := create(t, base, `{"variant": "fiveup", "players": 2, "name": "Ana"}`)
+	crash := do(t, "POST", base+"/api/__crash", "", "{}")
+	if crash.status != http.StatusInternalServerError || crash.code() != "internal" {
+		t.Fatalf("the request in flight when Go died = %d %s, want 500 internal", crash.status, crash.body)
+	}
+	var v view
+	do(t, "GET", base+"/api/games/"+ana.Game.ID, ana.Token, "").decode(t, "poll after the crash", http.StatusOK, &v)
+	if v.ID != ana.Game.ID || v.You == nil || v.You.Seat != 0 {
+		t.Errorf("after the restart: %+v", v)
+	}
+	create(t, base, `{"variant": "fiveup", "players": 2, "name": "Bea"}`)
 }

@@ -28,26 +28,32 @@ async function start(env) {
   const ready = new Promise((resolve) => {
     globalThis.tessera = { env, ready: resolve };
   });
-  const wasm = await WebAssembly.instantiate(module, go.importObject);
-  const done = go.run(wasm).then(
-    () => "exited",
-    (err) => err,
-  );
-  done.then((why) => {
+  // The end of the program is seen through go.exit, which wasm_exec calls
+  // at once from whichever request was running Go. (Not through the
+  // promise go.run returns: it was made by the first request, and workerd
+  // drops continuations of a promise settled after its request ended.)
+  let ended;
+  const end = new Promise((resolve) => {
+    ended = resolve;
+  });
+  go.exit = (code) => {
     state.exited = true;
     if (instance === state) instance = null;
-    console.error("tessera: the Go program ended", String(why));
+    console.error(`tessera: the Go program ended (exit code ${code}); the next request starts a new one`);
     for (const p of state.pending) p.reject(new Error("the Go program ended"));
     state.pending.clear();
-  });
-  const first = await Promise.race([ready.then(() => "ready"), done]);
+    ended("exited");
+  };
+  const wasm = await WebAssembly.instantiate(module, go.importObject);
+  go.run(wasm).catch((err) => go.exit(`thrown: ${err}`));
+  const first = await Promise.race([ready.then(() => "ready"), end]);
   if (first !== "ready") throw new Error("the Go program ended before it was ready");
   state.api = globalThis.tessera;
   return state;
 }
 
 async function running(env) {
-  if (instance && !instance.exited) return instance;
+  if (instance && !instance.exited && !instance.go.exited) return instance;
   if (!starting) {
     starting = start(env).then(
       (s) => {

@@ -14,32 +14,42 @@ import (
 )
 
 // WorkerBuild builds the Cloudflare Worker's module once per test binary
-// (make worker-build into a directory of its own) and returns that
-// directory, holding tessera.wasm and wasm_exec.js.
-func WorkerBuild(t testing.TB) string {
+// and build tags (make worker-build WORKER_TAGS=tags into a directory of
+// its own) and returns that directory, holding tessera.wasm and
+// wasm_exec.js. tags is empty for the module as deployed.
+func WorkerBuild(t testing.TB, tags string) string {
 	t.Helper()
-	workerOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tessera-worker-")
-		if err != nil {
-			workerErr = err
-			return
+	workerMu.Lock()
+	defer workerMu.Unlock()
+	if b, ok := workerBuilds[tags]; ok {
+		if b.err != nil {
+			t.Fatal(b.err)
 		}
-		out, err := exec.Command("make", "-s", "-C", RepoRoot(), "worker-build", "WORKER_BUILD="+dir).CombinedOutput()
-		if err != nil {
-			workerErr = fmt.Errorf("make worker-build: %v\n%s", err, out)
-		}
-		workerDir = dir
-	})
-	if workerErr != nil {
-		t.Fatal(workerErr)
+		return b.dir
 	}
-	return workerDir
+	var b workerBuild
+	b.dir, b.err = os.MkdirTemp("", "tessera-worker-")
+	if b.err == nil {
+		out, err := exec.Command("make", "-s", "-C", RepoRoot(), "worker-build", "WORKER_BUILD="+b.dir, "WORKER_TAGS="+tags).CombinedOutput()
+		if err != nil {
+			b.err = fmt.Errorf("make worker-build: %v\n%s", err, out)
+		}
+	}
+	workerBuilds[tags] = b
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.dir
+}
+
+type workerBuild struct {
+	dir string
+	err error
 }
 
 var (
-	workerOnce sync.Once
-	workerDir  string
-	workerErr  error
+	workerMu     sync.Mutex
+	workerBuilds = map[string]workerBuild{}
 )
 
 // Miniflare returns node and checks that the miniflare package is
@@ -62,8 +72,14 @@ var listening = regexp.MustCompile(`listening on (http://\S+)`)
 // log if the test fails.
 func Worker(t testing.TB, env ...string) string {
 	t.Helper()
+	Miniflare(t)
+	return WorkerFrom(t, WorkerBuild(t, ""), env...)
+}
+
+// WorkerFrom is Worker with the module in build (WorkerBuild's directory).
+func WorkerFrom(t testing.TB, build string, env ...string) string {
+	t.Helper()
 	node := Miniflare(t)
-	build := WorkerBuild(t)
 	cmd := exec.Command(node, filepath.Join(RepoRoot(), "infra", "workers", "serve.mjs"), "--port", "0", "--build", build)
 	cmd.Env = append(append(os.Environ(), "RATE_LIMIT=0"), env...)
 	killWithParent(cmd)
