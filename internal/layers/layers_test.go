@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -8,9 +9,11 @@ import (
 
 // deps lists what pkg imports, directly or not, outside the standard
 // library (go list -deps, without tests).
-func deps(t *testing.T, pkg string) map[string]bool {
+func deps(t *testing.T, pkg string, env ...string) map[string]bool {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg).Output()
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list -deps %s: %v", pkg, err)
 	}
@@ -72,5 +75,22 @@ func TestEachBinaryLinksOnlyWhatItUses(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTheWorkerLinksNeitherAWSNorBbolt: the Cloudflare Worker's module
+// (js/wasm) has the API on D1 and nothing of the other deployments.
+func TestTheWorkerLinksNeitherAWSNorBbolt(t *testing.T) {
+	set := deps(t, "tessera/functions/worker", "GOOS=js", "GOARCH=wasm")
+	for _, f := range []string{bbolt, lambdaGo, lambdaProxy, awsSDK, "tessera/functions/store/bolt",
+		"tessera/functions/store/dynamo", "tessera/functions/store/memory", "tessera/functions/lambdaapp"} {
+		if p := has(set, f); p != "" {
+			t.Errorf("the Worker depends on %s", p)
+		}
+	}
+	for _, n := range []string{"tessera/functions/api", "tessera/functions/store/d1", "tessera/frontend", "tessera/functions/workerapp"} {
+		if has(set, n) == "" {
+			t.Errorf("the Worker does not depend on %s: the check above proves nothing", n)
+		}
 	}
 }
