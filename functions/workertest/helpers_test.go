@@ -80,6 +80,7 @@ type view struct {
 		Bot   *string `json:"bot"`
 		Taken bool    `json:"taken"`
 		Tiles int     `json:"tiles"`
+		Away  bool    `json:"away"`
 	} `json:"seats"`
 	Scores []int `json:"scores"`
 	Hand   *struct {
