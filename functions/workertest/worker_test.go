@@ -188,6 +188,19 @@ func TestAMatchAgainstThreeComputersThroughTheWorker(t *testing.T) {
 			if mine.Winner == nil {
 				t.Error("a finished match without a winner")
 			}
+			// The rematch: the first request makes the next match, with
+			// the same computers; a second answers the same game.
+			var next, again seatAnswer
+			do(t, "POST", games+"/rematch", ana.Token, `{}`).decode(t, "rematch", http.StatusCreated, &next)
+			do(t, "POST", games+"/rematch", ana.Token, `{}`).decode(t, "rematch again", http.StatusOK, &again)
+			if next.Game.ID == ana.Game.ID || again.Game.ID != next.Game.ID || next.Seat != 0 || next.Game.Status != "playing" {
+				t.Errorf("rematch %+v then %+v", next.Game, again.Game)
+			}
+			for s := 1; s < 4; s++ {
+				if b := next.Game.Seats[s].Bot; b == nil || *b != []string{"", "easy", "medium", "hard"}[s] {
+					t.Errorf("the rematch's seat %d is %v", s, b)
+				}
+			}
 			return
 		}
 		if moves++; moves > 300 {
