@@ -9,6 +9,7 @@ import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName, invitation, announcement } from './log.js';
 import { renderSeats, renderInfo, renderSummary, statusText, lastHandEnd, tickCountdowns } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
+import { newPlays, replay, finish as finishReplay } from './replay.js';
 
 const $ = (s) => document.querySelector(s);
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -87,6 +88,7 @@ function show(v, force) {
   const same = view && v.id === view.id && v.version === view.version && (v.you ? v.you.seat : null) === me();
   if (same && !force) return;
   const before = view;
+  finishReplay();
   view = v;
   if (selectedTile && (!view.you || !endsFor(view.you.legal, selectedTile).length)) selectedTile = null;
   if (token) putGame(id, { seat: me(), summary: summarize(view) });
@@ -98,6 +100,7 @@ function show(v, force) {
   renderSeats($('#table'), view, me());
   renderInfo($('#board-info'), view, me());
   drawBoard();
+  replay($('#board'), $('#table'), newPlays(before, view));
   drawHand();
   describePrompt();
   $('#confirm').hidden = !(view.you && view.you.confirm) || moving;

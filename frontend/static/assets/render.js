@@ -43,7 +43,8 @@ function pips(g, n, x, y, sideways) {
  * on the left; otherwise a on top. Returns the <g>.
  */
 export function drawTile(parent, x, y, w, h, a, b, extraClass) {
-  const g = svg('g', { class: 'tile' + (extraClass ? ' ' + extraClass : ''), role: 'img', 'aria-label': tileName([a, b]) }, parent);
+  const g = svg('g', { class: 'tile' + (extraClass ? ' ' + extraClass : ''), role: 'img', 'aria-label': tileName([a, b]),
+    'data-tile': `${Math.min(a, b)}-${Math.max(a, b)}` }, parent);
   const inset = 0.03;
   svg('rect', { x: x + inset, y: y + inset, width: w - 2 * inset, height: h - 2 * inset, rx: 0.12, class: 'face' }, g);
   const sideways = w > h;

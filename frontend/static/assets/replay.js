@@ -1,0 +1,93 @@
+// replay.js: plays that arrive together (yours and the computers' replies,
+// or several from one poll) are shown one after another: each tile fades
+// into place in turn, the seat that played it is highlighted, and a play
+// that scored shows its points ("+10") by the tile and by the seat's
+// score. Any key or tap finishes at once; with prefers-reduced-motion, or
+// in a hidden tab, everything shows at once as before.
+
+import { svg } from './render.js';
+
+/** STEP_MS: how long each play of a batch is shown before the next. */
+export const STEP_MS = 400;
+
+/**
+ * newPlays: the plays of view's current hand that came after the view
+ * before (same game, same hand), oldest first; [] when there is nothing
+ * to show one by one (first load, another game, a new deal).
+ */
+export function newPlays(before, view) {
+  if (!before || !view || before.id !== view.id || !view.hand || !before.hand) return [];
+  if (before.hand.number !== view.hand.number) return [];
+  const last = before.log.length ? before.log[before.log.length - 1].seq : 0;
+  const out = [];
+  for (const e of view.log) {
+    if (e.seq <= last || e.hand !== view.hand.number) continue;
+    if (e.type === 'deal') return []; // a redeal laid the board anew
+    if (e.type === 'play') out.push(e);
+  }
+  return out;
+}
+
+/** tileKey: how a tile is found on the board (drawTile's data-tile). */
+export const tileKey = (t) => `${Math.min(t[0], t[1])}-${Math.max(t[0], t[1])}`;
+
+let running = null;
+
+/** finish ends a replay under way: everything shows as it is now. */
+export function finish() {
+  if (!running) return;
+  const r = running;
+  running = null;
+  r.timers.forEach(clearTimeout);
+  for (const el of document.querySelectorAll('.tile.pending, .tile.arrive')) el.classList.remove('pending', 'arrive');
+  for (const el of document.querySelectorAll('.seat.playing')) el.classList.remove('playing');
+  for (const el of document.querySelectorAll('.points-pop')) el.remove();
+  document.removeEventListener('keydown', finish, true);
+  document.removeEventListener('pointerdown', finish, true);
+  document.body.removeAttribute('data-replaying');
+}
+
+const reduced = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/**
+ * replay shows plays one after another on the board (an <svg> drawn by
+ * renderBoard, holding every tile already) and the seat cards under table.
+ */
+export function replay(board, table, plays) {
+  finish();
+  if (plays.length < 1 || reduced() || document.hidden) return;
+  const root = board.querySelector('svg.layout');
+  if (!root) return;
+  const steps = plays.map((p) => ({ play: p, tile: root.querySelector(`.tile[data-tile="${tileKey(p.tile)}"]`) }));
+  if (steps.some((s) => !s.tile)) return;
+  running = { timers: [] };
+  document.body.dataset.replaying = 'true';
+  for (const s of steps) s.tile.classList.add('pending');
+  steps.forEach((s, i) => {
+    running.timers.push(setTimeout(() => {
+      for (const el of table.querySelectorAll('.seat.playing')) el.classList.remove('playing');
+      s.tile.classList.remove('pending');
+      s.tile.classList.add('arrive');
+      const seat = table.querySelector(`.seat[data-seat="${s.play.seat}"]`);
+      if (seat) seat.classList.add('playing');
+      if (s.play.points > 0) {
+        const face = s.tile.querySelector('rect.face');
+        const x = Number(face.getAttribute('x')) + Number(face.getAttribute('width')) / 2;
+        const y = Number(face.getAttribute('y'));
+        const pop = svg('text', { class: 'points-pop', x, y, 'text-anchor': 'middle', 'font-size': '0.8', 'aria-hidden': 'true' }, root);
+        pop.textContent = `+${s.play.points}`;
+        const score = seat && seat.querySelector('.score');
+        if (score) {
+          const gain = document.createElement('span');
+          gain.className = 'points-pop gain';
+          gain.setAttribute('aria-hidden', 'true');
+          gain.textContent = ` +${s.play.points}`;
+          score.append(gain);
+        }
+      }
+    }, i * STEP_MS));
+  });
+  running.timers.push(setTimeout(finish, steps.length * STEP_MS + 600));
+  document.addEventListener('keydown', finish, true);
+  document.addEventListener('pointerdown', finish, true);
+}
