@@ -213,3 +213,33 @@ test('the count is written as its sum', async () => {
   assert.equal(countSum([6, 2, 1, 0, 6]), '6 + 2 + 1 + 0 + 6 = 15');
   assert.equal(countSum([5, 5]), '5 + 5 = 10');
 });
+
+test('newPlays: the plays after the view before, in the same hand only', async () => {
+  const { newPlays, tileKey } = await import('../frontend/static/assets/replay.js');
+  const deal = { seq: 1, hand: 2, type: 'deal' };
+  const p = (seq, seat, points = 0) => ({ seq, hand: 2, type: 'play', seat, tile: [seq % 7, 1], end: 'left', points });
+  const v = (log, hand = 2, id = 'g') => ({ id, hand: { number: hand }, log });
+  const before = v([deal, p(2, 0)]);
+  const after = v([deal, p(2, 0), p(3, 1, 5), { seq: 4, hand: 2, type: 'draw', seat: 2, count: 1 }, p(5, 2)]);
+  assert.deepEqual(newPlays(before, after).map((e) => e.seq), [3, 5]);
+  assert.deepEqual(newPlays(null, after), [], 'nothing on the first load');
+  assert.deepEqual(newPlays(v(before.log, 2, 'other'), after), [], 'nothing across games');
+  assert.deepEqual(newPlays(v(before.log, 1), after), [], 'nothing across hands');
+  assert.deepEqual(newPlays(before, v([...after.log, { seq: 6, hand: 2, type: 'deal' }, p(7, 0)])), [], 'a redeal lays the board anew');
+  assert.deepEqual(newPlays(after, after), []);
+  assert.equal(tileKey([5, 2]), '2-5');
+  assert.equal(tileKey([2, 5]), '2-5');
+});
+
+test('isolate: names with right-to-left letters are bidi-isolated inside sentences', async () => {
+  const { isolate } = await import('../frontend/static/assets/mygames.js');
+  const { seatName, invitation } = await import('../frontend/static/assets/log.js');
+  assert.equal(isolate('Ana'), 'Ana', 'a left-to-right name is left as it is');
+  assert.equal(isolate('12'), '12');
+  assert.equal(isolate('דנה'), '\u2068דנה\u2069');
+  assert.equal(isolate('سارا!'), '\u2068سارا!\u2069');
+  const view = { seats: [{ seat: 0, name: 'דנה', team: 0 }, { seat: 1, name: 'Bea', team: 1 }], options: { players: 2, target: 250 }, variant: 'fiveup' };
+  assert.equal(seatName(view, 0, null), '\u2068דנה\u2069');
+  assert.equal(seatName(view, 0, 0), 'You');
+  assert.match(invitation(view), /^\u2068דנה\u2069 invited you to /);
+});

@@ -3,11 +3,13 @@
 
 import { when } from './clock.js';
 import { tileText } from './render.js';
-import { VARIANT_NAMES } from './mygames.js';
+import { VARIANT_NAMES, isolate } from './mygames.js';
+
+export { isolate };
 
 /** invitation: "Ana invited you to Five Up: 3 players, to 250." */
 export function invitation(view) {
-  const host = view.seats[0] && view.seats[0].name;
+  const host = view.seats[0] && view.seats[0].name && isolate(view.seats[0].name);
   const o = view.options;
   const how = `${VARIANT_NAMES[view.variant] || view.variant}: ${o.players} players${o.pairs && view.variant === 'fiveup' ? ' in pairs' : ''}, to ${o.target}`;
   return host ? `${host} invited you to ${how}.` : `You are invited to ${how}.`;
@@ -20,7 +22,7 @@ export function count(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
 export function seatName(view, seat, me) {
   if (seat === me && me !== null && me !== undefined) return 'You';
   const s = view.seats[seat];
-  return (s && s.name) || `Seat ${seat + 1}`;
+  return s && s.name ? isolate(s.name) : `Seat ${seat + 1}`;
 }
 
 /** teamName: a pair as "Ana & Carlo"; in individual play the player's name. */

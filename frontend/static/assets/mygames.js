@@ -70,3 +70,19 @@ function saveHidden(set) {
 
 export function hideGame(id) { const s = hiddenGames(); s.add(id); saveHidden(s); }
 export function unhideGame(id) { const s = hiddenGames(); s.delete(id); saveHidden(s); }
+
+// RTL: a strong right-to-left character (Hebrew, Arabic, Syriac, Thaana,
+// NKo and their presentation forms).
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802[\udc00-\udfff]|\ud803[\udc00-\udcff]|\ud83a[\udc00-\udfff]|\ud83b[\udc00-\udeff]/;
+
+/**
+ * isolate wraps a name that holds right-to-left characters in FIRST STRONG
+ * ISOLATE ... POP DIRECTIONAL ISOLATE, so that inside the page's sentences
+ * it cannot reorder what is around it ("Bea's turn", "Ana & Carlo win").
+ * Other names stay as they are (the characters are invisible, but a name
+ * the reader copies should not carry them needlessly). The API refuses
+ * names with explicit bidi controls; seat cards isolate with CSS too.
+ */
+export function isolate(name) {
+  return RTL.test(name) ? `\u2068${name}\u2069` : name;
+}

@@ -2,7 +2,7 @@
 // server checks it) and lists the games this device has a seat in.
 
 import { createGame, myGames, ApiError } from './api.js';
-import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, VARIANT_NAMES } from './mygames.js';
+import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, VARIANT_NAMES, isolate } from './mygames.js';
 import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
 import { qrSVG } from './qr.js';
 import { ago, left } from './clock.js';
@@ -125,7 +125,7 @@ function gameLine(e, hidden) {
   if (e.yourTurn) li.classList.add('your-turn');
   const a = document.createElement('a');
   a.href = `/g/${encodeURIComponent(e.id)}`;
-  const names = (e.names || []).map((n) => n || '(free seat)');
+  const names = (e.names || []).map((n) => (n ? isolate(n) : '(free seat)'));
   a.textContent = `${VARIANT_NAMES[e.variant] || e.variant} with ${names.join(', ')}`;
   const p = document.createElement('p');
   p.className = 'game-state';

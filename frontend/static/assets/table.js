@@ -2,7 +2,7 @@
 // hand-end / match-end summary. It reads the view; it decides nothing.
 
 import { left } from './clock.js';
-import { seatName, teamName, handEndText, closerOf, count } from './log.js';
+import { seatName, teamName, handEndText, closerOf, count, isolate } from './log.js';
 import { tileSVG, tileName, renderBoard } from './render.js';
 
 /** Five Up turns clockwise; partnership counterclockwise (next seat on the right). */
@@ -38,7 +38,7 @@ function seatCard(view, s, me) {
   if (s.seat === me) card.classList.add('me');
   if (pairs(view)) card.classList.add('team-' + s.team);
   const name = el('div', 'name', s.taken ? seatName(view, s.seat, me) : 'Free seat');
-  if (s.seat === me) name.textContent = `${s.name} (you)`;
+  if (s.seat === me) name.textContent = `${isolate(s.name)} (you)`;
   card.append(name);
   const info = [];
   if (view.status !== 'open' || s.taken) info.push(`${s.tiles} tile${s.tiles === 1 ? '' : 's'}`);
