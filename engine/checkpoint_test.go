@@ -172,3 +172,79 @@ func TestDamagedCheckpoints(t *testing.T) {
 		}
 	}
 }
+
+// TestSheetIsTheRunningTotals: the score sheet has one row per hand that
+// ended, each the teams' totals after it as the whole log adds them up
+// (plays' points to the player's team, a hand's end points to the hand's
+// winner), the last the final scores; and it survives an encoding, from
+// the checkpoint, and one in format 4 (which has no sheet and replays).
+func TestSheetIsTheRunningTotals(t *testing.T) {
+	for _, m := range finishedMatches(t, 6) {
+		teams := m.opts.Teams()
+		totals := make([]int, teams)
+		var want [][]int
+		for _, e := range m.log {
+			switch e.Type {
+			case EventPlay:
+				totals[m.opts.TeamOf(e.Seat)] += e.Points
+			case EventHandEnd:
+				if e.Result.Team >= 0 {
+					totals[e.Result.Team] += e.Result.Points
+				}
+				want = append(want, slices.Clone(totals))
+			}
+		}
+		got := m.Sheet()
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("sheet %v, the log adds up to %v", got, want)
+		}
+		if !slices.Equal(got[len(got)-1], m.scores) {
+			t.Errorf("the sheet ends at %v, the scores are %v", got[len(got)-1], m.scores)
+		}
+		for _, enc := range [][]byte{Encode(m), encodeFormat4(m)} {
+			d, err := Decode(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(d.Sheet(), want) {
+				t.Errorf("decoded (format %d) sheet %v, want %v", enc[2], d.Sheet(), want)
+			}
+		}
+	}
+}
+
+// encodeFormat4 is the encoding the code before the score sheet wrote:
+// format 5 without the scores of hands 2..K-1.
+func encodeFormat4(m *Match) []byte {
+	cur := Encode(m)
+	d, err := Decode(cur)
+	if err != nil {
+		panic(err)
+	}
+	b := appendHeader(nil, format4, d.opts, d.seats)
+	b = binary.LittleEndian.AppendUint64(b, d.seed[0])
+	b = binary.LittleEndian.AppendUint64(b, d.seed[1])
+	b = append(b, byte(d.firstLeader))
+	hands := d.pastHands + len(d.records)
+	b = binary.AppendUvarint(b, uint64(hands))
+	k := max(1, hands-1)
+	b = binary.AppendUvarint(b, uint64(k))
+	fresh := k - 1 - d.pastHands
+	var past []byte
+	for _, rec := range d.records[:fresh] {
+		past = appendHand(past, &rec, d.opts.Players)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.past)+len(past)))
+	b = append(b, d.past...)
+	b = append(b, past...)
+	st := d.starts[fresh]
+	for t := range d.opts.Teams() {
+		b = binary.AppendUvarint(b, uint64(st.scores[t]))
+	}
+	b = append(b, st.away, byte(st.leader))
+	b = binary.AppendUvarint(b, uint64(st.seq))
+	for _, rec := range d.records[fresh:] {
+		b = appendHand(b, &rec, d.opts.Players)
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}

@@ -6,7 +6,7 @@ import (
 	"hash/crc32"
 )
 
-// The binary encoding of a match (format 4), little-endian, varints as in
+// The binary encoding of a match (format 5), little-endian, varints as in
 // encoding/binary:
 //
 //	magic "TS", format byte
@@ -18,7 +18,9 @@ import (
 //	past length uvarint, then the records of hands 1..K-1 (as below)
 //	when K > 0, the checkpoint: the state at the start of hand K
 //	  scores per team uvarint, away mask byte (bit per seat), leader byte,
-//	  events before hand K uvarint
+//	  events before hand K uvarint,
+//	  then the scores at the start of each hand 2..K-1, per team uvarint
+//	  (the score sheet's running totals, which replay from K cannot give)
 //	the records of hands K..H; per hand:
 //	  deals uvarint; per deal: the canonical deal's code (7-11 bytes,
 //	    see dealcode.go), answers uvarint, one byte each (seat | 4 if redeal)
@@ -34,6 +36,9 @@ import (
 // of them from the first deal, which is the proof the checkpoint must agree
 // with (TestCheckpointAgreesWithFullReplay).
 //
+// Format 4 was format 5 without the scores of hands 2..K-1; Decode reads
+// it by replaying every record (once: the next Encode writes format 5).
+//
 // Format 3 was format 4 without the checkpoint fields: hands uvarint, then
 // every hand's record; Decode reads it by replaying them all.
 //
@@ -44,7 +49,8 @@ import (
 // Decode still reads it (and ignores the hashes); UpgradeFormat1 turns it
 // into format 2 and hands the hashes back to the service that owns them.
 const (
-	formatVersion = 4
+	formatVersion = 5
+	format4       = 4
 	format3       = 3
 	format2       = 2
 	format1       = 1
@@ -84,6 +90,12 @@ func Encode(m *Match) []byte {
 	}
 	b = append(b, st.away, byte(st.leader))
 	b = binary.AppendUvarint(b, uint64(st.seq))
+	for h := 2; h < k; h++ {
+		sc := m.handStartScores(h)
+		for t := range m.opts.Teams() {
+			b = binary.AppendUvarint(b, uint64(sc[t]))
+		}
+	}
 	for _, rec := range m.records[fresh:] {
 		b = appendHand(b, &rec, m.opts.Players)
 	}
@@ -199,7 +211,7 @@ func (d *decoder) header() (opts Options, seats []Seat, hashes [][]byte, format 
 		return
 	}
 	format = d.byte("format")
-	if format != formatVersion && format != format3 && format != format2 && format != format1 {
+	if format != formatVersion && format != format4 && format != format3 && format != format2 && format != format1 {
 		d.fail("header")
 		return
 	}
@@ -300,7 +312,7 @@ func decode(b []byte, full bool) (*Match, error) {
 	// Every hand takes at least 10 bytes, which bounds the count by the
 	// input's length before anything is allocated.
 	hands := d.uvarint("hands", uint64(len(d.b)/10))
-	if format < formatVersion {
+	if format < format4 {
 		records := d.hands(hands, opts, format)
 		if err := d.end(); err != nil {
 			return nil, err
@@ -322,8 +334,21 @@ func decode(b []byte, full bool) (*Match, error) {
 		cp.Away = d.byte("checkpoint away")
 		cp.Leader = int(d.byte("checkpoint leader"))
 		cp.Seq = d.uvarint("checkpoint events", 1<<31)
+		if format >= formatVersion {
+			if k > 1 {
+				cp.Starts = make([][4]int, 1, k) // hand 1 starts at 0
+			}
+			for h := 2; h < k; h++ {
+				var sc [4]int
+				for t := range opts.Teams() {
+					sc[t] = d.uvarint("sheet score", MaxTarget)
+				}
+				cp.Starts = append(cp.Starts, sc)
+			}
+		}
 	}
-	if !full && k > 0 {
+	// Format 4 has no score sheet before the checkpoint: replay it all.
+	if !full && k > 0 && format >= formatVersion {
 		records := d.hands(hands-k+1, opts, format)
 		if err := d.end(); err != nil {
 			return nil, err

@@ -111,6 +111,9 @@ type Match struct {
 	pastHands int
 	past      []byte
 	logBase   int
+	// pastStarts is the scores at the start of each of the pastHands hands
+	// (the running totals of the score sheet, View.Sheet).
+	pastStarts [][4]int
 	// starts is the state at the start of each hand in records (the
 	// checkpoint Encode writes).
 	starts []handStart
@@ -253,6 +256,31 @@ func (m *Match) emit(e Event) {
 	e.Seq = m.Seq() + 1
 	e.Hand = m.handNo
 	m.log = append(m.log, e)
+}
+
+// handStartScores is the scores at the start of hand h (1-based, dealt).
+func (m *Match) handStartScores(h int) [4]int {
+	if h <= m.pastHands {
+		return m.pastStarts[h-1]
+	}
+	return m.starts[h-m.pastHands-1].scores
+}
+
+// Sheet is the score sheet: each team's running total after each hand
+// that has ended, oldest first (a hand ends, and the next starts, with
+// the same scores).
+func (m *Match) Sheet() [][]int {
+	teams := m.opts.Teams()
+	dealt := m.pastHands + len(m.starts)
+	out := make([][]int, 0, dealt)
+	for h := 2; h <= dealt; h++ {
+		sc := m.handStartScores(h)
+		out = append(out, append([]int(nil), sc[:teams]...))
+	}
+	if m.status == StatusFinished && dealt > 0 {
+		out = append(out, append([]int(nil), m.scores...))
+	}
+	return out
 }
 
 // startHand deals hand m.handNo+1 led by leader.

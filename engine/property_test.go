@@ -309,6 +309,9 @@ func checkResumed(t *testing.T, m, d *Match) {
 		t.Fatalf("resumed match differs: seq %d/%d, to act %v/%v, status %v/%v, scores %v/%v",
 			d.Seq(), m.Seq(), d.ToAct(), m.ToAct(), d.Status(), m.Status(), d.scores, m.scores)
 	}
+	if !reflect.DeepEqual(d.Sheet(), m.Sheet()) {
+		t.Fatalf("resumed score sheet %v, the match's %v", d.Sheet(), m.Sheet())
+	}
 	if len(d.log) > len(m.log) || !reflect.DeepEqual(d.log, m.log[len(m.log)-len(d.log):]) {
 		t.Fatalf("resumed log is not the end of the match's")
 	}

@@ -57,6 +57,8 @@ type checkpoint struct {
 	Away   uint8
 	Leader int
 	Seq    int // events before the hand's deal
+	// Starts is the scores at the start of hands 1..Hand-1 (format 5).
+	Starts [][4]int
 }
 
 // resume rebuilds a match from a checkpoint at the start of hand cp.Hand
@@ -86,6 +88,21 @@ func resume(opts Options, seats []Seat, seed Seed, firstLeader int, cp checkpoin
 			return nil, fmt.Errorf("%w: checkpoint score %d", ErrCorrupt, sc)
 		}
 	}
+	// The running totals never go down and stay below the target.
+	if len(cp.Starts) != cp.Hand-1 {
+		return nil, fmt.Errorf("%w: %d hands' scores before the checkpoint at hand %d", ErrCorrupt, len(cp.Starts), cp.Hand)
+	}
+	for h, sc := range cp.Starts {
+		next := cp.Scores
+		if h+1 < len(cp.Starts) {
+			next = cp.Starts[h+1][:len(cp.Scores)]
+		}
+		for t := range cp.Scores {
+			if sc[t] > next[t] {
+				return nil, fmt.Errorf("%w: the score sheet goes down at hand %d", ErrCorrupt, h+2)
+			}
+		}
+	}
 	m.firstLeader = firstLeader
 	for i, s := range seats {
 		if !s.Taken {
@@ -113,6 +130,7 @@ func resume(opts Options, seats []Seat, seed Seed, firstLeader int, cp checkpoin
 	m.status = StatusPlaying
 	m.handNo, m.pastHands, m.logBase = cp.Hand-1, cp.Hand-1, cp.Seq
 	m.past = append([]byte(nil), past...)
+	m.pastStarts = cp.Starts
 	m.startHand(cp.Leader)
 	if err := m.replayHands(records); err != nil {
 		return nil, err

@@ -20,14 +20,18 @@ type View struct {
 	// LastHand is the previous hand's final layout, once a later hand has
 	// been dealt (an addition to API.md's view: the page shows how a hand
 	// ended after the next deal replaced it); null before.
-	LastHand  *ViewLastHand `json:"lastHand"`
-	You       *ViewYou      `json:"you"`
-	Log       []Event       `json:"log"`
-	Winner    *int          `json:"winner"`
-	Next      *string       `json:"next"`
-	Previous  *string       `json:"previous"`
-	Series    ViewSeries    `json:"series"`
-	UpdatedAt string        `json:"updatedAt"`
+	LastHand *ViewLastHand `json:"lastHand"`
+	// Sheet is the score sheet: each team's running total after every hand
+	// that has ended, oldest first, [] before the first ends (an addition
+	// to API.md's view: the log holds only the last two hands).
+	Sheet     [][]int    `json:"sheet"`
+	You       *ViewYou   `json:"you"`
+	Log       []Event    `json:"log"`
+	Winner    *int       `json:"winner"`
+	Next      *string    `json:"next"`
+	Previous  *string    `json:"previous"`
+	Series    ViewSeries `json:"series"`
+	UpdatedAt string     `json:"updatedAt"`
 }
 
 // ViewOptions always carries all five options.
@@ -186,6 +190,7 @@ func (m *Match) View(seat int, meta ViewMeta) *View {
 	if m.winner >= 0 {
 		v.Winner = intPtr(m.winner)
 	}
+	v.Sheet = m.Sheet()
 	if m.lastLayout != nil {
 		v.LastHand = &ViewLastHand{Number: m.lastHandNo, Board: viewBoard(m.lastLayout, m.opts.Variant == FiveUp)}
 	}

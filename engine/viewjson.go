@@ -81,6 +81,19 @@ func (v *View) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, '}')
 	}
+	b = append(b, `,"sheet":`...)
+	if v.Sheet == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, row := range v.Sheet {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendInts(b, row)
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"you":`...)
 	if b, err = v.You.appendJSON(b); err != nil {
 		return nil, err

@@ -27,8 +27,9 @@ type format1Game struct {
 
 // laterFields are what views gained after format 1 was written (API.md's
 // additions: board.lead; the clocks' moveTime, away and deadline; the
-// rematches' next, previous and series; the last hand's layout).
-var laterFields = regexp.MustCompile(`,"countTerms":(null|\[[0-9,]*\])|,"lastHand":(null|\{"number":[0-9]+,"board":\{[^{}]*(\{[^{}]*\}[^{}]*)*\}\})|,"lead":(null|[0-9]+)|,"moveTime":null|,"away":false|,"deadline":null|` +
+// rematches' next, previous and series; the last hand's layout; the score
+// sheet).
+var laterFields = regexp.MustCompile(`,"sheet":\[(\[[0-9,]*\],?)*\]|,"countTerms":(null|\[[0-9,]*\])|,"lastHand":(null|\{"number":[0-9]+,"board":\{[^{}]*(\{[^{}]*\}[^{}]*)*\}\})|,"lead":(null|[0-9]+)|,"moveTime":null|,"away":false|,"deadline":null|` +
 	`,"next":null,"previous":null,"series":\{"matches":[0-9]+,"wins":\[[0-9,]*\]\}`)
 
 // withoutLead drops the later fields from a view: everything else must be
