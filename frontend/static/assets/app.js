@@ -7,7 +7,7 @@ import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName, invitation, announcement } from './log.js';
-import { renderSeats, renderInfo, renderSummary, statusText, lastHandEnd, tickCountdowns } from './table.js';
+import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { newPlays, replay, finish as finishReplay } from './replay.js';
 
@@ -105,6 +105,7 @@ function show(v, force) {
   describePrompt();
   $('#confirm').hidden = !(view.you && view.you.confirm) || moving;
   renderLog($('#log'), view, me(), 60, seenSeq);
+  renderSheet($('#sheet-wrap'), $('#sheet'), view, me());
   // Others' moves since the view before are told to screen readers (not
   // the game as it was when the page opened).
   if (before && before.id === view.id && before.log.length) {

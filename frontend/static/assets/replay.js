@@ -1,20 +1,13 @@
-// replay.js: plays that arrive together (yours and the computers' replies,
-// or several from one poll) are shown one after another: each tile fades
-// into place in turn, the seat that played it is highlighted, and a play
-// that scored shows its points ("+10") by the tile and by the seat's
-// score. Any key or tap finishes at once; with prefers-reduced-motion, or
-// in a hidden tab, everything shows at once as before.
+// replay.js: plays that arrive together are shown one after another: each
+// tile fades in, its seat is highlighted, a scoring play shows "+10" by the
+// tile and the score. A key or tap finishes; none with reduced motion.
 
 import { svg } from './render.js';
 
 /** STEP_MS: how long each play of a batch is shown before the next. */
 export const STEP_MS = 400;
 
-/**
- * newPlays: the plays of view's current hand that came after the view
- * before (same game, same hand), oldest first; [] when there is nothing
- * to show one by one (first load, another game, a new deal).
- */
+/** newPlays: the plays of this hand since the view before, oldest first. */
 export function newPlays(before, view) {
   if (!before || !view || before.id !== view.id || !view.hand || !before.hand) return [];
   if (before.hand.number !== view.hand.number) return [];
@@ -28,12 +21,12 @@ export function newPlays(before, view) {
   return out;
 }
 
-/** tileKey: how a tile is found on the board (drawTile's data-tile). */
+/** tileKey: drawTile's data-tile. */
 export const tileKey = (t) => `${Math.min(t[0], t[1])}-${Math.max(t[0], t[1])}`;
 
 let running = null;
 
-/** finish ends a replay under way: everything shows as it is now. */
+/** finish ends a replay under way. */
 export function finish() {
   if (!running) return;
   const r = running;
@@ -49,10 +42,7 @@ export function finish() {
 
 const reduced = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-/**
- * replay shows plays one after another on the board (an <svg> drawn by
- * renderBoard, holding every tile already) and the seat cards under table.
- */
+/** replay shows plays in turn on the board (every tile drawn already). */
 export function replay(board, table, plays) {
   finish();
   if (plays.length < 1 || reduced() || document.hidden) return;

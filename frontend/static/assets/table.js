@@ -245,3 +245,40 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
   slot.id = 'new-match-slot';
   panel.append(slot);
 }
+
+/**
+ * renderSheet fills the score sheet: a row per hand that has ended (the
+ * view's sheet: each team's running total after it), each team's points
+ * in that hand and its total; hidden before the first hand ends.
+ */
+export function renderSheet(wrap, table, view, me) {
+  const rows = view.sheet || [];
+  wrap.hidden = rows.length === 0;
+  if (!rows.length) { table.replaceChildren(); return; }
+  const teams = view.scores.length;
+  const head = el('thead');
+  const hr = el('tr');
+  hr.append(el('th', '', 'Hand'));
+  for (let t = 0; t < teams; t++) {
+    const th = el('th', '', teamName(view, t, me));
+    th.scope = 'col';
+    hr.append(th);
+  }
+  head.append(hr);
+  const body = el('tbody');
+  rows.forEach((row, i) => {
+    const tr = el('tr');
+    const th = el('th', '', String(i + 1));
+    th.scope = 'row';
+    tr.append(th);
+    for (let t = 0; t < teams; t++) {
+      const gained = row[t] - (i ? rows[i - 1][t] : 0);
+      const td = el('td', '', String(row[t]));
+      if (gained) td.prepend(el('span', 'gain', `+${gained} `));
+      tr.append(td);
+    }
+    body.append(tr);
+  });
+  const cap = el('caption', 'sr-only', `Score sheet: each team's points per hand and running total, to ${view.options.target}`);
+  table.replaceChildren(cap, head, body);
+}

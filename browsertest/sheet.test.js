@@ -1,0 +1,51 @@
+// The score sheet: every hand of the match with each team's points and
+// running total, from the view's sheet, hidden until a hand has ended.
+
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { createGame, act, state } = require('./play.js');
+
+const env = h.suite();
+const { skip } = env;
+const errors = [];
+
+test('the score sheet lists every hand with its points and the running totals', { skip, timeout: 300000 }, async () => {
+  const { page, context } = await h.newPlayer(env.browser, errors, { width: 1280, height: 800 });
+  const id = await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  await page.waitForSelector('.hand-tile');
+  assert.equal(await page.isVisible('#sheet-wrap'), false, 'no sheet before a hand has ended');
+  let checkedMid = false;
+  for (let step = 0; step < 1500; step++) {
+    const s = await state(page);
+    if (s.status === 'finished') break;
+    if (!checkedMid && !(await page.isVisible('#summary'))) {
+      const v = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
+      if (v.sheet.length >= 1 && Number(await page.evaluate(() => document.body.dataset.version)) === v.version) {
+        assert.equal(await page.isVisible('#sheet-wrap'), true, 'the sheet shows once a hand has ended');
+        checkedMid = true;
+      }
+    }
+    if (!(await act(page))) await page.waitForTimeout(100);
+  }
+  assert.equal((await state(page)).status, 'finished');
+  const v = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
+  assert.ok(v.sheet.length >= 1);
+  assert.deepEqual(v.sheet.at(-1), v.scores, 'the last row is the final score');
+  await page.click('#sheet-wrap summary');
+  const rows = page.locator('#sheet tbody tr');
+  assert.equal(await rows.count(), v.sheet.length, 'one row per hand');
+  assert.deepEqual(await page.locator('#sheet thead th').allTextContents(), ['Hand', 'You & Dot', 'Pip & Spinner']);
+  for (let i = 0; i < v.sheet.length; i++) {
+    const cells = await rows.nth(i).locator('td').allTextContents();
+    const want = v.sheet[i].map((total, t) => {
+      const gained = total - (i ? v.sheet[i - 1][t] : 0);
+      return gained ? `+${gained} ${total}` : String(total);
+    });
+    assert.deepEqual(cells, want, `hand ${i + 1}`);
+  }
+  assert.ok(checkedMid, 'the sheet was seen during the match');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
