@@ -153,3 +153,29 @@ test('the log is beside the board on a wide screen and below it on a phone', { s
   }
   assert.deepEqual(errors, []);
 });
+
+test('the hand summary fits a phone held sideways: its Continue button can be reached and pressed', { skip, timeout: 180000 }, async () => {
+  const { context, page } = await h.newPlayer(env.browser, errors, { width: 740, height: 360 });
+  await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  await page.waitForSelector('.hand-tile');
+  let seen = false;
+  for (let step = 0; step < 600 && !seen; step++) {
+    if (await page.isVisible('#summary')) {
+      const box = await page.locator('#summary').boundingBox();
+      assert.ok(box.y >= 0 && box.y + box.height <= 360 + 0.5, `the summary (y ${box.y}, height ${box.height}) is inside the 360 px screen`);
+      const close = page.locator('#summary-close');
+      await close.scrollIntoViewIfNeeded();
+      const b = await close.boundingBox();
+      assert.ok(b.y >= 0 && b.y + b.height <= 360 && b.height >= 24, `Continue (y ${b.y}, height ${b.height}) is on screen once scrolled to`);
+      await close.click();
+      assert.equal(await page.isVisible('#summary'), false, 'Continue closes it');
+      seen = true;
+      break;
+    }
+    if ((await state(page)).status === 'finished') break;
+    if (!(await act(page))) await page.waitForTimeout(100);
+  }
+  assert.ok(seen, 'a hand summary was shown');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -66,6 +66,10 @@ test('a move against three computers shows the four plays one after another', { 
       // Right after the answer the computers' tiles are not all shown yet.
       const pending = await page.locator('.tile.pending').count();
       assert.ok(pending >= 1, `right after the move ${pending} of the 4 new tiles wait to be shown`);
+      if (process.env.UPDATE_SCREENSHOTS === '1') {
+        await page.waitForTimeout(450); // a play or two in, a +N showing perhaps
+        await h.shot(page, 'plays-in-turn');
+      }
       checkedTiming = true;
     }
     await page.waitForFunction(() => !document.body.dataset.replaying, null, { timeout: 5000 });

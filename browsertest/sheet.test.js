@@ -46,6 +46,7 @@ test('the score sheet lists every hand with its points and the running totals', 
     assert.deepEqual(cells, want, `hand ${i + 1}`);
   }
   assert.ok(checkedMid, 'the sheet was seen during the match');
+  await h.shot(page, 'score-sheet');
   assert.deepEqual(errors, []);
   await context.close();
 });
