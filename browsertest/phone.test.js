@@ -1,6 +1,8 @@
-// At 360x740 (a small phone) the whole table stays visible without
-// scrolling, also with 20 and more tiles on the layout: checked on the
-// element boxes. Also takes the Five Up screenshots (desktop and phone).
+// At 360x740 (a small phone) the table stays on screen without scrolling
+// the page, also with 20 and more tiles on the layout: the board keeps
+// tiles at 28 px or more and scrolls itself, and "Show the whole layout"
+// fits every tile in the board. Checked on the element boxes. Also takes
+// the Five Up screenshots (desktop and phone).
 
 'use strict';
 const { test } = require('node:test');
@@ -25,7 +27,9 @@ async function playUntil(page, want, maxSteps = 1500) {
 async function boxes(page) {
   return page.evaluate(() => {
     const r = (el) => { const b = el.getBoundingClientRect(); return { x: b.left, y: b.top, r: b.right, b: b.bottom, w: b.width, h: b.height }; };
+    const board = document.querySelector('#board');
     return {
+      zoom: board.dataset.zoom || '', scroll: { w: board.scrollWidth, h: board.scrollHeight, cw: board.clientWidth, ch: board.clientHeight, x: board.scrollLeft, y: board.scrollTop },
       vw: window.innerWidth, vh: window.innerHeight,
       scrollW: document.documentElement.scrollWidth, scrollY: window.scrollY,
       board: r(document.querySelector('#board')),
@@ -39,28 +43,46 @@ async function boxes(page) {
 
 const inside = (a, b, eps = 0.5) => a.x >= b.x - eps && a.y >= b.y - eps && a.r <= b.r + eps && a.b <= b.b + eps;
 
-test('at 360x740 the layout of 20+ tiles, the seats and the hand fit without scrolling', { skip, timeout: 300000 }, async () => {
+test('at 360x740 with 20+ tiles the board keeps tiles at 28 px and scrolls; the whole layout fits on demand', { skip, timeout: 300000 }, async () => {
   const { page } = await h.newPlayer(env.browser, errors, { width: 360, height: 740 });
   await createGame(page, env.server.url, { variant: 'fiveup', players: 4, target: 1000, name: 'Ana', seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
   await playUntil(page, async (p) => (await boardTiles(p)) >= 20);
-  const b = await boxes(page);
+  await page.waitForFunction(() => !document.body.dataset.replaying); // tiles scale in while shown in turn
+  let b = await boxes(page);
   assert.ok(b.tiles.length >= 20, `${b.tiles.length} tiles on the layout`);
   const screen = { x: 0, y: 0, r: b.vw, b: b.vh };
   assert.ok(b.scrollW <= b.vw, `page is ${b.scrollW}px wide on a ${b.vw}px screen`);
   assert.ok(inside(b.table, screen), `the table ${JSON.stringify(b.table)} leaves the screen`);
+  for (const t of [...b.hand, ...b.seats]) assert.ok(inside(t, screen), `element ${JSON.stringify(t)} off screen`);
+  assert.equal(b.zoom, 'in', 'the board is zoomed to readable tiles');
+  const smallest = (bx) => Math.min(...bx.tiles.map((t) => Math.min(t.w, t.h)));
+  assert.ok(smallest(b) >= 28 - 0.5, `every tile's short side is 28 px or more (${smallest(b).toFixed(1)})`);
+  // Every tile is inside the board's scrolled area, none beyond it.
+  for (const t of b.tiles) {
+    const x = t.x - b.board.x + b.scroll.x, y = t.y - b.board.y + b.scroll.y;
+    assert.ok(x >= -0.5 && y >= -0.5 && x + t.w <= b.scroll.w + 0.5 && y + t.h <= b.scroll.h + 0.5, `tile ${JSON.stringify(t)} cannot be scrolled to`);
+  }
+  // The last tile played is in view.
+  const last = await page.locator('#board .tile.last').boundingBox();
+  if (last) assert.ok(inside({ x: last.x, y: last.y, r: last.x + last.width, b: last.y + last.height }, b.board, 1), 'the last tile is scrolled into view');
+  console.log(`# phone: ${b.tiles.length} tiles at ${smallest(b).toFixed(1)} px, board ${b.board.w.toFixed(0)}x${b.board.h.toFixed(0)} px scrolling ${b.scroll.w}x${b.scroll.h}`);
+  await h.shot(page, 'phone-360x740');
+
+  await page.click('#zoom-btn');
+  b = await boxes(page);
+  assert.equal(b.zoom, 'out');
   for (const t of b.tiles) {
     assert.ok(inside(t, b.board), `layout tile ${JSON.stringify(t)} outside the board ${JSON.stringify(b.board)}`);
     assert.ok(inside(t, screen), `layout tile ${JSON.stringify(t)} off screen`);
   }
-  for (const t of [...b.hand, ...b.seats]) assert.ok(inside(t, screen), `element ${JSON.stringify(t)} off screen`);
-  const smallest = Math.min(...b.tiles.map((t) => Math.min(t.w, t.h)));
-  console.log(`# phone: ${b.tiles.length} tiles, smallest tile side ${smallest.toFixed(1)} px, board ${b.board.w.toFixed(0)}x${b.board.h.toFixed(0)} px`);
-  assert.ok(smallest >= 8, `tiles are still readable (short side ${smallest} px)`);
+  assert.ok(smallest(b) >= 8, `tiles are still seen (short side ${smallest(b)} px)`);
+  assert.equal(await page.textContent('#zoom-btn'), 'Zoom in');
+  await page.click('#zoom-btn');
+  assert.equal((await boxes(page)).zoom, 'in');
   // each layout tile has its spoken name
   const names = await page.locator('#board .layout > .tile').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label')));
   for (const n of names) assert.match(n, /^(blank|one|two|three|four|five|six)–(blank|one|two|three|four|five|six)$/);
-  await h.shot(page, 'phone-360x740');
   assert.deepEqual(errors, [], 'no console errors');
 });
 

@@ -14,10 +14,7 @@ export class ApiError extends Error {
 /** NetworkError: no HTTP answer, a 5xx, or 429: worth retrying later. */
 export class NetworkError extends Error {}
 
-/**
- * RateLimited is a 429 (rate_limited): retried like a network error, but
- * not before retryAfterMs (its Retry-After header).
- */
+/** RateLimited: a 429, retried no sooner than retryAfterMs (Retry-After). */
 export class RateLimited extends NetworkError {
   constructor(message, retryAfterMs) {
     super(message);
@@ -27,12 +24,8 @@ export class RateLimited extends NetworkError {
   }
 }
 
-/**
- * Error bodies that are not the API's own: API Gateway answers a route it
- * does not know, a body it will not take or its own throttling with
- * {"message": "Not Found"} and the like (docs/deploy.md). They are read as
- * the API error their status means, with the API's words.
- */
+// API Gateway's own bodies ({"message": ...}, docs/deploy.md) are read as
+// the API error their status means.
 const gatewayCodes = {
   400: ['bad_request', 'The request was refused.'],
   401: ['unauthorized', 'The seat token is missing, malformed or not this game\'s.'],
@@ -63,11 +56,7 @@ export function apiError(status, data, retryAfter) {
   return new NetworkError('server answered ' + status);
 }
 
-/**
- * prefetchGame starts the first GET of a game (boot.js, before the page's
- * modules have loaded); the first readGame of the same game with the same
- * token and no ETag takes its answer instead of asking again.
- */
+/** prefetchGame: boot.js's early GET, taken by the page's first readGame. */
 export function prefetchGame(id, token) {
   if (globalThis.tesseraPrefetch !== undefined) return; // too late: the page asked already
   const path = `/api/games/${encodeURIComponent(id)}`;
@@ -78,9 +67,8 @@ export function prefetchGame(id, token) {
   globalThis.tesseraPrefetch = { path, token: token || null, res };
 }
 
-// takePrefetch hands the prefetched answer to the page's first GET of a
-// game, if it is the same question; either way that first GET closes the
-// prefetch, so no later request can be answered by an old view.
+// takePrefetch: the first GET takes the prefetch if it asks the same, and
+// closes it either way (no later request gets an old view).
 function takePrefetch(method, path, token, etag) {
   if (method !== 'GET' || !path.startsWith('/api/games/')) return null;
   const p = globalThis.tesseraPrefetch;
@@ -168,11 +156,7 @@ export function newMoveId() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * sendMove posts one move. After a network error it retries with the same
- * moveId (the server applies it at most once), backing off 1, 2, 4 … 30 s.
- * onRetry(attempt, delayMs) lets the page show a quiet banner.
- */
+/** sendMove posts a move, retrying network errors with its moveId (1, 2, 4 … 30 s). */
 export async function sendMove(id, token, move, onRetry) {
   const body = { ...move, moveId: move.moveId || newMoveId() };
   for (let attempt = 1; ; attempt++) {
@@ -191,18 +175,9 @@ export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 
 /**
- * pollDelay says how long to wait before the next poll (docs/frontend.md,
- * "Polling"; its cost is browsertest/perf/cost-model.mjs's).
- * visible: the page is shown; waiting: someone else is to act (or seats are
- * open); finished: the match is over; idleMs: time since the view last
- * changed; gapMs: the time between the two changes before that (Infinity
- * when the page has seen only one); push: this device gets the game's
- * pushes (sw.js makes an open page poll at once when one arrives).
- *
- * Fast only while the game is live (it changed in the last minute), then
- * backing off quickly: most of a correspondence game is waiting. With
- * push, one move after a long quiet is not "live" (our turn would come by
- * push): the game is live when it also changed within two minutes before.
+ * pollDelay: the wait before the next poll (docs/frontend.md, "Polling").
+ * idleMs: since the view last changed; gapMs: between the two changes
+ * before; push: this device gets the game's pushes. Fast only while live.
  */
 export function pollDelay({ visible, waiting, finished, idleMs, gapMs = 0, push }) {
   if (finished) return 0; // 0: stop polling
@@ -226,11 +201,7 @@ export function errorDelay(failures) {
   return Math.min(60 * SECOND, 2 * SECOND * 2 ** Math.max(0, failures - 1));
 }
 
-/**
- * Poller keeps one game fresh. onView(view) runs for every new view,
- * onError(err, failures) for failed polls (failures 0 means recovered).
- * state() is asked before each wait: {waiting, finished}.
- */
+/** Poller keeps one game fresh: onView(view), onError(err, failures), state(). */
 export class Poller {
   constructor(id, { token, onView, onError, state }) {
     this.id = id;

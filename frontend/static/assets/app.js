@@ -48,11 +48,16 @@ function signalTurn() {
   wasMyTurn = mine;
 }
 
+let fitAll = false; // the player asked to see the whole layout, small
+
 function drawBoard() {
   if (!view) return;
   const legal = view.you ? view.you.legal : [];
   const targets = selectedTile ? endsFor(legal, selectedTile) : [];
-  renderBoard($('#board'), view, targets, selectedTile);
+  const board = $('#board'), zoom = $('#zoom-btn');
+  renderBoard(board, view, targets, selectedTile, { fitAll });
+  zoom.hidden = !board.dataset.zoom;
+  zoom.textContent = board.dataset.zoom === 'in' ? 'Show the whole layout' : 'Zoom in';
 }
 
 function drawHand() {
@@ -158,7 +163,7 @@ function closeSummary() {
   if (view.you && myTurn()) input.focusTile(focusIndex);
 }
 
-// ---- moves -----------------------------------------------------------------
+// ---- moves
 
 async function send(move) {
   if (moving) return;
@@ -185,8 +190,7 @@ async function send(move) {
     moving = false;
     poller.seen();
     show(v);
-    // The next poll was timed for our own turn (30 s); now others are to
-    // play, so time it again (2 s while the page is visible).
+    // Others are to play now: time the next poll again.
     poller.schedule();
     tellOtherTabs();
     done();
@@ -242,7 +246,7 @@ function cancel() {
   input.focusTile(focusIndex);
 }
 
-// ---- seats and sharing -------------------------------------------------------
+// ---- seats and sharing
 
 function showJoin() {
   const canJoin = !token && view.status === 'open';
@@ -328,7 +332,7 @@ async function newMatch() {
   }
 }
 
-// ---- away and back ---------------------------------------------------------------
+// ---- away and back
 
 function showFinished() {
   const box = $('#finished-box');
@@ -345,7 +349,7 @@ function showAway() {
   $('#away-note').textContent = mine && mine.away ? 'The computer is playing for you.' : '';
 }
 
-// ---- what happened since this browser last looked -----------------------------
+// ---- what happened since this browser last looked
 
 let seenSeq = Infinity; // the last event this browser showed (Infinity: mark nothing)
 function markSeen() {
@@ -361,7 +365,7 @@ const tabs = 'BroadcastChannel' in window ? new BroadcastChannel('tessera') : nu
 function tellOtherTabs() { if (tabs && view) tabs.postMessage({ id, version: view.version }); }
 if (tabs) tabs.onmessage = (ev) => { if (ev.data && ev.data.id === id && (!view || ev.data.version > view.version)) poller.now(); };
 
-// ---- start -------------------------------------------------------------------
+// ---- start
 
 takeFragment(id);
 const saved = getGame(id);
@@ -414,6 +418,7 @@ $('#back-btn').addEventListener('click', () => send({ type: 'back' }));
 $('#rematch-btn').addEventListener('click', () => newMatch());
 setInterval(() => tickCountdowns($('#table')), 30000);
 $('#keep-btn').addEventListener('click', () => send({ type: 'keep' }));
+$('#zoom-btn').addEventListener('click', () => { fitAll = !fitAll; drawBoard(); });
 document.addEventListener('visibilitychange', () => { if (!document.hidden) poller.now(); else poller.schedule(); });
 window.addEventListener('focus', () => poller.now());
 let resizeTimer = null;

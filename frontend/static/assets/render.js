@@ -1,7 +1,4 @@
-// render.js: the layout drawn as SVG dominoes. It places the tiles the view
-// lists (board.line, spinner, up, down) without judging them: doubles lie
-// crosswise, the spinner's arms grow up and down, and each arm snakes inside
-// its own quarter of the table so the whole layout fits the box it is given.
+// render.js: the layout drawn as SVG dominoes (docs/frontend.md, "The board").
 
 const NS = 'http://www.w3.org/2000/svg';
 const PIP_WORDS = ['blank', 'one', 'two', 'three', 'four', 'five', 'six'];
@@ -186,6 +183,23 @@ const MIN_W = 11, MIN_H = 6, PAD = 0.4;
 
 /** TARGET_PX is the smallest end target on screen, in CSS px. */
 export const TARGET_PX = 44;
+/** TILE_PX: CSS px a unit, so a tile's face is never under 28 px across. */
+export const TILE_PX = 30;
+
+/**
+ * zoomLayout: the widest snake whose drawing at TILE_PX a unit fits the
+ * box's width; the board then scrolls up and down.
+ */
+function zoomLayout(board, anchorIndex, width, height, ghostDouble) {
+  let lay, bb;
+  for (let hx = 16; hx >= 4; hx--) {
+    lay = layoutBoard(board, anchorIndex, hx, 16, ghostDouble);
+    bb = bounds([...lay.tiles, ...Object.values(lay.ends)]);
+    if ((bb.w + 2 * PAD) * TILE_PX <= width) break;
+  }
+  const vw = Math.max(bb.w + 2 * PAD, width / TILE_PX), vh = Math.max(bb.h + 2 * PAD, height / TILE_PX);
+  return { lay, view: { x: bb.x + bb.w / 2 - vw / 2, y: bb.y + bb.h / 2 - vh / 2, w: vw, h: vh } };
+}
 
 /**
  * fitLayout tries snake widths and keeps the one that lets the tiles be
@@ -208,10 +222,7 @@ export function fitLayout(board, anchorIndex, width, height, ghostDouble) {
   return best;
 }
 
-/**
- * anchorOf: the index in board.line the drawing grows from: the spinner if
- * there is one, else the lead tile (board.lead, from the server).
- */
+/** anchorOf: where the drawing grows from: the spinner, else board.lead. */
 export function anchorOf(view) {
   const board = view.hand && view.hand.board;
   if (!board || !board.line.length) return 0;
@@ -231,15 +242,20 @@ export function lastPlay(view) {
   return null;
 }
 
-/**
- * renderBoard draws the view's layout into el (replacing what was there).
- * targets: the ends to offer for the selected tile (each becomes a glowing
- * button with data-end); a double's targets lie crosswise. Returns the <svg>.
- */
-export function renderBoard(el, view, targets, tile) {
+/** renderBoard draws the layout into el, with glowing targets (data-end) for tile. */
+export function renderBoard(el, view, targets, tile, { fitAll = false } = {}) {
   const board = view.hand && view.hand.board;
   const rect = el.getBoundingClientRect();
-  const fit = fitLayout(board, anchorOf(view), rect.width || 320, rect.height || 240, !!tile && tile[0] === tile[1]);
+  const W = rect.width || 320, H = rect.height || 240, ghost = !!tile && tile[0] === tile[1];
+  let fit = fitLayout(board, anchorOf(view), W, H, ghost);
+  // Too small to read: a layout at TILE_PX that scrolls, unless the
+  // player asked to see it all (el.dataset.zoom says which, for the button).
+  const small = Math.min(W / fit.view.w, H / fit.view.h) < TILE_PX;
+  const zoom = small && !fitAll;
+  if (zoom) fit = zoomLayout(board, anchorOf(view), W, H, ghost);
+  el.dataset.zoom = small ? (zoom ? 'in' : 'out') : '';
+  el.classList.toggle('zoomed', zoom);
+  if (zoom) el.tabIndex = 0; else el.removeAttribute('tabindex'); // arrows scroll it
   const v = fit.view;
   const n = board ? board.line.length + (board.up || []).length + (board.down || []).length : 0;
   const open = (board && board.ends) || [];
@@ -251,6 +267,7 @@ export function renderBoard(el, view, targets, tile) {
       ? `Layout of ${n} tile${n === 1 ? '' : 's'}` + (open.length ? `; open ends: ${open.map((e) => `${e.end} ${e.pips}`).join(', ')}` : '')
       : 'Empty layout',
   });
+  if (zoom) { root.style.width = `${(v.w * TILE_PX).toFixed(1)}px`; root.style.height = `${(v.h * TILE_PX).toFixed(1)}px`; }
   const last = lastPlay(view);
   fit.lay.tiles.forEach((t, i) => {
     const hot = last && sameTile(last, t.tile);
@@ -269,7 +286,7 @@ export function renderBoard(el, view, targets, tile) {
   }
   // A finger needs 44x44 CSS px (WCAG 2.5.5): an end target smaller than
   // that on screen gets an invisible hit area of that size around it.
-  const px = (rect.width || 320) / v.w;
+  const px = zoom ? TILE_PX : Math.min(W / v.w, H / v.h);
   const hitUnits = TARGET_PX / px;
   for (const end of targets || []) {
     const b = fit.lay.ends[end];
@@ -282,5 +299,12 @@ export function renderBoard(el, view, targets, tile) {
     svg('rect', { x: b.x + 0.05, y: b.y + 0.05, width: b.w - 0.1, height: b.h - 0.1, rx: 0.14 }, g);
   }
   el.replaceChildren(root);
+  // Scrolled to where the game is: the targets, else the last tile.
+  const focus = zoom && (root.querySelector('.end-target') || root.querySelector('.tile.last'));
+  if (focus) {
+    const b = focus.getBBox();
+    el.scrollLeft = (b.x + b.width / 2 - v.x) * TILE_PX - el.clientWidth / 2;
+    el.scrollTop = (b.y + b.height / 2 - v.y) * TILE_PX - el.clientHeight / 2;
+  }
   return root;
 }

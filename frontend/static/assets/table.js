@@ -196,7 +196,7 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
       box.setAttribute('role', 'img');
       box.setAttribute('aria-label', `The table at the end of hand ${last.number}`);
       panel.append(box);
-      renderBoard(box, { variant: view.variant, hand: { number: last.number, board: last.board }, log: [] }, [], null);
+      renderBoard(box, { variant: view.variant, hand: { number: last.number, board: last.board }, log: [] }, [], null, { fitAll: true });
     }
     const list = el('ul', 'revealed');
     for (const s of view.seats) {
