@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"tessera/engine"
 	"tessera/functions/push"
@@ -86,12 +87,25 @@ func messages(id string, version int64, m *engine.Match, st *storedGame, b befor
 	return out
 }
 
-// seatName is seat s's name in v ("" for a free seat).
+// seatName is seat s's name in v ("" for a free seat), bidi-isolated when
+// it holds right-to-left letters, as the page does (isolate in mygames.js).
 func seatName(v *engine.View, s int) string {
 	if n := v.Seats[s].Name; n != nil {
-		return *n
+		return isolate(*n)
 	}
 	return ""
+}
+
+// isolate wraps a name with right-to-left letters in FIRST STRONG ISOLATE
+// ... POP DIRECTIONAL ISOLATE, so that in a notification's sentence it
+// cannot reorder the words around it; other names stay as they are.
+func isolate(name string) string {
+	for _, r := range name {
+		if unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko) {
+			return "\u2068" + name + "\u2069"
+		}
+	}
+	return name
 }
 
 // tableName is "Five Up with Bea and Carlo", as seat s sees the table.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/engine"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
 	"tessera/internal/testenv"
@@ -260,5 +261,19 @@ func TestAHangingPushServiceDoesNotHoldAMove(t *testing.T) {
 	}
 	if took < pushBudget/2 {
 		t.Errorf("the request took %v: the hanging service was not even tried", took)
+	}
+}
+
+// TestPushTextsIsolateRightToLeftNames: a name with Hebrew or Arabic letters
+// is bidi-isolated in a push's title, so it cannot reorder "Your turn —
+// Five Up with ..."; a left-to-right name is left as it is.
+func TestPushTextsIsolateRightToLeftNames(t *testing.T) {
+	name := func(s string) *string { return &s }
+	v := &engine.View{Variant: engine.FiveUp, Seats: []engine.ViewSeat{{Name: name("Ana")}, {Name: name("דנה")}, {Name: name("سارا")}, {Name: nil}}}
+	if got, want := tableName(v, 0), "Five Up with \u2068דנה\u2069 and \u2068سارا\u2069"; got != want {
+		t.Errorf("tableName = %q, want %q", got, want)
+	}
+	if got, want := tableName(v, 1), "Five Up with Ana and \u2068سارا\u2069"; got != want {
+		t.Errorf("tableName = %q, want %q", got, want)
 	}
 }
