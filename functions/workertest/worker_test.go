@@ -380,3 +380,33 @@ func TestAGoCrashRestartsTheInstance(t *testing.T) {
 	}
 	create(t, base, `{"variant": "fiveup", "players": 2, "name": "Bea"}`)
 }
+
+// TestConcurrentFirstRequestsAreAllAnswered: 16 requests reach a fresh
+// isolate at once, while Go is starting (the shim makes them wait for the
+// one start under way); every one is answered as API.md says.
+func TestConcurrentFirstRequestsAreAllAnswered(t *testing.T) {
+	base := testenv.Worker(t)
+	var wg sync.WaitGroup
+	answers := make([]answer, 16)
+	for i := range answers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 0 {
+				answers[i] = do(t, "POST", base+"/api/games", "", `{"variant": "fiveup", "players": 2, "name": "Ana"}`)
+			} else {
+				answers[i] = do(t, "GET", base+"/api/games/abcdefghijklmnop", "", "")
+			}
+		}()
+	}
+	wg.Wait()
+	for i, a := range answers {
+		want := http.StatusCreated
+		if i%2 == 1 {
+			want = http.StatusNotFound
+		}
+		if a.status != want {
+			t.Errorf("request %d: %d %s, want %d", i, a.status, a.body, want)
+		}
+	}
+}
