@@ -43,8 +43,13 @@ test('the hand summary is a modal dialog; focus comes back to the hand after an 
     // is already on the table.
     const finalTiles = await page.locator('#summary .final-board .tile').count();
     assert.ok(finalTiles > 0, 'the summary shows how the hand ended on the table');
+    // The table itself still shows the ended hand's layout until Continue.
+    const ended = await page.evaluate(() => Number(document.querySelector('#summary h2, #summary').textContent.match(/Hand (\d+)/)[1]));
+    assert.equal(await page.getAttribute('#board', 'data-hand'), String(ended), 'the table shows the hand that ended');
+    assert.equal(await page.locator('#board .layout > .tile').count(), finalTiles, 'with all of its tiles');
     await page.keyboard.press('Escape');
     await page.waitForSelector('#summary', { state: 'hidden' });
+    assert.equal(await page.getAttribute('#board', 'data-hand'), String(ended + 1), 'then the next deal');
     dialogChecked = true;
   };
   for (let step = 0; step < 600 && !(keyboardEnd && dialogChecked && waitingChecked); step++) {

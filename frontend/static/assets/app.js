@@ -1,6 +1,4 @@
-// app.js: the game page's wiring. It keeps the seat token, polls the view,
-// hands it to the renderers and sends the moves the player picks from
-// `you.legal`. No rules live here.
+// app.js: the game page's wiring (token, polling, renderers, moves); no rules.
 
 import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch } from './api.js';
 import { playerKey, pushOn, notifyControl } from './player.js';
@@ -40,8 +38,7 @@ function signalTurn() {
   const mine = myTurn();
   document.title = mine ? '● Your turn — Tessera' : `${view ? statusText(view, me()) : 'Game'} — Tessera`;
   $('#favicon').href = mine ? '/assets/favicon-turn.svg' : '/assets/favicon.svg';
-  // The in-tab notification is the fallback for browsers without push; with
-  // push on, the service worker has shown one already.
+  // The fallback without push (with it, the service worker notified).
   if (mine && wasMyTurn === false && document.hidden && !pushOn() && 'Notification' in window && Notification.permission === 'granted') {
     try { new Notification('Tessera: your turn', { body: statusText(view, me()), tag: 'tessera-' + id }); } catch (e) { /* not allowed here */ }
   }
@@ -55,7 +52,11 @@ function drawBoard() {
   const legal = view.you ? view.you.legal : [];
   const targets = selectedTile ? endsFor(legal, selectedTile) : [];
   const board = $('#board'), zoom = $('#zoom-btn');
-  renderBoard(board, view, targets, selectedTile, { fitAll });
+  // While a hand's summary is open the table still shows how it ended.
+  const end = summaryOpen && view.status !== 'finished' && view.lastHand;
+  const shown = end ? { ...view, hand: { ...view.hand, number: end.number, board: end.board } } : view;
+  board.dataset.hand = shown.hand ? shown.hand.number : '';
+  renderBoard(board, shown, end ? [] : targets, end ? null : selectedTile, { fitAll });
   zoom.hidden = !board.dataset.zoom;
   zoom.textContent = board.dataset.zoom === 'in' ? 'Show the whole layout' : 'Zoom in';
 }
@@ -136,7 +137,7 @@ function showSummary() {
     renderSummary($('#summary'), view, me(), { onClose: closeSummary, onNewMatch: view.you ? newMatch : null });
     $('#summary').hidden = false;
     summaryOpen = true;
-    if (opening) $('#summary-close').focus({ preventScroll: true });
+    if (opening) { drawBoard(); $('#summary-close').focus({ preventScroll: true }); }
   }
 }
 
@@ -160,6 +161,7 @@ function closeSummary() {
   if (token && seenEnd !== Infinity) putGame(id, { seenEnd });
   $('#summary').hidden = true;
   summaryOpen = false;
+  drawBoard();
   if (view.you && myTurn()) input.focusTile(focusIndex);
 }
 
@@ -358,9 +360,7 @@ function markSeen() {
   putGame(id, { seenSeq: last });
 }
 
-// Other tabs of this browser showing the same game poll at once after our
-// move: on our own turn they poll only every 30 s, and would otherwise miss
-// that the turn moved on.
+// Our other tabs of this game poll at once after our move.
 const tabs = 'BroadcastChannel' in window ? new BroadcastChannel('tessera') : null;
 function tellOtherTabs() { if (tabs && view) tabs.postMessage({ id, version: view.version }); }
 if (tabs) tabs.onmessage = (ev) => { if (ev.data && ev.data.id === id && (!view || ev.data.version > view.version)) poller.now(); };

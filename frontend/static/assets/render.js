@@ -186,10 +186,7 @@ export const TARGET_PX = 44;
 /** TILE_PX: CSS px a unit, so a tile's face is never under 28 px across. */
 export const TILE_PX = 30;
 
-/**
- * zoomLayout: the widest snake whose drawing at TILE_PX a unit fits the
- * box's width; the board then scrolls up and down.
- */
+/** zoomLayout: the widest snake that fits the width at TILE_PX a unit. */
 function zoomLayout(board, anchorIndex, width, height, ghostDouble) {
   let lay, bb;
   for (let hx = 16; hx >= 4; hx--) {
@@ -248,8 +245,7 @@ export function renderBoard(el, view, targets, tile, { fitAll = false } = {}) {
   const rect = el.getBoundingClientRect();
   const W = rect.width || 320, H = rect.height || 240, ghost = !!tile && tile[0] === tile[1];
   let fit = fitLayout(board, anchorOf(view), W, H, ghost);
-  // Too small to read: a layout at TILE_PX that scrolls, unless the
-  // player asked to see it all (el.dataset.zoom says which, for the button).
+  // Too small: drawn at TILE_PX, scrolling, unless fitAll (dataset.zoom tells).
   const small = Math.min(W / fit.view.w, H / fit.view.h) < TILE_PX;
   const zoom = small && !fitAll;
   if (zoom) fit = zoomLayout(board, anchorOf(view), W, H, ghost);
