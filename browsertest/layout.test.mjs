@@ -111,3 +111,30 @@ test('an empty layout offers the lead in the middle', () => {
   assert.equal(tiles.length, 0);
   assert.deepEqual(Object.keys(ends), ['lead']);
 });
+
+// Each open end's box (where its target and its pips mark are drawn) lies
+// against the tile at that end: the mark shows where the next tile goes.
+test('every end box touches the tile at its end', () => {
+  const bad = [];
+  for (const spinner of [true, false]) {
+    for (let seed = 1; seed <= 400; seed++) {
+      for (const n of [3, 6, 10, 16, 24]) {
+        const { board, anchor } = randomBoard(seed, n, spinner);
+        for (const [hx, hy] of [[4, 4], [6, 8], [9, 5], [14, 9]]) {
+          const { tiles, ends } = layoutBoard(board, anchor, hx, hy);
+          const byTile = new Map(tiles.map((t) => [t.tile, t]));
+          const at = {
+            left: board.line[0], right: board.line[board.line.length - 1],
+            up: board.spinner !== null ? board.up.at(-1) || board.line[board.spinner] : null,
+            down: board.spinner !== null ? board.down.at(-1) || board.line[board.spinner] : null,
+          };
+          for (const name of ['left', 'right', 'up', 'down']) {
+            if (!ends[name] || !at[name]) continue;
+            if (!touch(ends[name], byTile.get(at[name]))) bad.push(`seed ${seed} n ${n} ${spinner ? 'spinner' : 'line'} ${hx}x${hy}: the ${name} end box is away from ${at[name]}`);
+          }
+        }
+      }
+    }
+  }
+  assert.deepEqual(bad.slice(0, 5), [], `${bad.length} end boxes away from their tile`);
+});
