@@ -12,7 +12,7 @@ const env = h.suite();
 const { skip } = env;
 const errors = [];
 
-test('end targets are at least 44x44 px with 22 tiles on the board', { skip, timeout: 90000 }, async () => {
+test('end targets are at least 44x44 px and tile faces 28 px with 22 tiles on the board', { skip, timeout: 90000 }, async () => {
   for (const viewport of [{ width: 360, height: 740 }, { width: 390, height: 844 }, { width: 740, height: 360 }]) {
     const context = await env.browser.newContext({ viewport, hasTouch: true, isMobile: true });
     const page = h.watch(await context.newPage(), errors);
@@ -33,15 +33,25 @@ test('end targets are at least 44x44 px with 22 tiles on the board', { skip, tim
       };
       const board = document.querySelector('#board');
       renderBoard(board, view, ['left', 'right', 'up', 'down'], [1, 4]);
-      return [...board.querySelectorAll('.end-target')].map((t) => {
-        const r = t.getBoundingClientRect();
-        return { end: t.dataset.end, w: r.width, h: r.height };
-      });
+      const face = (t) => t.querySelector('rect.face').getBoundingClientRect();
+      return {
+        targets: [...board.querySelectorAll('.end-target')].map((t) => {
+          const r = t.getBoundingClientRect();
+          return { end: t.dataset.end, w: r.width, h: r.height };
+        }),
+        zoom: board.dataset.zoom,
+        faces: [...board.querySelectorAll('.layout > .tile')].map((t) => Math.min(face(t).width, face(t).height)),
+      };
     });
-    assert.equal(sizes.length, 4, `four targets at ${viewport.width}x${viewport.height}`);
-    for (const s of sizes) {
+    assert.equal(sizes.targets.length, 4, `four targets at ${viewport.width}x${viewport.height}`);
+    for (const s of sizes.targets) {
       assert.ok(s.w >= 44 - 0.5 && s.h >= 44 - 0.5, `${viewport.width}x${viewport.height}: the ${s.end} target is ${s.w.toFixed(1)}x${s.h.toFixed(1)} px`);
     }
+    // The tiles are not shrunk below 28 px: the board scrolls instead.
+    assert.equal(sizes.faces.length, 22);
+    assert.equal(sizes.zoom, 'in', `${viewport.width}x${viewport.height}: the board scrolls rather than shrink the tiles`);
+    const small = Math.min(...sizes.faces);
+    assert.ok(small >= 28 - 0.5, `${viewport.width}x${viewport.height}: a tile face is ${small.toFixed(1)} px across`);
     await context.close();
   }
   assert.deepEqual(errors, []);
