@@ -16,6 +16,7 @@ test('the score sheet lists every hand with its points and the running totals', 
   const id = await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
   assert.equal(await page.isVisible('#sheet-wrap'), false, 'no sheet before a hand has ended');
+  assert.equal(await page.isVisible('#notify'), true, 'the notification offer shows during the match');
   let checkedMid = false;
   for (let step = 0; step < 1500; step++) {
     const s = await state(page);
@@ -30,6 +31,7 @@ test('the score sheet lists every hand with its points and the running totals', 
     if (!(await act(page))) await page.waitForTimeout(100);
   }
   assert.equal((await state(page)).status, 'finished');
+  assert.equal(await page.isVisible('#notify'), false, '"Notify me" is gone once the match is over');
   const v = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
   assert.ok(v.sheet.length >= 1);
   assert.deepEqual(v.sheet.at(-1), v.scores, 'the last row is the final score');
