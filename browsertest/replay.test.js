@@ -63,9 +63,8 @@ test('a move against three computers shows the four plays one after another', { 
     batches++;
     wantPops.push(...plays.filter((p) => p.points > 0).map((p) => `+${p.points}`));
     if (!checkedTiming && plays.length === 4) {
-      // Right after the answer the computers' tiles are not all shown yet.
-      const pending = await page.locator('.tile.pending').count();
-      assert.ok(pending >= 1, `right after the move ${pending} of the 4 new tiles wait to be shown`);
+      // (That the computers' tiles waited is seen by the observer, in the
+      // page: pendingMax below; a check from here could come too late.)
       if (process.env.UPDATE_SCREENSHOTS === '1') {
         await page.waitForTimeout(450); // a play or two in, a +N showing perhaps
         await h.shot(page, 'plays-in-turn');
