@@ -1,6 +1,6 @@
 // At 360x740 (a small phone) the table stays on screen without scrolling
 // the page, also with 20 and more tiles on the layout: the board keeps
-// tiles at 28 px or more and scrolls itself, and "Show the whole layout"
+// tiles at 28 px or more and scrolls itself, and "Whole layout"
 // fits every tile in the board. Checked on the element boxes. Also takes
 // the Five Up screenshots (desktop and phone).
 

@@ -52,13 +52,13 @@ function drawBoard() {
   const legal = view.you ? view.you.legal : [];
   const targets = selectedTile ? endsFor(legal, selectedTile) : [];
   const board = $('#board'), zoom = $('#zoom-btn');
-  // While a hand's summary is open the table still shows how it ended.
+  // An open summary keeps its hand shown.
   const end = summaryOpen && view.status !== 'finished' && view.lastHand;
   const shown = end ? { ...view, hand: { ...view.hand, number: end.number, board: end.board } } : view;
   board.dataset.hand = shown.hand ? shown.hand.number : '';
   renderBoard(board, shown, end ? [] : targets, end ? null : selectedTile, { fitAll });
   zoom.hidden = !board.dataset.zoom;
-  zoom.textContent = board.dataset.zoom === 'in' ? 'Show the whole layout' : 'Zoom in';
+  zoom.textContent = board.dataset.zoom === 'in' ? 'Whole layout' : 'Zoom in';
 }
 
 function drawHand() {
