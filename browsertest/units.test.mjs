@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pollDelay, errorDelay, SECOND, MINUTE, apiError, ApiError, NetworkError, RateLimited, retryAfterMs } from '../frontend/static/assets/api.js';
+import { pollDelay, nextPlay, errorDelay, SECOND, MINUTE, apiError, ApiError, NetworkError, RateLimited, retryAfterMs } from '../frontend/static/assets/api.js';
 import { describe } from '../frontend/static/assets/log.js';
 import { seatPositions } from '../frontend/static/assets/table.js';
 import { tileName, tileText } from '../frontend/static/assets/render.js';
@@ -26,14 +26,44 @@ test('poll timing', async (t) => {
     ['hidden and idle for an hour: 5 minutes', { visible: false, waiting: true, idleMs: 2 * 60 * MINUTE }, 5 * MINUTE],
     ['no polling once the match is over', { visible: true, waiting: true, idleMs: 0, finished: true }, 0],
     ['no polling while hidden with push on: the push wakes the page', { visible: false, waiting: true, idleMs: 0, push: true }, 0],
-    ['with push, live play is still 2 s', { visible: true, waiting: true, idleMs: 0, gapMs: 90 * SECOND, push: true }, 2 * SECOND],
-    ['with push, one move after a quiet spell is not live: 1 minute', { visible: true, waiting: true, idleMs: 0, gapMs: 20 * MINUTE, push: true }, MINUTE],
-    ['with push, a page that saw one change only is not live', { visible: true, waiting: true, idleMs: 0, gapMs: Infinity, push: true }, MINUTE],
-    ['with push, our own turn stays 30 s', { visible: true, waiting: false, idleMs: 0, gapMs: Infinity, push: true }, 30 * SECOND],
+    ['with push, live play by the seat before us that the push may not bring is still 2 s', { visible: true, waiting: true, idleMs: 0, gapMs: 90 * SECOND, push: true, next: 'near' }, 2 * SECOND],
+    ['with push, live play the turn push brings: 30 s, in case the push is lost', { visible: true, waiting: true, idleMs: 0, gapMs: 90 * SECOND, push: true, next: 'pushed' }, 30 * SECOND],
+    ['with push, live play by a seat further from us: 10 s', { visible: true, waiting: true, idleMs: 0, gapMs: 90 * SECOND, push: true, next: 'far' }, 10 * SECOND],
+    ['with push, one move after a quiet spell is not live: 1 minute', { visible: true, waiting: true, idleMs: 0, gapMs: 20 * MINUTE, push: true, next: 'near' }, MINUTE],
+    ['with push, a page that saw one change only is not live', { visible: true, waiting: true, idleMs: 0, gapMs: Infinity, push: true, next: 'far' }, MINUTE],
+    ['with push, our own turn is 1 minute (clocks and turns come by push)', { visible: true, waiting: false, idleMs: 0, gapMs: 90 * SECOND, push: true }, MINUTE],
+    ['with push, idle play still backs off', { visible: true, waiting: true, idleMs: 2 * 60 * MINUTE, gapMs: 90 * SECOND, push: true, next: 'near' }, 5 * MINUTE],
   ];
   for (const [name, input, want] of cases) {
     await t.test(name, () => assert.equal(pollDelay(input), want, `pollDelay(${JSON.stringify(input)})`));
   }
+});
+
+test('nextPlay: which next play the turn push brings', () => {
+  const view = (turn, youTiles, ends, { line = [], tiles = 5, away = false, seats = 4, you = 2 } = {}) => ({
+    status: 'playing',
+    seats: Array.from({ length: seats }, (_, i) => ({ tiles, away: i === you && away })),
+    hand: { phase: 'play', turn, board: { line, up: [], down: [], ends: ends.map((pips) => ({ pips })) } },
+    you: { seat: you, tiles: youTiles },
+  });
+  // Ends 3 and 5; we hold 3-3, 5-5, and a tile of every other number: whatever
+  // the seat before us plays, we can answer.
+  const ready = [[3, 3], [5, 5], [0, 1], [2, 4], [6, 6]];
+  assert.equal(nextPlay(view(1, ready, [3, 5], { line: [[3, 5]] })), 'pushed');
+  assert.equal(nextPlay(view(0, ready, [3, 5], { line: [[3, 5]] })), 'far', 'two seats before us');
+  assert.equal(nextPlay(view(2, ready, [3, 5], { line: [[3, 5]] })), 'far', 'our own turn is not a next play');
+  assert.equal(nextPlay(view(1, ready, [3, 5], { line: [[3, 5]], tiles: 1 })), 'near', 'its last tile ends the hand, and the winner leads');
+  assert.equal(nextPlay(view(1, ready, [3, 5], { line: [[3, 5]], away: true })), 'near', 'we are away: the computer plays for us, no push');
+  assert.equal(nextPlay(view(1, ready, [])), 'near', 'a lead: anything may follow');
+  // We hold only 3s: the seat before us may play 3-1 on our 3 and leave 1 and 5.
+  assert.equal(nextPlay(view(1, [[3, 3], [3, 6]], [3, 5], { line: [[3, 5]] })), 'near');
+  // ... unless every other 3 is on the board: then it must play on the 5, and our 3s still fit.
+  const threes = [[0, 3], [1, 3], [2, 3], [3, 4]];
+  assert.equal(nextPlay(view(1, [[3, 3], [3, 6], [6, 6]], [3, 5], { line: [...threes, [3, 5]] })), 'pushed');
+  assert.equal(nextPlay(view(1, [[3, 3], [3, 6], [6, 6]], [3, 5], { line: [...threes.slice(1), [3, 5]] })), 'near', '0-3 is still out');
+  assert.equal(nextPlay(view(1, ready, [3, 5], { seats: 2, you: 0 })), 'pushed', 'two players: seat 1 is before seat 0');
+  assert.equal(nextPlay({ ...view(1, ready, [3, 5]), status: 'finished' }), null);
+  assert.equal(nextPlay(null), null);
 });
 
 test('failed polls back off 2, 4, 8 … 60 s', () => {

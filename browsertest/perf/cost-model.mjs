@@ -16,8 +16,11 @@
 // (a closed page costs nothing; a turn push makes an open page poll at
 // once, as sw.js does). Each open page polls on pollDelay's schedule: a
 // GET that is a 200 when the game changed since its last view, else a 304;
-// a move is a POST whose answer is the new view.
-import { pollDelay, SECOND, MINUTE } from '../../frontend/static/assets/api.js';
+// a move is a POST whose answer is the new view. The tiles are dealt and
+// played at random (7 each, no boneyard, a line with two open ends: no
+// spinner, which only adds ends), so that nextPlay sees real hands and ends;
+// a seat that cannot play passes within the move before, as the server does.
+import { pollDelay, nextPlay, SECOND, MINUTE } from '../../frontend/static/assets/api.js';
 
 const HOUR = 60 * MINUTE, DAY = 24 * HOUR;
 
@@ -51,13 +54,49 @@ function simulate(scenario, seed) {
   const nextOnline = (p, t) => { while (!online(p, t) && t < 3 * DAY) t += MINUTE; return t; };
   const count = { poll304: 0, poll200: 0, move: 0 };
   let version = 1, turn = 0, done = 0, t = 8 * HOUR;
+  // The hand: hands[p] the tiles of seat p, ends the two open ends' pips.
+  let hands, ends, played;
+  const canPlay = (p) => ends.length === 0 || hands[p].some((x) => x.includes(ends[0]) || x.includes(ends[1]));
+  const deal = (leader) => {
+    const all = [];
+    for (let a = 0; a <= 6; a++) for (let b = a; b <= 6; b++) all.push([a, b]);
+    for (let i = all.length - 1; i > 0; i--) { const j = Math.floor(rand() * (i + 1)); [all[i], all[j]] = [all[j], all[i]]; }
+    hands = [0, 1, 2, 3].map((p) => all.slice(7 * p, 7 * p + 7));
+    ends = [];
+    played = [];
+    turn = leader;
+  };
+  const play = () => { // the seat to act plays a random legal tile; then the turn passes to the next seat that can play
+    const options = [];
+    for (const [i, x] of hands[turn].entries()) {
+      if (ends.length === 0) options.push([i, -1]);
+      else for (const e of [0, 1]) if (x.includes(ends[e])) options.push([i, e]);
+    }
+    const [i, e] = options[Math.floor(rand() * options.length)];
+    const [x] = hands[turn].splice(i, 1);
+    played.push(x);
+    if (e < 0) ends = [x[0], x[1]]; else ends[e] = x[0] === ends[e] ? x[1] : x[0];
+    if (hands[turn].length === 0) { deal(turn); return; } // domino: the winner leads
+    for (let k = 1; k <= players; k++) {
+      if (canPlay((turn + k) % players)) { turn = (turn + k) % players; return; }
+    }
+    deal((turn + 1) % players); // blocked
+  };
+  const viewOf = (p) => ({
+    status: 'playing',
+    seats: hands.map((h) => ({ tiles: h.length, away: false })),
+    hand: { phase: 'play', turn, board: { line: played, ends: ends.map((pips) => ({ pips })) } },
+    you: { seat: p, tiles: hands[p] },
+  });
+  deal(0);
   const page = Array.from({ length: players }, () => ({ open: false, seen: 0, changedAt: 0, gap: Infinity, next: Infinity }));
   const changed = (pg, now) => { pg.gap = now - pg.changedAt; pg.changedAt = now; };
   let moveAt = nextOnline(0, t) + think();
+  const delay = (p, now) => pollDelay({ visible: true, waiting: turn !== p, finished: done >= plays, idleMs: now - page[p].changedAt, gapMs: page[p].gap, push: true, next: nextPlay(viewOf(p)) });
   const poll = (p, now) => {
     const pg = page[p];
     if (pg.seen < version) { count.poll200++; pg.seen = version; changed(pg, now); } else count.poll304++;
-    const d = pollDelay({ visible: true, waiting: turn !== p, finished: done >= plays, idleMs: now - pg.changedAt, gapMs: pg.gap, push: true });
+    const d = delay(p, now);
     pg.next = d === 0 ? Infinity : now + d;
   };
   for (; t < 3 * DAY && done < plays; t += SECOND) {
@@ -69,11 +108,13 @@ function simulate(scenario, seed) {
     }
     if (t >= moveAt) {
       count.move++; version++; done++;
-      const pg = page[turn];
+      const mover = turn;
+      play();
+      const pg = page[mover];
       pg.seen = version; changed(pg, t); // the move's answer is the new view
-      pg.next = t + pollDelay({ visible: true, waiting: true, finished: done >= plays, idleMs: 0, gapMs: pg.gap, push: true });
-      turn = (turn + 1) % players;
-      if (page[turn].open) poll(turn, t); // the turn push makes the open page poll now
+      const d = delay(mover, t);
+      pg.next = d === 0 ? Infinity : t + d;
+      if (page[turn].open && turn !== mover) poll(turn, t); // the turn push makes the open page poll now
       moveAt = nextOnline(turn, t + SECOND) + think();
       if (!online(turn, moveAt)) moveAt = nextOnline(turn, moveAt) + think(); // the session ended first
     }

@@ -175,25 +175,41 @@ export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 
 /**
+ * nextPlay: what the next play is to this seat: 'pushed' when the seat before
+ * it plays and, whatever it plays (any tile not on the board nor ours), the
+ * hand goes on and we can answer, so the turn push brings it; else 'near'
+ * (the seat before plays), 'far' or null.
+ */
+export function nextPlay(view) {
+  const h = view && view.hand, you = view && view.you;
+  if (!h || !you || view.status !== 'playing' || h.phase !== 'play' || h.turn == null) return null;
+  if ((h.turn + 1) % view.seats.length !== you.seat) return 'far';
+  const b = h.board, ends = b.ends.map((e) => e.pips), key = ([x, y]) => x < y ? x * 7 + y : y * 7 + x;
+  const out = new Set([...b.line, ...b.up || [], ...b.down || [], ...you.tiles].map(key));
+  let ok = view.seats[h.turn].tiles > 1 && !view.seats[you.seat].away && ends.length > 0;
+  for (let x = 0; x < 7; x++) for (let y = x; y < 7; y++) {
+    if (!out.has(x * 7 + y)) ends.forEach((p, i) => {
+      const after = ends.map((q, j) => j !== i ? q : p === x ? y : x);
+      if (p === x || p === y) ok &&= you.tiles.some((t) => after.some((q) => t.includes(q)));
+    });
+  }
+  return ok ? 'pushed' : 'near';
+}
+
+/**
  * pollDelay: the wait before the next poll (docs/frontend.md, "Polling").
  * idleMs: since the view last changed; gapMs: between the two changes
- * before; push: this device gets the game's pushes. Fast only while live.
+ * before; push: this device gets the game's pushes; next: nextPlay(view).
  */
-export function pollDelay({ visible, waiting, finished, idleMs, gapMs = 0, push }) {
+export function pollDelay({ visible, waiting, finished, idleMs, gapMs = 0, push, next }) {
   if (finished) return 0; // 0: stop polling
   if (!visible && push) return 0; // the push wakes the page (sw.js), and showing it polls at once
   const live = idleMs < MINUTE && (!push || gapMs < 2 * MINUTE);
-  let d;
-  if (live) d = 2 * SECOND; // a friend's move shows within a poll
-  else if (idleMs < MINUTE) d = 10 * SECOND;
-  else if (idleMs < 3 * MINUTE) d = 10 * SECOND;
-  else if (idleMs < 15 * MINUTE) d = 30 * SECOND;
-  else if (idleMs < 60 * MINUTE) d = 2 * MINUTE;
-  else d = 5 * MINUTE;
-  if (!waiting) d = Math.max(d, 30 * SECOND); // our own turn: only our other devices (or a clock) change it
-  else if (push && !live) d = Math.max(d, MINUTE); // our turn comes by push at once; the rest can wait a minute
-  if (!visible) d = Math.max(d, 30 * SECOND);
-  return d;
+  let d = live ? 2 * SECOND // a friend's move shows within a poll
+    : idleMs < 3 * MINUTE ? 10 * SECOND : idleMs < 15 * MINUTE ? 30 * SECOND : idleMs < 60 * MINUTE ? 2 * MINUTE : 5 * MINUTE;
+  if (!push) return Math.max(d, waiting && visible ? 0 : 30 * SECOND); // our turn: only our other devices (or a clock) change it
+  if (!waiting || !live) return Math.max(d, MINUTE); // our turn comes by push, and so do clocks
+  return next === 'pushed' ? 30 * SECOND : next === 'near' ? d : 10 * SECOND; // 30 s: in case a push is lost
 }
 
 /** errorDelay backs off after failed polls: 2, 4, 8 … 60 s. */
@@ -273,8 +289,7 @@ export class Poller {
     const s = this.state();
     let d = this.failures
       ? Math.max(errorDelay(this.failures), this.retryAfter || 0)
-      : pollDelay({ visible: !document.hidden, waiting: s.waiting, finished: s.finished, push: !!s.push,
-        idleMs: Date.now() - this.changedAt, gapMs: this.gap });
+      : pollDelay({ ...s, visible: !document.hidden, idleMs: Date.now() - this.changedAt, gapMs: this.gap });
     if (d === 0) return;
     this.timer = setTimeout(() => { this.timer = null; this.tick(); }, d);
   }

@@ -1,6 +1,6 @@
 // app.js: the game page's wiring (token, polling, renderers, moves); no rules.
 
-import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch } from './api.js';
+import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, nextPlay } from './api.js';
 import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
@@ -380,7 +380,7 @@ const input = attachInput($('#hand'), $('#board'), {
 const poller = new Poller(id, {
   token,
   onView: show,
-  state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished', push: pushOn() }),
+  state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished', push: pushOn(), next: nextPlay(view) }),
   onError: (e, failures) => {
     if (failures > 0) { banner(`Connection trouble; trying again in ${Math.round(errorDelay(failures) / 1000)} s…`); return; }
     if (failures === 0) { banner(''); return; }
