@@ -31,6 +31,10 @@ func (h *Handler) load(ctx context.Context, c *call) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	return loadedFrom(c, item)
+}
+
+func loadedFrom(c *call, item store.Item) (*loaded, error) {
 	c.version = item.Version
 	st, err := openStored(c.gameID, item)
 	if err != nil {

@@ -1,12 +1,19 @@
 package api
 
-import "net/http"
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"tessera/functions/store"
+)
 
 // poll is GET /api/games/{id}: the view for the token's seat or for a
 // spectator, with an ETag; a matching If-None-Match is answered 304 from
 // the stored header alone, without replaying the match.
 func (h *Handler) poll(c *call) {
-	g, err := h.load(c.r.Context(), c)
+	g, err := h.loadForPoll(c.r.Context(), c)
 	if err != nil {
 		c.fail(err)
 		return
@@ -34,4 +41,44 @@ func (h *Handler) poll(c *call) {
 		return
 	}
 	c.writeJSON(http.StatusOK, m.View(seat, g.state.meta(c.gameID, g.item.Version, g.item.UpdatedAt)))
+}
+
+// loadForPoll reads the game for a poll. A poll whose If-None-Match names the
+// version its page holds may read a moment stale where the store offers it
+// (store.Eventual; half the read's price on DynamoDB): an item at that
+// version answers 304, at worst a moment late; a newer one is a true view of
+// the game. An item older than the page's, or none, is read again strongly,
+// and so is every poll without a version (a page's first GET, or one a push
+// asked for: it drops its ETag). docs/consistency.md.
+func (h *Handler) loadForPoll(ctx context.Context, c *call) (*loaded, error) {
+	ev, ok := h.store.(store.Eventual)
+	held := heldVersion(c.r.Header.Values("If-None-Match"))
+	if !ok || held == 0 || !validGameID(c.gameID) {
+		return h.load(ctx, c)
+	}
+	item, err := ev.LoadEventual(ctx, c.gameID)
+	if err != nil || item.Version < held {
+		return h.load(ctx, c)
+	}
+	return loadedFrom(c, item)
+}
+
+// heldVersion is the highest game version the If-None-Match tags name (the
+// API's own `"v12-s2"`, weak or not), 0 for none.
+func heldVersion(header []string) int64 {
+	var held int64
+	for _, h := range header {
+		for _, tag := range strings.Split(h, ",") {
+			tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+			rest, ok := strings.CutPrefix(tag, `"v`)
+			if !ok {
+				continue
+			}
+			digits, _, ok := strings.Cut(rest, "-")
+			if v, err := strconv.ParseInt(digits, 10, 64); ok && err == nil && v > held {
+				held = v
+			}
+		}
+	}
+	return held
 }

@@ -61,6 +61,15 @@ type Store interface {
 	LoadMany(ctx context.Context, ids []string) (map[string]Item, error)
 }
 
+// Eventual is an adapter with a cheaper read that may be a moment stale.
+// LoadEventual is Load, except that shortly after a Save it may still return
+// the item as it was before (never a torn or made-up one). DynamoDB's
+// eventually consistent GetItem costs half a strong one. The API uses it only
+// for a poll that names the version it holds (docs/consistency.md).
+type Eventual interface {
+	LoadEventual(ctx context.Context, id string) (Item, error)
+}
+
 // MaxLoadMany is the most ids one LoadMany takes (DynamoDB's BatchGetItem
 // takes 100 keys).
 const MaxLoadMany = 100

@@ -175,10 +175,9 @@ export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 
 /**
- * nextPlay: what the next play is to this seat: 'pushed' when the seat before
- * it plays and, whatever it plays (any tile not on the board nor ours), the
- * hand goes on and we can answer, so the turn push brings it; else 'near'
- * (the seat before plays), 'far' or null.
+ * nextPlay: 'pushed' when the seat before ours plays and, whatever it plays
+ * (a tile not on the board nor ours), we can answer: the turn push brings it.
+ * Else 'near' (the seat before ours plays), 'far' or null.
  */
 export function nextPlay(view) {
   const h = view && view.hand, you = view && view.you;
@@ -246,9 +245,10 @@ export class Poller {
     this.changedAt = now;
   }
 
-  /** now polls at once (focus, visibility, a user action). */
-  now() {
+  /** now polls at once (focus, visibility, a user action); fresh: without ETag (a newer version exists). */
+  now(fresh) {
     if (this.stopped) return;
+    if (fresh) this.fresh = true;
     clearTimeout(this.timer);
     this.timer = null;
     if (this.busy) { this.again = true; return; }
@@ -260,7 +260,9 @@ export class Poller {
   async tick() {
     this.busy = true;
     try {
-      const r = await readGame(this.id, this.token, this.etag);
+      const tag = this.fresh ? null : this.etag;
+      this.fresh = false;
+      const r = await readGame(this.id, this.token, tag);
       if (this.failures) { this.failures = 0; this.onError(null, 0); }
       if (r.status !== 304) {
         this.etag = r.etag;

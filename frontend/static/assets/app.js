@@ -363,7 +363,7 @@ function markSeen() {
 // Our other tabs of this game poll at once after our move.
 const tabs = 'BroadcastChannel' in window ? new BroadcastChannel('tessera') : null;
 function tellOtherTabs() { if (tabs && view) tabs.postMessage({ id, version: view.version }); }
-if (tabs) tabs.onmessage = (ev) => { if (ev.data && ev.data.id === id && (!view || ev.data.version > view.version)) poller.now(); };
+if (tabs) tabs.onmessage = (ev) => { if (ev.data && ev.data.id === id && (!view || ev.data.version > view.version)) poller.now(true); };
 
 // ---- start
 
@@ -410,7 +410,7 @@ $('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#se
 notifyControl($('#notify'));
 // A push for this game (sw.js tells its open pages) means: poll now.
 if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.addEventListener('message', (ev) => { if (ev.data && ev.data.type === 'push' && ev.data.game === id) poller.now(); });
+  navigator.serviceWorker.addEventListener('message', (ev) => { if (ev.data && ev.data.type === 'push' && ev.data.game === id) poller.now(!view || ev.data.version > view.version); });
 }
 $('#redeal-btn').addEventListener('click', () => send({ type: 'redeal' }));
 $('#away-btn').addEventListener('click', () => { toggleMenu(false); send({ type: 'away' }); });

@@ -66,12 +66,25 @@ func (d *Store) Load(ctx context.Context, id string) (store.Item, error) {
 	if err := store.CheckCall(ctx, "load", id); err != nil {
 		return store.Item{}, err
 	}
-	item, found, err := d.get(ctx, "load", id)
+	return d.load(ctx, "load", id, true)
+}
+
+// LoadEventual is Load with an eventually consistent read (store.Eventual):
+// half the read units, and it may miss a Save of the last moment.
+func (d *Store) LoadEventual(ctx context.Context, id string) (store.Item, error) {
+	if err := store.CheckCall(ctx, "load", id); err != nil {
+		return store.Item{}, err
+	}
+	return d.load(ctx, "load eventual", id, false)
+}
+
+func (d *Store) load(ctx context.Context, op, id string, consistent bool) (store.Item, error) {
+	item, found, err := d.read(ctx, op, id, consistent)
 	if err != nil {
 		return store.Item{}, err
 	}
 	if !found {
-		return store.Item{}, fmt.Errorf("load %q: %w", id, store.ErrNotFound)
+		return store.Item{}, fmt.Errorf("%s %q: %w", op, id, store.ErrNotFound)
 	}
 	return item, nil
 }
@@ -198,10 +211,14 @@ func (d *Store) storedAfterFailedCheck(ctx context.Context, id string, failed *t
 
 // get reads one item consistently; found is false if there is none.
 func (d *Store) get(ctx context.Context, op, id string) (store.Item, bool, error) {
+	return d.read(ctx, op, id, true)
+}
+
+func (d *Store) read(ctx context.Context, op, id string, consistent bool) (store.Item, bool, error) {
 	out, err := d.client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(d.table),
 		Key:            dynamoKey(id),
-		ConsistentRead: aws.Bool(true),
+		ConsistentRead: aws.Bool(consistent),
 	})
 	if err != nil {
 		return store.Item{}, false, dynamoError(op, id, err)

@@ -1,13 +1,17 @@
 package dynamo_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -290,3 +294,63 @@ var when = time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 
 // One dynalite serves every test of this package.
 func TestMain(m *testing.M) { testenv.Main(m) }
+
+// readRecorder notes the ConsistentRead of every GetItem it sends on.
+type readRecorder struct {
+	inner aws.HTTPClient
+	mu    sync.Mutex
+	reads []string // "true", "false" or "absent"
+}
+
+func (c *readRecorder) Do(req *http.Request) (*http.Response, error) {
+	if req.Header.Get("X-Amz-Target") == "DynamoDB_20120810.GetItem" {
+		body, err := io.ReadAll(req.Body)
+		if err != nil {
+			return nil, err
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		var in struct{ ConsistentRead *bool }
+		if err := json.Unmarshal(body, &in); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		c.reads = append(c.reads, map[bool]string{true: "true", false: "false"}[in.ConsistentRead != nil && *in.ConsistentRead]+
+			map[bool]string{true: "", false: " (absent)"}[in.ConsistentRead != nil])
+		c.mu.Unlock()
+	}
+	return c.inner.Do(req)
+}
+
+// TestDynamoLoadEventualReadsEventually: Load asks DynamoDB for a strongly
+// consistent read, LoadEventual for an eventually consistent one (half the
+// read units), and both return the item (dynalite is always consistent).
+func TestDynamoLoadEventualReadsEventually(t *testing.T) {
+	rec := &readRecorder{}
+	_, _, d := dynaliteTable(t, func(o *dynamodb.Options) {
+		rec.inner = o.HTTPClient
+		o.HTTPClient = rec
+	})
+	var _ store.Eventual = d
+	if err := d.Create(t.Context(), "g1", []byte("v1"), when, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.reads = nil
+	strong, err := d.Load(t.Context(), "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventual, err := d.LoadEventual(t.Context(), "g1")
+	if err != nil || eventual.Version != strong.Version || string(eventual.State) != "v1" {
+		t.Fatalf("LoadEventual = %+v, %v; want version %d, state v1", eventual, err, strong.Version)
+	}
+	if _, err := d.LoadEventual(t.Context(), "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("LoadEventual of a missing game = %v, want ErrNotFound", err)
+	}
+	if _, err := d.LoadEventual(t.Context(), ""); !errors.Is(err, store.ErrEmptyID) {
+		t.Errorf("LoadEventual(\"\") = %v, want ErrEmptyID", err)
+	}
+	want := []string{"true", "false", "false"}
+	if strings.Join(rec.reads, ",") != strings.Join(want, ",") {
+		t.Errorf("GetItem ConsistentRead: %v, want %v (Load, then two LoadEventual)", rec.reads, want)
+	}
+}

@@ -46,9 +46,17 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"due lists the items due by a time, earliest first, from what create and save set", testDue},
 		{"touch replaces state and due at a version, keeping it and the time", testTouch},
 	}
+	eventual := false
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			c.run(t, newStore(t))
+			s := newStore(t)
+			_, eventual = s.(store.Eventual)
+			c.run(t, s)
+		})
+	}
+	if eventual { // only for the stores that offer it
+		t.Run("an eventual load returns a version that was stored", func(t *testing.T) {
+			testEventual(t, newStore(t))
 		})
 	}
 }
@@ -450,4 +458,35 @@ func testTouch(t *testing.T, s store.Store) {
 	// A save after a touch goes on from the same version.
 	mustSave(t, s, "g1", []byte("v3"), 2, t0.Add(2*time.Minute))
 	wantItem(t, mustLoad(t, s, "g1"), 3, []byte("v3"), t0.Add(2*time.Minute))
+}
+
+// testEventual: where the store offers store.Eventual, LoadEventual returns
+// the item as it was at some version up to the current one (this suite's
+// stores are all consistent in the end, so the current one after a while),
+// ErrNotFound for a missing id and the same errors as Load.
+func testEventual(t *testing.T, s store.Store) {
+	ev := s.(store.Eventual)
+	mustCreate(t, s, "g1", []byte("one"), t0)
+	mustSave(t, s, "g1", []byte("two"), 1, t0.Add(time.Second))
+	states := map[int64]string{1: "one", 2: "two"}
+	got, err := ev.LoadEventual(t.Context(), "g1")
+	if err != nil {
+		t.Fatalf("LoadEventual: %v", err)
+	}
+	if want, ok := states[got.Version]; !ok || string(got.State) != want {
+		t.Errorf("LoadEventual = version %d state %q, want one that was stored", got.Version, got.State)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for got.Version != 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		if got, err = ev.LoadEventual(t.Context(), "g1"); err != nil {
+			t.Fatalf("LoadEventual: %v", err)
+		}
+	}
+	wantItem(t, got, 2, []byte("two"), t0.Add(time.Second))
+	_, err = ev.LoadEventual(t.Context(), "missing")
+	wantErr(t, "LoadEventual(missing)", err, store.ErrNotFound)
+	if _, err := ev.LoadEventual(t.Context(), ""); !errors.Is(err, store.ErrEmptyID) {
+		t.Errorf("LoadEventual(\"\") = %v, want ErrEmptyID", err)
+	}
 }
