@@ -177,7 +177,46 @@ function suite(serverEnv = {}, { worker = false } = {}) {
   return env;
 }
 
-module.exports = { ROOT, CI, skipReason, suite, startServer, startWorker, launch, watch, newPlayer, waitUp, freePort };
+const PUSH_STAND_IN = path.join(ROOT, 'node_modules', 'web-push-testing', 'src', 'bin', 'server.js');
+
+/** startPushStandIn starts web-push-testing, the push service stand-in: {base, stop}. */
+async function startPushStandIn() {
+  if (!fs.existsSync(PUSH_STAND_IN)) throw new Error('web-push-testing is not installed (npm ci)');
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpt-'));
+  const child = spawn(process.execPath, [PUSH_STAND_IN, String(port)], { cwd: dir, stdio: 'ignore' });
+  const base = `http://localhost:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try { if ((await fetch(base + '/status', { method: 'POST' })).ok) return { base, stop: () => child.kill() }; } catch (e) { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill();
+  throw new Error('web-push-testing did not start');
+}
+
+/**
+ * stubPush makes PushManager.subscribe in context's pages return sub, a
+ * subscription the stand-in made (headless Chromium has no push service).
+ */
+async function stubPush(context, sub) {
+  await context.addInitScript((sub) => {
+    const fake = {
+      endpoint: sub.endpoint, expirationTime: null,
+      toJSON() { return { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }; },
+      unsubscribe: async () => true,
+    };
+    window.PushManager.prototype.subscribe = async function subscribe(opts) {
+      window.__subscribedWith = opts && opts.applicationServerKey ? opts.applicationServerKey.byteLength : 0;
+      localStorage.setItem('test.subscribed', '1');
+      return fake;
+    };
+    window.PushManager.prototype.getSubscription = async function getSubscription() {
+      return localStorage.getItem('test.subscribed') ? fake : null;
+    };
+  }, { endpoint: sub.endpoint, keys: sub.keys });
+}
+
+module.exports = { ROOT, CI, skipReason, suite, startServer, startWorker, launch, watch, newPlayer, waitUp, freePort, PUSH_STAND_IN, startPushStandIn, stubPush };
 
 /**
  * shot saves a screenshot under docs/screenshots/ when UPDATE_SCREENSHOTS=1

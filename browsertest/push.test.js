@@ -10,30 +10,13 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
 const fs = require('node:fs');
-const { spawn } = require('node:child_process');
 const h = require('./harness');
 const { createGame, joinGame, state } = require('./play');
 
 const env = h.suite({ PUSH_ALLOW_INSECURE: '1' });
-const STAND_IN = path.join(h.ROOT, 'node_modules', 'web-push-testing', 'src', 'bin', 'server.js');
-const skip = env.skip || (!fs.existsSync(STAND_IN) && !h.CI ? 'web-push-testing is not installed (npm ci)' : false);
+const skip = env.skip || (!fs.existsSync(h.PUSH_STAND_IN) && !h.CI ? 'web-push-testing is not installed (npm ci)' : false);
 const errors = [];
-
-async function startStandIn() {
-  assert.ok(fs.existsSync(STAND_IN), 'web-push-testing is not installed (npm ci)');
-  const port = await h.freePort();
-  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'wpt-'));
-  const child = spawn(process.execPath, [STAND_IN, String(port)], { cwd: dir, stdio: 'ignore' });
-  const base = `http://localhost:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try { if ((await fetch(base + '/status', { method: 'POST' })).ok) return { base, stop: () => child.kill() }; } catch (e) { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill();
-  throw new Error('web-push-testing did not start');
-}
 
 const post = async (url, body, token) => {
   const headers = { 'Content-Type': 'application/json' };
@@ -54,7 +37,7 @@ async function waitFor(fn, what, ms = 20000) {
 
 test('manifest, service worker, notify me, a push shown and its click', { skip, timeout: 120000 }, async () => {
   const url = env.server.url;
-  const standIn = await startStandIn();
+  const standIn = await h.startPushStandIn();
   try {
     // The manifest: installable, with icons that are there.
     const res = await fetch(url + '/manifest.webmanifest');
@@ -78,21 +61,7 @@ test('manifest, service worker, notify me, a push shown and its click', { skip, 
 
     const ana = await h.newPlayer(env.browser, errors);
     await ana.context.grantPermissions(['notifications'], { origin: url });
-    await ana.context.addInitScript((sub) => {
-      const fake = {
-        endpoint: sub.endpoint, expirationTime: null,
-        toJSON() { return { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }; },
-        unsubscribe: async () => true,
-      };
-      window.PushManager.prototype.subscribe = async function subscribe(opts) {
-        window.__subscribedWith = opts && opts.applicationServerKey ? opts.applicationServerKey.byteLength : 0;
-        localStorage.setItem('test.subscribed', '1');
-        return fake;
-      };
-      window.PushManager.prototype.getSubscription = async function getSubscription() {
-        return localStorage.getItem('test.subscribed') ? fake : null;
-      };
-    }, { endpoint: made.endpoint, keys: made.keys });
+    await h.stubPush(ana.context, made);
 
     // No redeal question: the first turn is a play, whoever leads.
     const id = await createGame(ana.page, url, { variant: 'fiveup', players: 2, redeal: false, target: 100, name: 'Ana' });
