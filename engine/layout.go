@@ -29,9 +29,13 @@ type Layout struct {
 	armLen   [2]int
 	spinners bool // whether the first double becomes a spinner (Five Up)
 	lastLies Tile // the last tile placed, as it lies
-	// endPips caches what each open end shows (-1: not open) and mask the
-	// tiles that fit some open end; place keeps both up to date.
+	// endPips caches what each open end shows (-1: not open), endVal what
+	// each end adds to the count (a line end as if the line had two tiles;
+	// an empty arm 0), mask the tiles that fit some open end, and count the
+	// count. place updates them from the end it changed; refresh recomputes
+	// them from the tiles, and a test holds the two equal.
 	endPips [numEnds]int8
+	endVal  [numEnds]int8
 	mask    uint32
 	count   int
 }
@@ -46,17 +50,26 @@ func newLayout(spinners bool) Layout {
 // and the count.
 func (l *Layout) refresh() {
 	l.endPips = [numEnds]int8{-1, -1, -1, -1, -1}
+	l.endVal = [numEnds]int8{}
 	if l.Empty() {
 		l.mask, l.count = 1<<NumTiles-1, 0
 		return
 	}
 	left, right := l.line[l.lo][0], l.line[l.hi-1][1]
 	l.endPips[EndLeft], l.endPips[EndRight] = int8(left), int8(right)
+	l.endVal[EndLeft] = int8(endValue(l.line[l.lo], left))
+	l.endVal[EndRight] = int8(endValue(l.line[l.hi-1], right))
 	l.mask = pipMask[left] | pipMask[right]
 	if l.armsOpen() {
 		up, down := l.Pips(EndUp), l.Pips(EndDown)
 		l.endPips[EndUp], l.endPips[EndDown] = int8(up), int8(down)
 		l.mask |= pipMask[up] | pipMask[down]
+		for a := range 2 {
+			if n := l.armLen[a]; n > 0 {
+				t := l.arms[a][n-1]
+				l.endVal[EndUp+End(a)] = int8(endValue(t, t[1]))
+			}
+		}
 	}
 	if l.spinners {
 		l.count = l.Count()
@@ -142,7 +155,32 @@ func (l *Layout) fits(t Tile, e End) bool {
 func (l *Layout) place(t Tile, e End) Tile {
 	t = l.orient(t, e)
 	l.lastLies = t
-	l.refresh()
+	switch e {
+	case EndLead:
+		l.endPips[EndLeft], l.endPips[EndRight] = int8(t[0]), int8(t[1])
+		l.endVal[EndLeft], l.endVal[EndRight] = int8(endValue(t, t[0])), int8(endValue(t, t[1]))
+	case EndLeft:
+		l.endPips[EndLeft], l.endVal[EndLeft] = int8(t[0]), int8(endValue(t, t[0]))
+	case EndRight:
+		l.endPips[EndRight], l.endVal[EndRight] = int8(t[1]), int8(endValue(t, t[1]))
+	default: // EndUp, EndDown
+		l.endPips[e], l.endVal[e] = int8(t[1]), int8(endValue(t, t[1]))
+	}
+	if l.endPips[EndUp] < 0 && l.armsOpen() {
+		p := int8(l.line[l.spinner][0])
+		l.endPips[EndUp], l.endPips[EndDown] = p, p
+	}
+	l.mask = pipMask[l.endPips[EndLeft]] | pipMask[l.endPips[EndRight]]
+	if up := l.endPips[EndUp]; up >= 0 {
+		l.mask |= pipMask[up] | pipMask[l.endPips[EndDown]]
+	}
+	if l.spinners {
+		if l.hi-l.lo == 1 {
+			l.count = t.Pips()
+		} else {
+			l.count = int(l.endVal[EndLeft]) + int(l.endVal[EndRight]) + int(l.endVal[EndUp]) + int(l.endVal[EndDown])
+		}
+	}
 	return t
 }
 

@@ -165,3 +165,25 @@ func TestCountTermsSumToCount(t *testing.T) {
 		})
 	}
 }
+
+// TestPlaceKeepsTheCachesAsRefreshWould: place updates the open ends, the
+// mask and the count from the end it changed; at every step of random
+// matches of every variant they equal what refresh computes from the tiles.
+func TestPlaceKeepsTheCachesAsRefreshWould(t *testing.T) {
+	for _, c := range configs {
+		for s := range uint64(100) {
+			m := newStarted(t, c.opts, Seed{s, 11})
+			check := func(int, Move) {
+				l := &m.hand.layout
+				want := *l
+				want.refresh()
+				if l.endPips != want.endPips || l.endVal != want.endVal || l.mask != want.mask || l.count != want.count {
+					t.Fatalf("%s seed %d: placed caches %v %v %x %d, refreshed %v %v %x %d", c.name, s,
+						l.endPips, l.endVal, l.mask, l.count, want.endPips, want.endVal, want.mask, want.count)
+				}
+			}
+			playOut(t, m, newRand(s), check)
+			check(0, Move{})
+		}
+	}
+}

@@ -37,6 +37,11 @@ func init() {
 			i++
 		}
 	}
+	for e := range playMove {
+		for i := range playMove[e] {
+			playMove[e][i] = Move{Kind: Play, Tile: tileOf[i], End: End(e)}
+		}
+	}
 }
 
 // NewTile returns the tile with halves a and b, or an error when a pip is
