@@ -150,80 +150,74 @@ func (l *Layout) fits(t Tile, e End) bool {
 	return p >= 0 && (int8(t[0]) == p || int8(t[1]) == p)
 }
 
-// place attaches t at e, which must fit, and returns the tile as it lies
-// (left to right on the line, spinner outwards on an arm).
-func (l *Layout) place(t Tile, e End) Tile {
-	t = l.orient(t, e)
-	l.lastLies = t
-	switch e {
-	case EndLead:
-		l.endPips[EndLeft], l.endPips[EndRight] = int8(t[0]), int8(t[1])
-		l.endVal[EndLeft], l.endVal[EndRight] = int8(endValue(t, t[0])), int8(endValue(t, t[1]))
-	case EndLeft:
-		l.endPips[EndLeft], l.endVal[EndLeft] = int8(t[0]), int8(endValue(t, t[0]))
-	case EndRight:
-		l.endPips[EndRight], l.endVal[EndRight] = int8(t[1]), int8(endValue(t, t[1]))
-	default: // EndUp, EndDown
-		l.endPips[e], l.endVal[e] = int8(t[1]), int8(endValue(t, t[1]))
+// place attaches tile i (in set order) at e, which must fit (or be the
+// lead of an empty layout). It works on the pips as plain bytes: the end it
+// covers shows p, so the tile's other half a+b-p becomes the end, and the
+// tile lies p-side inwards.
+func (l *Layout) place(i int, e End) {
+	a, b := tileOf[i][0], tileOf[i][1]
+	double := a == b
+	if e == EndLead {
+		k := l.lo
+		l.line[k][0], l.line[k][1] = a, b
+		l.hi++
+		if l.spinners && double {
+			l.spinner = k
+		}
+		l.lastLies[0], l.lastLies[1] = a, b
+		l.endPips[EndLeft], l.endPips[EndRight] = int8(a), int8(b)
+		l.endVal[EndLeft], l.endVal[EndRight] = endVal(a, double), endVal(b, double)
+		l.mask = pipMask[a] | pipMask[b]
+		if l.spinners {
+			l.count = int(a) + int(b)
+		}
+		return
 	}
+	p := uint8(l.endPips[e])
+	out := a + b - p
+	switch e {
+	case EndLeft:
+		l.lo--
+		l.line[l.lo][0], l.line[l.lo][1] = out, p
+		l.lastLies[0], l.lastLies[1] = out, p
+		if l.spinners && l.spinner < 0 && double {
+			l.spinner = l.lo
+		}
+	case EndRight:
+		l.line[l.hi][0], l.line[l.hi][1] = p, out
+		l.hi++
+		l.lastLies[0], l.lastLies[1] = p, out
+		if l.spinners && l.spinner < 0 && double {
+			l.spinner = l.hi - 1
+		}
+	default: // EndUp, EndDown
+		arm := int(e - EndUp)
+		n := l.armLen[arm]
+		l.arms[arm][n][0], l.arms[arm][n][1] = p, out
+		l.armLen[arm] = n + 1
+		l.lastLies[0], l.lastLies[1] = p, out
+	}
+	l.endPips[e], l.endVal[e] = int8(out), endVal(out, double)
 	if l.endPips[EndUp] < 0 && l.armsOpen() {
-		p := int8(l.line[l.spinner][0])
-		l.endPips[EndUp], l.endPips[EndDown] = p, p
+		sp := int8(l.line[l.spinner][0])
+		l.endPips[EndUp], l.endPips[EndDown] = sp, sp
 	}
 	l.mask = pipMask[l.endPips[EndLeft]] | pipMask[l.endPips[EndRight]]
 	if up := l.endPips[EndUp]; up >= 0 {
 		l.mask |= pipMask[up] | pipMask[l.endPips[EndDown]]
 	}
 	if l.spinners {
-		if l.hi-l.lo == 1 {
-			l.count = t.Pips()
-		} else {
-			l.count = int(l.endVal[EndLeft]) + int(l.endVal[EndRight]) + int(l.endVal[EndUp]) + int(l.endVal[EndDown])
-		}
+		l.count = int(l.endVal[EndLeft]) + int(l.endVal[EndRight]) + int(l.endVal[EndUp]) + int(l.endVal[EndDown])
 	}
-	return t
 }
 
-// orient places t at e and returns it as it lies.
-func (l *Layout) orient(t Tile, e End) Tile {
-	switch e {
-	case EndLead:
-		t = t.Normal()
-		l.line[l.lo] = t
-		l.hi++
-		if l.spinners && t.IsDouble() {
-			l.spinner = l.lo
-		}
-		return t
-	case EndLeft:
-		if t[1] != l.line[l.lo][0] {
-			t = t.Flip()
-		}
-		l.lo--
-		l.line[l.lo] = t
-		if l.spinners && l.spinner < 0 && t.IsDouble() {
-			l.spinner = l.lo
-		}
-		return t
-	case EndRight:
-		if t[0] != l.line[l.hi-1][1] {
-			t = t.Flip()
-		}
-		l.line[l.hi] = t
-		l.hi++
-		if l.spinners && l.spinner < 0 && t.IsDouble() {
-			l.spinner = l.hi - 1
-		}
-		return t
-	default: // EndUp, EndDown
-		if int(t[0]) != l.Pips(e) {
-			t = t.Flip()
-		}
-		a := int(e - EndUp)
-		l.arms[a][l.armLen[a]] = t
-		l.armLen[a]++
-		return t
+// endVal is endValue for a tile that is a double or not, from its outer
+// half.
+func endVal(outer uint8, double bool) int8 {
+	if double {
+		return int8(2 * outer)
 	}
+	return int8(outer)
 }
 
 // endValue is what a tile at the end of the line or an arm counts: both

@@ -22,7 +22,7 @@ func lay(t *testing.T, spinners bool, steps ...string) *Layout {
 		if err != nil || !l.fits(tl, e) {
 			t.Fatalf("step %q does not fit", s)
 		}
-		l.place(tl, e)
+		l.place(tl.index(), e)
 	}
 	return &l
 }

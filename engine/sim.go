@@ -119,7 +119,7 @@ func NewSim(opts Options, plays []PlayedTile, hands [][]Tile, boneyard []Tile, t
 		if !s.layout.fits(p.Tile, p.End) {
 			return nil, fmt.Errorf("%w: play %d (%v at %v) does not fit", ErrBadInput, k, p.Tile, p.End)
 		}
-		s.layout.place(p.Tile, p.End)
+		s.layout.place(p.Tile.index(), p.End)
 		s.lastPlayer = p.Seat
 		s.teamLast[opts.TeamOf(p.Seat)] = p.Seat
 	}
@@ -212,14 +212,21 @@ func (s *Sim) AppendLegal(dst []Move) []Move {
 	return dst
 }
 
-// isLegal reports whether (t, e) is in the seat to play's legal list: the
-// same two conditions AppendLegal enumerates (the tile is in legalMask, and
-// it fits the end), checked without building the list.
-func (s *Sim) isLegal(t Tile, e End) bool {
+// isLegal reports whether (t, e) is in the seat to play's legal list.
+func (s *Sim) isLegal(t Tile, e End) bool { return s.legalIndex(t, e) >= 0 }
+
+// legalIndex is t's index in the set when (t, e) is in the seat to play's
+// legal list, else -1: the same two conditions AppendLegal enumerates (the tile is
+// in legalMask, and it fits the end), checked without building the list.
+func (s *Sim) legalIndex(t Tile, e End) int {
 	if s.over || t[0] > 6 || t[1] > 6 || e >= numEnds {
-		return false
+		return -1
 	}
-	return s.legalMask(s.turn)&(1<<t.index()) != 0 && s.layout.fits(t, e)
+	i := int(tileIndex[t[0]][t[1]])
+	if s.legalMask(s.turn)&(1<<i) == 0 || !s.layout.fits(t, e) {
+		return -1
+	}
+	return i
 }
 
 // whyIllegal explains why (t, e) is not legal for the seat to play.
@@ -250,24 +257,27 @@ func (s *Sim) Play(t Tile, e End) (points int, err error) {
 	if s.over {
 		return 0, fmt.Errorf("%w: the hand is over", ErrNotYourTurn)
 	}
-	if !s.isLegal(t, e) {
+	i := s.legalIndex(t, e)
+	if i < 0 {
+		if t[0] > 6 || t[1] > 6 || e >= numEnds {
+			return 0, fmt.Errorf("%w: no such tile or end", ErrBadInput)
+		}
 		return 0, s.whyIllegal(t, e)
 	}
-	s.play(t.Normal(), e)
+	s.play(i, e)
 	return s.lastPoints(), nil
 }
 
-// play places a legal move.
-func (s *Sim) play(t Tile, e End) Tile {
+// play places a legal move: tile i (in set order) at e.
+func (s *Sim) play(i int, e End) {
 	seat := s.turn
-	s.held[seat] &^= 1 << t.index()
-	lies := s.layout.place(t, e)
+	s.held[seat] &^= 1 << i
+	s.layout.place(i, e)
 	s.lastPlayer = seat
 	s.teamLast[s.opts.TeamOf(seat)] = seat
 	if s.held[seat] == 0 {
 		s.over = true
 	}
-	return lies
 }
 
 // lastPoints is what the count scores after the last play.
@@ -292,7 +302,9 @@ func (s *Sim) Advance() {
 		return
 	}
 	for range s.n {
-		s.turn = (s.turn + 1) % s.n
+		if s.turn++; s.turn == s.n {
+			s.turn = 0
+		}
 		if s.legalMask(s.turn) != 0 {
 			return
 		}
