@@ -41,9 +41,16 @@ type Layout struct {
 }
 
 func newLayout(spinners bool) Layout {
-	l := Layout{lo: NumTiles, hi: NumTiles, spinner: -1, spinners: spinners}
-	l.refresh()
+	var l Layout
+	l.clear(spinners)
 	return l
+}
+
+// clear makes a zero Layout the empty layout (what refresh makes of it).
+func (l *Layout) clear(spinners bool) {
+	l.lo, l.hi, l.spinner, l.spinners = NumTiles, NumTiles, -1, spinners
+	l.endPips = [numEnds]int8{-1, -1, -1, -1, -1}
+	l.mask = 1<<NumTiles - 1
 }
 
 // refresh recomputes the cached open ends, the mask of tiles that fit one

@@ -68,12 +68,21 @@ var noTile = Tile{7, 7}
 // deal sets up a hand from a shuffled order: seat s takes order[7s:7s+7],
 // the rest is the boneyard in order.
 func (s *Sim) deal(opts Options, order *[NumTiles]uint8, leader int) {
-	*s = Sim{opts: opts, n: opts.Players, layout: newLayout(opts.Variant == FiveUp),
-		turn: leader, leader: leader, lastPlayer: -1, teamLast: [4]int{-1, -1, -1, -1}, mustLead: noTile}
+	// Zeroed, then set field by field: a Sim{...} literal was built and
+	// copied three times (a Sim is about 500 bytes). Zeroing keeps a reused
+	// Sim equal to a fresh one, which the checkpoint tests compare.
+	*s = Sim{}
+	s.layout.clear(opts.Variant == FiveUp)
+	s.opts, s.n = opts, opts.Players
+	s.turn, s.leader, s.lastPlayer = leader, leader, -1
+	s.teamLast = [4]int{-1, -1, -1, -1}
+	s.mustLead = noTile
 	for seat := 0; seat < s.n; seat++ {
+		var h uint32
 		for _, ti := range order[7*seat : 7*seat+7] {
-			s.held[seat] |= 1 << ti
+			h |= 1 << ti
 		}
+		s.held[seat] = h
 	}
 	s.boneTop = 7 * s.n
 	s.boneEnd = NumTiles
