@@ -149,12 +149,15 @@ func (l *Layout) Pips(e End) int {
 }
 
 // fits reports whether tile t can be attached at open end e.
-func (l *Layout) fits(t Tile, e End) bool {
+func (l *Layout) fits(t Tile, e End) bool { return l.fitsPips(t[0], t[1], e) }
+
+// fitsPips is fits for a tile given as its two halves.
+func (l *Layout) fitsPips(a, b uint8, e End) bool {
 	if e == EndLead {
 		return l.Empty()
 	}
 	p := l.endPips[e]
-	return p >= 0 && (int8(t[0]) == p || int8(t[1]) == p)
+	return p >= 0 && (int8(a) == p || int8(b) == p)
 }
 
 // place attaches tile i (in set order) at e, which must fit (or be the

@@ -221,23 +221,6 @@ func (s *Sim) AppendLegal(dst []Move) []Move {
 	return dst
 }
 
-// isLegal reports whether (t, e) is in the seat to play's legal list.
-func (s *Sim) isLegal(t Tile, e End) bool { return s.legalIndex(t, e) >= 0 }
-
-// legalIndex is t's index in the set when (t, e) is in the seat to play's
-// legal list, else -1: the same two conditions AppendLegal enumerates (the tile is
-// in legalMask, and it fits the end), checked without building the list.
-func (s *Sim) legalIndex(t Tile, e End) int {
-	if s.over || t[0] > 6 || t[1] > 6 || e >= numEnds {
-		return -1
-	}
-	i := int(tileIndex[t[0]][t[1]])
-	if s.legalMask(s.turn)&(1<<i) == 0 || !s.layout.fits(t, e) {
-		return -1
-	}
-	return i
-}
-
 // whyIllegal explains why (t, e) is not legal for the seat to play.
 func (s *Sim) whyIllegal(t Tile, e End) error {
 	t = t.Normal()
@@ -263,22 +246,18 @@ func (s *Sim) whyIllegal(t Tile, e End) error {
 // call Advance (the match first checks whether the points reached the
 // target).
 func (s *Sim) Play(t Tile, e End) (points int, err error) {
-	if s.over {
-		return 0, fmt.Errorf("%w: the hand is over", ErrNotYourTurn)
+	// Legal means in the list AppendLegal makes: the tile is in legalMask
+	// and it fits the end; checked without building the list, on the
+	// halves as bytes, and without a call on the way (this is the
+	// playouts' inner loop).
+	a, b := t[0], t[1]
+	if s.over || a > 6 || b > 6 || e >= numEnds {
+		return 0, s.playError(t, e)
 	}
-	i := s.legalIndex(t, e)
-	if i < 0 {
-		if t[0] > 6 || t[1] > 6 || e >= numEnds {
-			return 0, fmt.Errorf("%w: no such tile or end", ErrBadInput)
-		}
-		return 0, s.whyIllegal(t, e)
+	i := int(tileIndex[a][b])
+	if s.legalMask(s.turn)&(1<<i) == 0 || !s.layout.fitsPips(a, b, e) {
+		return 0, s.playError(t, e)
 	}
-	s.play(i, e)
-	return s.lastPoints(), nil
-}
-
-// play places a legal move: tile i (in set order) at e.
-func (s *Sim) play(i int, e End) {
 	seat := s.turn
 	s.held[seat] &^= 1 << i
 	s.layout.place(i, e)
@@ -287,6 +266,18 @@ func (s *Sim) play(i int, e End) {
 	if s.held[seat] == 0 {
 		s.over = true
 	}
+	return s.lastPoints(), nil
+}
+
+// playError is why Play refused (t, e).
+func (s *Sim) playError(t Tile, e End) error {
+	switch {
+	case s.over:
+		return fmt.Errorf("%w: the hand is over", ErrNotYourTurn)
+	case t[0] > 6 || t[1] > 6 || e >= numEnds:
+		return fmt.Errorf("%w: no such tile or end", ErrBadInput)
+	}
+	return s.whyIllegal(t, e)
 }
 
 // lastPoints is what the count scores after the last play.
