@@ -250,12 +250,8 @@ func (s *Sim) Play(t Tile, e End) (points int, err error) {
 	// and it fits the end; checked without building the list, on the
 	// halves as bytes, and without a call on the way (this is the
 	// playouts' inner loop).
-	a, b := t[0], t[1]
-	if s.over || a > 6 || b > 6 || e >= numEnds {
-		return 0, s.playError(t, e)
-	}
-	i := int(tileIndex[a][b])
-	if s.legalMask(s.turn)&(1<<i) == 0 || !s.layout.fitsPips(a, b, e) {
+	i := s.legalIndex(t[0], t[1], e)
+	if i < 0 {
 		return 0, s.playError(t, e)
 	}
 	seat := s.turn
@@ -267,6 +263,20 @@ func (s *Sim) Play(t Tile, e End) (points int, err error) {
 		s.over = true
 	}
 	return s.lastPoints(), nil
+}
+
+// legalIndex is the index in the set of the tile with halves a and b when
+// playing it at e is in the seat to play's legal list, else -1. Small
+// enough to be inlined into Play.
+func (s *Sim) legalIndex(a, b uint8, e End) int {
+	if s.over || a > 6 || b > 6 || e >= numEnds {
+		return -1
+	}
+	i := int(tileIndex[a][b])
+	if s.legalMask(s.turn)&(1<<i) == 0 || !s.layout.fitsPips(a, b, e) {
+		return -1
+	}
+	return i
 }
 
 // playError is why Play refused (t, e).
