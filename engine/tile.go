@@ -42,6 +42,12 @@ func init() {
 			playMove[e][i] = Move{Kind: Play, Tile: tileOf[i], End: End(e)}
 		}
 	}
+	for pair, first := range [2]End{EndLeft, EndUp} {
+		for i := range NumTiles {
+			pairMove[pair][i] = playMove[first][i]
+			pairMove[pair][32+i] = playMove[first+1][i]
+		}
+	}
 }
 
 // NewTile returns the tile with halves a and b, or an error when a pip is
