@@ -255,10 +255,10 @@ func (s *Sim) whyIllegal(t Tile, e End) error {
 // call Advance (the match first checks whether the points reached the
 // target).
 func (s *Sim) Play(t Tile, e End) (points int, err error) {
-	// Legal means in the list AppendLegal makes: the tile is in legalMask
-	// and it fits the end; checked without building the list, on the
-	// halves as bytes, and without a call on the way (this is the
-	// playouts' inner loop).
+	// Legal means in the list AppendLegal makes; legalIndex checks it
+	// without building the list, on the halves as bytes. The move is then
+	// placed here rather than through a further call (this is the
+	// playouts' inner loop; see docs/engine.md).
 	i := s.legalIndex(t[0], t[1], e)
 	if i < 0 {
 		return 0, s.playError(t, e)
@@ -275,8 +275,9 @@ func (s *Sim) Play(t Tile, e End) (points int, err error) {
 }
 
 // legalIndex is the index in the set of the tile with halves a and b when
-// playing it at e is in the seat to play's legal list, else -1. Small
-// enough to be inlined into Play.
+// playing it at e is in the seat to play's legal list, else -1: the tile
+// is in legalMask and it fits the end, the two conditions AppendLegal
+// enumerates.
 func (s *Sim) legalIndex(a, b uint8, e End) int {
 	if s.over || a > 6 || b > 6 || e >= numEnds {
 		return -1
