@@ -188,6 +188,20 @@ func TestLegalMoves(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a tile or end that does not exist is bad input, not a panic", func(t *testing.T) {
+		s, _ := NewSim(fiveUp2, []PlayedTile{{0, Tile{5, 5}, EndLead}}, [][]Tile{tiles("1-1"), tiles("2-4", "5-1")}, nil, 1)
+		for _, c := range []struct {
+			t Tile
+			e End
+		}{{Tile{7, 1}, EndRight}, {Tile{1, 9}, EndRight}, {Tile{1, 5}, numEnds}, {Tile{1, 5}, 200}} {
+			if _, err := s.Play(c.t, c.e); !errors.Is(err, ErrBadInput) {
+				t.Errorf("Play(%v, %v) = %v, want ErrBadInput", c.t, c.e, err)
+			}
+		}
+		if s.HeldCount(1) != 2 || len(s.Layout().Line()) != 1 {
+			t.Fatal("a refused play changed the hand")
+		}
+	})
 }
 
 func TestForcedDrawsAndPasses(t *testing.T) {
