@@ -6,17 +6,20 @@ import (
 	"testing"
 )
 
-// configs are the five table configurations the property tests cover.
-var configs = []struct {
+// configs are the table configurations the property tests cover: every
+// one of every rule set (Tables).
+var configs = func() (out []struct {
 	name string
 	opts Options
-}{
-	{"fiveup2", Options{Variant: FiveUp, Players: 2, Target: 250, Redeal: true}},
-	{"fiveup3", Options{Variant: FiveUp, Players: 3, Target: 250, Redeal: true}},
-	{"fiveup4", Options{Variant: FiveUp, Players: 4, Target: 250, Redeal: true}},
-	{"fiveup4pairs", Options{Variant: FiveUp, Players: 4, Pairs: true, Target: 250, Redeal: true}},
-	{"partnership", DefaultOptions(Partnership)},
-}
+}) {
+	for _, t := range Tables() {
+		out = append(out, struct {
+			name string
+			opts Options
+		}{t.Name, t.Options})
+	}
+	return out
+}()
 
 // newStarted returns a match with every seat taken by a person.
 func newStarted(t testing.TB, opts Options, seed Seed) *Match {

@@ -27,9 +27,6 @@ type Seat struct {
 	Away bool
 }
 
-// AwayLevel is the computer player that plays for a seat that is away.
-const AwayLevel = "medium"
-
 // HandRecord is what a hand's replay needs: every deal (a redeal adds one)
 // with the redeal answers given to it, and every play in order. Forced
 // draws and passes follow from these.
@@ -318,13 +315,8 @@ func (m *Match) deal(leader int) {
 	}
 	rec.Deals = append(rec.Deals, d)
 	mustLead := noTile
-	if m.opts.Variant == Partnership && m.handNo == 1 {
-		mustLead = Tile{6, 6}
-		for i, ti := range order {
-			if tileOf[ti] == mustLead {
-				leader = i / 7
-			}
-		}
+	if m.handNo == 1 {
+		leader, mustLead = m.opts.Rules().firstLead(m.opts, &order, leader)
 	}
 	m.hand.deal(m.opts, &order, leader)
 	m.hand.mustLead = mustLead

@@ -53,76 +53,25 @@ func (s *Sim) opponentPips(team int) int {
 	return p
 }
 
+// handPoints is a hand's points as the rule set scores them.
+func (s *Sim) handPoints(pips int) int {
+	if s.rules.RoundToFive {
+		return roundToFive(pips)
+	}
+	return pips
+}
+
 // Outcome scores a hand that is over (domino or blocked) and names the seat
-// that leads the next hand.
+// that leads the next hand: a domino's player scores every opponent's pips
+// and leads; a blocked hand is the rule set's.
 func (s *Sim) Outcome() (res Result, nextLeader int) {
 	res = Result{Tiles: s.revealed(), Team: -1}
 	if !s.blocked {
 		res.Reason = ReasonDomino
 		res.Team = s.opts.TeamOf(s.lastPlayer)
-		res.Points = s.opponentPips(res.Team)
-		if s.opts.Variant == FiveUp {
-			res.Points = roundToFive(res.Points)
-		}
+		res.Points = s.handPoints(s.opponentPips(res.Team))
 		return res, s.lastPlayer
 	}
 	res.Reason = ReasonBlocked
-	if s.opts.Variant == Partnership {
-		return s.blockedPartnership(res)
-	}
-	return s.blockedFiveUp(res)
-}
-
-// blockedFiveUp: the seat with the fewest pips wins and its team scores the
-// opponents' pips, rounded; a tie between seats that are not partners scores
-// nothing and the lead passes to the seat after the previous leader.
-func (s *Sim) blockedFiveUp(res Result) (Result, int) {
-	least, winner, tie := 1<<30, -1, false
-	// Walk in turn order from the seat after the last play, so that when
-	// partners tie the first of them in that order wins.
-	for k := 1; k <= s.n; k++ {
-		seat := (s.lastPlayer + k) % s.n
-		p := handPips(s.held[seat])
-		switch {
-		case p < least:
-			least, winner, tie = p, seat, false
-		case p == least && s.opts.TeamOf(seat) != s.opts.TeamOf(winner):
-			tie = true
-		}
-	}
-	if tie {
-		return res, (s.leader + 1) % s.n
-	}
-	res.Team = s.opts.TeamOf(winner)
-	res.Points = roundToFive(s.opponentPips(res.Team))
-	return res, winner
-}
-
-// blockedPartnership: the pair with fewer pips scores the other pair's total;
-// on equal totals the pair that blocked the game (made the last play) loses.
-// The winning pair's last player leads next.
-func (s *Sim) blockedPartnership(res Result) (Result, int) {
-	var pips [2]int
-	for seat := 0; seat < s.n; seat++ {
-		pips[s.opts.TeamOf(seat)] += handPips(s.held[seat])
-	}
-	blocker := s.opts.TeamOf(s.lastPlayer)
-	switch {
-	case pips[0] < pips[1]:
-		res.Team = 0
-	case pips[1] < pips[0]:
-		res.Team = 1
-	default:
-		res.Team = 1 - blocker
-	}
-	res.Points = pips[1-res.Team]
-	if seat := s.teamLast[res.Team]; seat >= 0 {
-		return res, seat
-	}
-	for k := 1; k <= s.n; k++ {
-		if seat := (s.lastPlayer + k) % s.n; s.opts.TeamOf(seat) == res.Team {
-			return res, seat
-		}
-	}
-	return res, s.lastPlayer // unreachable: every pair has two seats
+	return s.rules.blocked(s, res)
 }

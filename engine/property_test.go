@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"math/bits"
 	"math/rand/v2"
 	"reflect"
@@ -12,13 +13,20 @@ import (
 	"time"
 )
 
+// soak plays the property test in full: go test ./engine -soak.
+var soak = flag.Bool("soak", false, "play 10,000 random matches per table configuration (default 1,000; -short 200)")
+
 // propertyMatches is how many seeded random matches each configuration
-// plays in the property test (fewer with -short).
+// plays in the property test: 10,000 with -soak, 1,000 by default, 200 with
+// -short.
 func propertyMatches() int {
-	if testing.Short() {
-		return 500
+	switch {
+	case *soak:
+		return 10000
+	case testing.Short():
+		return 200
 	}
-	return 10000
+	return 1000
 }
 
 // TestPropertiesRandomMatches plays many seeded random matches in every
@@ -93,6 +101,15 @@ func checkTiles(t *testing.T, m *Match) {
 	for _, ti := range h.bone[h.boneTop:h.boneEnd] {
 		add(int(ti))
 	}
+	if !m.opts.Rules().Draw {
+		// The tiles not dealt are out of play, and nothing is ever drawn.
+		if h.Boneyard() != 0 {
+			t.Fatalf("a rule set without drawing has a boneyard of %d", h.Boneyard())
+		}
+		for _, ti := range h.bone[7*h.n : NumTiles] {
+			add(int(ti))
+		}
+	}
 	l := &h.layout
 	board := append(l.Line(), append(l.Arm(EndUp), l.Arm(EndDown)...)...)
 	for _, tl := range board {
@@ -101,13 +118,13 @@ func checkTiles(t *testing.T, m *Match) {
 	if n != NumTiles {
 		t.Fatalf("%d tiles accounted for, want 28", n)
 	}
-	if m.opts.Variant == FiveUp {
+	if m.opts.Rules().Counts {
 		if got, want := l.Count(), recount(l.Line(), l.Spinner(), l.Arm(EndUp), l.Arm(EndDown)); got != want {
 			t.Fatalf("Count() = %d, recomputed %d", got, want)
 		}
 	}
 	for team, sc := range m.scores {
-		if m.opts.Variant == FiveUp && sc%5 != 0 {
+		if m.opts.Rules().RoundToFive && sc%5 != 0 {
 			t.Fatalf("team %d score %d is not a multiple of 5", team, sc)
 		}
 	}

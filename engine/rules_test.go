@@ -4,15 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
 
 var (
-	fiveUp4      = Options{Variant: FiveUp, Players: 4, Target: 250, Redeal: true}
-	fiveUp4Pairs = Options{Variant: FiveUp, Players: 4, Pairs: true, Target: 250, Redeal: true}
-	fiveUp2      = Options{Variant: FiveUp, Players: 2, Target: 250, Redeal: true}
-	partnership  = DefaultOptions(Partnership)
+	fiveUp4         = Options{Variant: FiveUp, Players: 4, Target: 250, Redeal: true}
+	fiveUp4Pairs    = Options{Variant: FiveUp, Players: 4, Pairs: true, Target: 250, Redeal: true}
+	fiveUp2         = Options{Variant: FiveUp, Players: 2, Target: 250, Redeal: true}
+	partnershipOpts = DefaultOptions(Partnership)
+	block4          = DefaultOptions(Block)
 )
 
 func tiles(s ...string) []Tile {
@@ -79,14 +81,20 @@ func TestHandEnd(t *testing.T) {
 			[][]Tile{tiles("1-3"), tiles("6-6"), tiles("2-2"), tiles("5-5")}, 0, 20, 2},
 		{"fiveup pairs blocked: the partner's pips do not count", fiveUp4Pairs, rotating,
 			[][]Tile{tiles("1-1"), tiles("2-3"), tiles("6-6"), tiles("1-3")}, 0, 10, 0},
-		{"partnership blocked: the pair with fewer pips scores the other pair's total, exactly", partnership, rotating,
+		{"partnership blocked: the pair with fewer pips scores the other pair's total, exactly", partnershipOpts, rotating,
 			[][]Tile{tiles("1-3"), tiles("6-6"), tiles("2-2"), tiles("5-5")}, 0, 22, 0},
-		{"partnership blocked: on equal totals the pair that blocked loses", partnership, rotating,
+		{"partnership blocked: on equal totals the pair that blocked loses", partnershipOpts, rotating,
 			[][]Tile{tiles("1-3"), tiles("2-2"), tiles("3-3"), tiles("1-5")}, 0, 10, 0},
-		{"partnership blocked: the winning pair's last player leads", partnership, [10]int{0, 1, 2, 3, 0, 1, 2, 3, 2, 3},
+		{"partnership blocked: the winning pair's last player leads", partnershipOpts, [10]int{0, 1, 2, 3, 0, 1, 2, 3, 2, 3},
 			[][]Tile{tiles("1-1"), tiles("6-6"), tiles("2-2"), tiles("5-5")}, 0, 22, 2},
-		{"partnership blocked: a pair that never played leads from after the last player", partnership, [10]int{1, 3, 1, 3, 1, 3, 1, 3, 1, 3},
+		{"partnership blocked: a pair that never played leads from after the last player", partnershipOpts, [10]int{1, 3, 1, 3, 1, 3, 1, 3, 1, 3},
 			[][]Tile{tiles("1-1"), tiles("6-6"), tiles("2-2"), tiles("5-5")}, 0, 22, 0},
+		{"block blocked: the seat with fewest pips scores every other seat's pips, exactly", block4, rotating,
+			[][]Tile{tiles("1-1"), tiles("1-3"), tiles("1-4", "2-2"), tiles("6-6")}, 0, 25, 0},
+		{"block blocked: a tie goes to the first tied seat after the blocker (seat 1 blocked and loses)", block4, rotating,
+			[][]Tile{tiles("1-3"), tiles("2-2"), tiles("6-6"), tiles("5-5")}, 0, 26, 0},
+		{"block blocked: a tie goes to the first tied seat after the blocker (seat 3 before seat 1)", block4, rotating,
+			[][]Tile{tiles("6-6"), tiles("1-3"), tiles("5-5"), tiles("2-2")}, 3, 26, 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,7 +122,8 @@ func TestDomino(t *testing.T) {
 	}{
 		{"fiveup: the domino scores every opponent's pips, rounded (27 -> 25)", fiveUp4, 25},
 		{"fiveup pairs: the partner's tiles never count (19 -> 20)", fiveUp4Pairs, 20},
-		{"partnership: the two opponents' pips, exactly", partnership, 19},
+		{"partnership: the two opponents' pips, exactly", partnershipOpts, 19},
+		{"block: every other seat's pips, exactly", block4, 27},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -249,7 +258,7 @@ func seedWhere(t *testing.T, opts Options, ok func(m *Match) bool) *Match {
 func TestLeads(t *testing.T) {
 	t.Run("partnership: the 6-6 holder leads the first hand with the 6-6", func(t *testing.T) {
 		for s := uint64(0); s < 50; s++ {
-			m := newStarted(t, partnership, Seed{s, 5})
+			m := newStarted(t, partnershipOpts, Seed{s, 5})
 			holder := -1
 			for seat := 0; seat < 4; seat++ {
 				if m.hand.held[seat]&(1<<Tile{6, 6}.index()) != 0 {
@@ -446,6 +455,61 @@ func TestMatchEnd(t *testing.T) {
 		// count 1 + 3 = 4 scores nothing; domino scores 22 -> 20.
 		if m.Winner() != 1 || m.scores[1] != 20 || m.result.Reason != ReasonDomino || m.result.Points != 20 {
 			t.Fatalf("winner %d scores %v result %+v", m.Winner(), m.scores, m.result)
+		}
+	})
+}
+
+func TestBlock(t *testing.T) {
+	block2 := block4
+	block2.Players = 2
+	t.Run("the tiles not dealt stay out of play: a seat that cannot play passes", func(t *testing.T) {
+		m := newStarted(t, block2, Seed{5, 5})
+		if b := m.View(0, ViewMeta{}).Hand.Boneyard; b != 0 {
+			t.Fatalf("boneyard %d, want 0 (14 tiles out of play)", b)
+		}
+		s, err := NewSim(block2, []PlayedTile{{0, Tile{6, 6}, EndLead}}, [][]Tile{tiles("6-5", "0-0"), tiles("1-2")},
+			tiles("6-1", "6-2"), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Advance()
+		if f := s.ForcedActions(); len(f) != 1 || f[0] != (Forced{Seat: 1, Pass: true}) || s.Turn() != 0 || s.HeldCount(1) != 1 {
+			t.Fatalf("forced %v, turn %d, seat 1 holds %d; want seat 1 to pass without drawing", f, s.Turn(), s.HeldCount(1))
+		}
+	})
+	t.Run("the first leader is drawn at random and leads any tile", func(t *testing.T) {
+		seen := map[int]bool{}
+		for s := uint64(0); s < 64; s++ {
+			m := newStarted(t, block4, Seed{s, 1})
+			seen[m.Turn()] = true
+			if n := len(m.AppendLegal(m.Turn(), nil)); n != 7 {
+				t.Fatalf("the leader may play %d tiles, want all 7", n)
+			}
+		}
+		if len(seen) != 4 {
+			t.Fatalf("first leaders %v, want all four seats", seen)
+		}
+	})
+	t.Run("options: 2-4 players alone, no redeal, to 100", func(t *testing.T) {
+		if d := DefaultOptions(Block); d != (Options{Variant: Block, Players: 4, Target: 100}) {
+			t.Fatalf("defaults %+v", d)
+		}
+		for _, o := range []Options{{Variant: Block, Players: 4, Pairs: true, Target: 100},
+			{Variant: Block, Players: 3, Redeal: true, Target: 100}, {Variant: Block, Players: 5, Target: 100},
+			{Variant: Block, Players: 1, Target: 100}} {
+			if err := o.Validate(); err == nil {
+				t.Errorf("%+v accepted", o)
+			}
+		}
+	})
+	t.Run("no count: the board has none and plays score nothing", func(t *testing.T) {
+		m := newStarted(t, block4, Seed{2, 2})
+		if err := m.Apply(m.Turn(), m.AppendLegal(m.Turn(), nil)[0]); err != nil {
+			t.Fatal(err)
+		}
+		v := m.View(Spectator, ViewMeta{})
+		if v.Hand.Board.Count != nil || v.Hand.Board.Spinner != nil || slices.Max(v.Scores) != 0 {
+			t.Fatalf("count %v spinner %v scores %v", v.Hand.Board.Count, v.Hand.Board.Spinner, v.Scores)
 		}
 	})
 }

@@ -44,6 +44,7 @@ type Forced struct {
 // playing, so it serves both the match and computer players' playouts.
 type Sim struct {
 	opts    Options
+	rules   *RuleSet
 	n       int
 	held    [4]uint32
 	bone    [NumTiles]uint8
@@ -72,7 +73,8 @@ func (s *Sim) deal(opts Options, order *[NumTiles]uint8, leader int) {
 	// copied three times (a Sim is about 500 bytes). Zeroing keeps a reused
 	// Sim equal to a fresh one, which the checkpoint tests compare.
 	*s = Sim{}
-	s.layout.clear(opts.Variant == FiveUp)
+	s.rules = opts.Rules()
+	s.layout.clear(s.rules.Spinner)
 	s.opts, s.n = opts, opts.Players
 	s.turn, s.leader, s.lastPlayer = leader, leader, -1
 	s.teamLast = [4]int{-1, -1, -1, -1}
@@ -84,9 +86,11 @@ func (s *Sim) deal(opts Options, order *[NumTiles]uint8, leader int) {
 		}
 		s.held[seat] = h
 	}
+	// Without drawing, the tiles not dealt stay out of play: the boneyard
+	// is empty.
 	s.boneTop = 7 * s.n
 	s.boneEnd = NumTiles
-	if s.n == 4 {
+	if s.n == 4 || !s.rules.Draw {
 		s.boneTop = NumTiles
 	}
 	s.bone = *order
@@ -104,7 +108,8 @@ func NewSim(opts Options, plays []PlayedTile, hands [][]Tile, boneyard []Tile, t
 	if len(hands) != opts.Players || turn < 0 || turn >= opts.Players {
 		return nil, fmt.Errorf("%w: %d hands and turn %d for %d players", ErrBadInput, len(hands), turn, opts.Players)
 	}
-	s := &Sim{opts: opts, n: opts.Players, layout: newLayout(opts.Variant == FiveUp),
+	r := opts.Rules()
+	s := &Sim{opts: opts, rules: r, n: opts.Players, layout: newLayout(r.Spinner),
 		turn: turn, leader: turn, lastPlayer: -1, teamLast: [4]int{-1, -1, -1, -1}, mustLead: noTile}
 	var seen uint32
 	use := func(t Tile) (int, error) {
@@ -149,6 +154,9 @@ func NewSim(opts Options, plays []PlayedTile, hands [][]Tile, boneyard []Tile, t
 			return nil, err
 		}
 		s.bone[s.boneTop+k] = uint8(i)
+	}
+	if !r.Draw {
+		s.boneTop = NumTiles // the tiles not dealt are out of play
 	}
 	return s, nil
 }
@@ -250,7 +258,7 @@ func (s *Sim) whyIllegal(t Tile, e End) error {
 }
 
 // Play attaches tile t at end e for the seat to play and returns the points
-// the count scored (Five Up: a positive multiple of 5; else 0). If that was
+// the count scored (a rule set that counts: a positive multiple of 5; else 0). If that was
 // the seat's last tile the hand is over. Play does not pass the turn on:
 // call Advance (the match first checks whether the points reached the
 // target).
@@ -302,7 +310,7 @@ func (s *Sim) playError(t Tile, e End) error {
 
 // lastPoints is what the count scores after the last play.
 func (s *Sim) lastPoints() int {
-	if s.opts.Variant != FiveUp {
+	if !s.rules.Counts {
 		return 0
 	}
 	if c := s.layout.count; c > 0 && c%5 == 0 {

@@ -8,7 +8,6 @@ import "fmt"
 // writes the names; nobody else keeps a copy of the words.
 
 var (
-	variantNames = []string{FiveUp: "fiveup", Partnership: "partnership"}
 	statusNames  = []string{StatusOpen: "open", StatusPlaying: "playing", StatusFinished: "finished"}
 	phaseNames   = []string{PhaseConfirm: "confirm", PhasePlay: "play", PhaseOver: "over"}
 )
@@ -58,6 +57,17 @@ func (e *End) UnmarshalText(text []byte) error {
 	return err
 }
 
+// variantNames is each rule set's Name, indexed by Variant.
+var variantNames = func() []string {
+	names := make([]string, len(ruleSets))
+	for v, r := range ruleSets {
+		if r != nil {
+			names[v] = r.Name
+		}
+	}
+	return names
+}()
+
 func (v Variant) String() string {
 	if n := name(variantNames, int(v)); n != "" {
 		return n
@@ -65,11 +75,10 @@ func (v Variant) String() string {
 	return fmt.Sprintf("variant(%d)", uint8(v))
 }
 
-// MarshalText writes "fiveup" or "partnership".
+// MarshalText writes the rule set's name ("fiveup", ...).
 func (v Variant) MarshalText() ([]byte, error) { return marshalName("variant", variantNames, int(v)) }
 
-// UnmarshalText reads "fiveup" or "partnership"; anything else wraps
-// ErrBadInput.
+// UnmarshalText reads a rule set's name; anything else wraps ErrBadInput.
 func (v *Variant) UnmarshalText(text []byte) error {
 	i, err := unmarshalName("variant", variantNames, text)
 	if err == nil {

@@ -192,7 +192,7 @@ func (m *Match) View(seat int, meta ViewMeta) *View {
 	}
 	v.Sheet = m.Sheet()
 	if m.lastLayout != nil {
-		v.LastHand = &ViewLastHand{Number: m.lastHandNo, Board: viewBoard(m.lastLayout, m.opts.Variant == FiveUp)}
+		v.LastHand = &ViewLastHand{Number: m.lastHandNo, Board: viewBoard(m.lastLayout, m.opts.Rules().Counts)}
 	}
 	if m.handNo > 0 {
 		v.Hand = m.viewHand()
@@ -225,7 +225,7 @@ func (m *Match) viewHand() *ViewHand {
 	h := &ViewHand{
 		Number: m.handNo, Phase: m.phase, Leader: m.hand.leader,
 		Boneyard: m.hand.Boneyard(), Confirming: []int{}, Result: m.result,
-		Board: viewBoard(&m.hand.layout, m.opts.Variant == FiveUp),
+		Board: viewBoard(&m.hand.layout, m.opts.Rules().Counts),
 	}
 	if t := m.Turn(); t >= 0 {
 		h.Turn = intPtr(t)
@@ -236,7 +236,8 @@ func (m *Match) viewHand() *ViewHand {
 	return h
 }
 
-// viewBoard is a layout as the view shows it; the count is Five Up's.
+// viewBoard is a layout as the view shows it; the count only where the
+// rule set counts.
 func viewBoard(l *Layout, count bool) ViewBoard {
 	b := ViewBoard{Line: l.Line(), Up: l.Arm(EndUp), Down: l.Arm(EndDown), Ends: []ViewEnd{}}
 	if ld := l.Lead(); ld >= 0 {

@@ -19,6 +19,8 @@ var update = flag.Bool("update", false, "rewrite static/assets/config.js")
 // rule: the players it may have, for each player count the pairs values it
 // allows, the redeal values it allows, and its defaults.
 type variantFacts struct {
+	Title          string            `json:"title"`
+	Counts         bool              `json:"counts"`
 	Players        []int             `json:"players"`
 	DefaultPlayers int               `json:"defaultPlayers"`
 	Pairs          map[string][]bool `json:"pairs"`
@@ -29,7 +31,8 @@ type variantFacts struct {
 
 func factsOf(v engine.Variant) variantFacts {
 	d := engine.DefaultOptions(v)
-	f := variantFacts{DefaultPlayers: d.Players, DefaultRedeal: d.Redeal, Target: d.Target, Pairs: map[string][]bool{}}
+	r := v.Rules()
+	f := variantFacts{Title: r.Title, Counts: r.Counts, DefaultPlayers: d.Players, DefaultRedeal: d.Redeal, Target: d.Target, Pairs: map[string][]bool{}}
 	valid := func(change func(*engine.Options)) bool {
 		o := d
 		change(&o)
@@ -59,8 +62,10 @@ func factsOf(v engine.Variant) variantFacts {
 func configJS(t *testing.T) []byte {
 	t.Helper()
 	facts := map[string]variantFacts{}
-	for _, v := range []engine.Variant{engine.FiveUp, engine.Partnership} {
-		facts[v.String()] = factsOf(v)
+	var names []string
+	for _, r := range engine.RuleSets() {
+		facts[r.Name] = factsOf(r.Variant)
+		names = append(names, r.Name)
 	}
 	lo, hi := 0, 0
 	for n := -5; n <= engine.MaxTarget+5; n++ {
@@ -86,14 +91,46 @@ func configJS(t *testing.T) []byte {
 		"// `go test ./frontend -run TestConfigIsCurrent -update` rewrites it). Do not edit.\n\n")
 	fmt.Fprintf(&b, "/** LEVELS: the computer players' levels, weakest first. */\nexport const LEVELS = %s;\n\n", j(bot.LevelNames()))
 	fmt.Fprintf(&b, "/** TARGET: the targets a match may be played to. */\nexport const TARGET = %s;\n\n", j(map[string]int{"min": lo, "max": hi}))
-	fmt.Fprintf(&b, "/**\n * VARIANTS: per rule set, the player counts, the pairs values allowed for\n"+
-		" * each count, the redeal values allowed, and the defaults.\n */\nexport const VARIANTS = %s;\n", j(facts))
+	fmt.Fprintf(&b, "/** ORDER: the rule sets, as the start page offers them. */\nexport const ORDER = %s;\n\n", j(names))
+	fmt.Fprintf(&b, "/**\n * VARIANTS: per rule set, its title, whether its ends count, the player\n"+
+		" * counts, the pairs values allowed for each count, the redeal values\n"+
+		" * allowed, and the defaults.\n */\nexport const VARIANTS = %s;\n", j(facts))
 	return b.Bytes()
 }
 
+// ruleFacts is what the game page needs of a rule set: its title, which
+// way the table turns, and whether pairs is a choice (so "in pairs" says
+// something).
+type ruleFacts struct {
+	Title     string `json:"title"`
+	Clockwise bool   `json:"clockwise"`
+	Pairs     bool   `json:"pairs"`
+}
+
+// rulesJS is static/assets/rules.js: the game page's few facts, apart from
+// config.js to keep the game page small.
+func rulesJS(t *testing.T) []byte {
+	t.Helper()
+	facts := map[string]ruleFacts{}
+	for _, r := range engine.RuleSets() {
+		f := factsOf(r.Variant)
+		facts[r.Name] = ruleFacts{Title: r.Title, Clockwise: r.Clockwise, Pairs: len(f.Pairs["4"]) > 1}
+	}
+	b, err := json.Marshal(facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []byte("// Made by frontend/config_test.go (-update). Do not edit.\nexport const RULES = " + string(b) + ";\n")
+}
+
 func TestConfigIsCurrent(t *testing.T) {
-	const path = "static/assets/config.js"
-	want := configJS(t)
+	checkCurrent(t, "static/assets/config.js", configJS(t))
+	checkCurrent(t, "static/assets/rules.js", rulesJS(t))
+}
+
+// checkCurrent fails while the file at path is not want (-update writes it).
+func checkCurrent(t *testing.T, path string, want []byte) {
+	t.Helper()
 	if *update {
 		if err := os.WriteFile(path, want, 0o644); err != nil {
 			t.Fatal(err)

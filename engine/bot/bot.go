@@ -36,11 +36,9 @@ func LevelNames() []string {
 // name: the arena (cmd/arena) plays them and this package's property tests
 // run over every one. The map is new on every call.
 func Tables() map[string]engine.Options {
-	return map[string]engine.Options{
-		"fiveup2":      {Variant: engine.FiveUp, Players: 2, Target: 250, Redeal: true},
-		"fiveup3":      {Variant: engine.FiveUp, Players: 3, Target: 250, Redeal: true},
-		"fiveup4":      {Variant: engine.FiveUp, Players: 4, Target: 250, Redeal: true},
-		"fiveup4pairs": {Variant: engine.FiveUp, Players: 4, Pairs: true, Target: 250, Redeal: true},
-		"partnership":  engine.DefaultOptions(engine.Partnership),
+	out := map[string]engine.Options{}
+	for _, t := range engine.Tables() {
+		out[t.Name] = t.Options
 	}
+	return out
 }

@@ -69,7 +69,7 @@ func search(p *position, legal []engine.Move, budget int, r *rand.Rand) (engine.
 	hands := make([][]engine.Tile, p.opts.Players)
 	var scores [4]int
 	copy(scores[:], p.scores)
-	b := boardOf(p.plays, p.opts.Variant == engine.FiveUp)
+	b := boardOf(p.plays, p.opts.Rules().Spinner)
 	var done work
 	var waste float64
 	for w := 0; w < max(worlds, budget); w++ {
@@ -174,7 +174,7 @@ func rollout(s *engine.Sim, b *board, o engine.Options, buf []engine.Move) engin
 	if len(legal) == 1 {
 		return legal[0]
 	}
-	fiveUp := o.Variant == engine.FiveUp
+	fiveUp := o.Rules().Counts
 	var opp []engine.Tile
 	if next := (s.Turn() + 1) % o.Players; fiveUp && o.TeamOf(next) != o.TeamOf(s.Turn()) {
 		opp = s.Held(next)

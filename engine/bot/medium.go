@@ -121,7 +121,7 @@ type evaluator struct {
 }
 
 func newEvaluator(p *position) *evaluator {
-	ev := &evaluator{p: p, board: boardOf(p.plays, p.opts.Variant == engine.FiveUp), next: (p.seat + 1) % p.opts.Players, partner: -1}
+	ev := &evaluator{p: p, board: boardOf(p.plays, p.opts.Rules().Spinner), next: (p.seat + 1) % p.opts.Players, partner: -1}
 	if p.opts.Pairs {
 		ev.partner = (p.seat + 2) % 4
 	}
@@ -141,7 +141,7 @@ func (ev *evaluator) value(mv engine.Move) float64 {
 	after.place(mv.Tile, mv.End)
 	pts := points(after.count())
 	rest := p.hand &^ bit(mv.Tile)
-	fiveUp := p.opts.Variant == engine.FiveUp
+	fiveUp := p.opts.Rules().Counts
 	myScore := p.scores[p.teamOf(p.seat)]
 	v := 0.0
 	if fiveUp {
@@ -210,7 +210,7 @@ func (ev *evaluator) dominoPoints() float64 {
 		}
 	}
 	est := float64(n) * ev.avgPips
-	if p.opts.Variant == engine.FiveUp {
+	if p.opts.Rules().RoundToFive {
 		return float64(roundToFive(int(est + 0.5)))
 	}
 	return est

@@ -16,7 +16,9 @@ type position struct {
 	hand     uint32              // the seat's own tiles
 	plays    []engine.PlayedTile // the current hand's plays, in order
 	held     [4]int              // how many tiles each seat holds
-	boneyard int                 // how many tiles are left to draw
+	// boneyard is how many tiles are left to draw; in a rule set without
+	// drawing, how many were not dealt (out of play, face down).
+	boneyard int
 	// void[s] has bit p set when seat s is known to hold no tile showing p:
 	// it drew or passed while the open ends showed p (see readLog).
 	void   [4]uint8
@@ -31,7 +33,8 @@ func readPosition(v *engine.View) (*position, error) {
 	if v == nil || v.You == nil || v.Hand == nil {
 		return nil, errNoPosition
 	}
-	if v.Variant != engine.FiveUp && v.Variant != engine.Partnership {
+	rules := v.Variant.Rules()
+	if rules == nil {
 		return nil, fmt.Errorf("bot: unknown variant %v", v.Variant)
 	}
 	p := &position{
@@ -73,6 +76,11 @@ func readPosition(v *engine.View) (*position, error) {
 		if s != p.seat {
 			hidden += p.held[s]
 		}
+	}
+	if !rules.Draw && p.boneyard == 0 {
+		// The tiles nobody holds and nobody played were not dealt.
+		p.boneyard = max(bits.OnesCount32(p.unseen)-hidden, 0)
+		hidden += p.boneyard
 	}
 	if hidden != bits.OnesCount32(p.unseen) || p.held[p.seat] != bits.OnesCount32(p.hand) {
 		return nil, fmt.Errorf("bot: the view's counts do not add up (%d hidden, %d unseen)", hidden, bits.OnesCount32(p.unseen))

@@ -58,10 +58,12 @@ func (h *Handler) players(t *thinking) map[string]bot.Player {
 	return out
 }
 
-// The levels players counts and falls back to.
+// The levels players counts and falls back to; awayLevel plays for a person
+// who is away (API.md, Clocks: "as the server's medium level").
 const (
 	levelHard   = "hard"
 	levelMedium = "medium"
+	awayLevel   = levelMedium
 )
 
 // runBots makes the computer players' moves until a person must act or the
@@ -70,7 +72,7 @@ const (
 // logged, without the move: it may name the seat's hidden tiles), so that a
 // game never gets stuck on a computer seat.
 func (h *Handler) runBots(m *engine.Match, t *thinking) error {
-	err := referee.Play(m, h.players(t), func(seat int, level string) {
+	err := referee.Play(m, h.players(t), awayLevel, func(seat int, level string) {
 		h.log.Warn("computer player replaced by easy for one move", "seat", seat, "level", level)
 	})
 	if err != nil {

@@ -180,6 +180,10 @@ func TestWholeMatches(t *testing.T) {
 		{"fiveup pairs with one computer", `{"variant":"fiveup","pairs":true,"name":"Ana","bots":[{"seat":2,"level":"easy"}]}`},
 		{"partnership with three computers", `{"variant":"partnership","name":"Ana","bots":[{"seat":1,"level":"easy"},{"seat":2,"level":"easy"},{"seat":3,"level":"easy"}]}`},
 		{"fiveup two players without redeal, short target", `{"variant":"fiveup","players":2,"redeal":false,"target":60,"name":"Ana"}`},
+		{"block two players", `{"variant":"block","players":2,"name":"Ana"}`},
+		{"block three players", `{"variant":"block","players":3,"name":"Ana"}`},
+		{"block four players", `{"variant":"block","name":"Ana"}`},
+		{"block three players with a computer", `{"variant":"block","players":3,"name":"Ana","bots":[{"seat":1,"level":"medium"}]}`},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,6 +240,34 @@ func TestWholeMatchOnEveryStore(t *testing.T) {
 				}
 			}
 			t.Logf("%d moves by people, version %d", p.moves, s.poll(id, "").Version)
+		})
+	}
+}
+
+// Block (the third rule set) for 2, 3 and 4 players to the end on every
+// store: every view is checked as it is played (no tile of another seat,
+// the undealt tiles never shown), and the boneyard stays empty.
+func TestBlockOnEveryStore(t *testing.T) {
+	for _, st := range raceStores[:3] {
+		t.Run(st.name, func(t *testing.T) {
+			backend, _ := st.open(t)
+			for n := 2; n <= 4; n++ {
+				s := newServer(t, backend, uint64(60+n))
+				id, tokens := s.fullGame(fmt.Sprintf(`{"variant":"block","players":%d,"target":40,"name":"Ana"}`, n))
+				p := &play{t: t, s: s, id: id, tokens: tokens, rng: rand.New(rand.NewPCG(uint64(n), 2))}
+				for p.step() {
+					if p.moves > 3000 {
+						t.Fatalf("match not over after %d moves", p.moves)
+					}
+					if v := s.poll(id, ""); v.Hand != nil && v.Hand.Boneyard != 0 {
+						t.Fatalf("block has a boneyard of %d", v.Hand.Boneyard)
+					}
+				}
+				final := s.poll(id, "")
+				if final.Variant != "block" || final.Winner == nil || final.Scores[*final.Winner] < 40 || len(final.Scores) != n {
+					t.Fatalf("%d players: variant %s winner %v scores %v", n, final.Variant, final.Winner, final.Scores)
+				}
+			}
 		})
 	}
 }

@@ -124,6 +124,7 @@ type view struct {
 		Number     int    `json:"number"`
 		Phase      string `json:"phase"`
 		Turn       *int   `json:"turn"`
+		Boneyard   int    `json:"boneyard"`
 		Confirming []int  `json:"confirming"`
 		Board      struct {
 			Line [][2]int `json:"line"`

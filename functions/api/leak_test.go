@@ -18,7 +18,7 @@ var tilePlaces = regexp.MustCompile(`^(you\.tiles\.\d+|you\.legal\.\d+\.tile|(ha
 	`hand\.result\.tiles\.\d+\.\d+|log\.\d+\.tile|log\.\d+\.tiles\.\d+\.\d+)$`)
 
 // numberLists are paths holding lists of small numbers that are not tiles.
-var numberLists = regexp.MustCompile(`^(scores|hand\.confirming|series\.wins|(hand|lastHand)\.board\.countTerms)$`)
+var numberLists = regexp.MustCompile(`^(scores|hand\.confirming|series\.wins|sheet\.\d+|(hand|lastHand)\.board\.countTerms)$`)
 
 // secretKeys may not appear anywhere in a view.
 var secretKeys = []string{"token", "tokenhash", "hash", "seed", "boneyardtiles", "deck", "order", "records", "hands"}

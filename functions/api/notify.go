@@ -116,11 +116,7 @@ func tableName(v *engine.View, s int) string {
 			others = append(others, seatName(v, i))
 		}
 	}
-	rules := "Five Up"
-	if v.Variant == engine.Partnership {
-		rules = "Partnership"
-	}
-	return rules + " with " + andList(others)
+	return v.Variant.Rules().Title + " with " + andList(others)
 }
 
 func andList(xs []string) string {
@@ -148,8 +144,10 @@ func turnText(v *engine.View, s int, since []engine.Event) string {
 	if text == "" && v.Hand != nil {
 		text = "Hand " + strconv.Itoa(v.Hand.Number) + " is dealt."
 	}
+	// Where the ends count, or more than two teams play, what the seat
+	// needs; two teams scoring at hand ends: the score.
 	team := v.You.Team
-	if v.Variant == engine.FiveUp {
+	if v.Variant.Rules().Counts || len(v.Scores) != 2 {
 		return text + " You need " + strconv.Itoa(v.Options.Target-v.Scores[team]) + " to reach " + strconv.Itoa(v.Options.Target) + "."
 	}
 	return text + " Score: " + strconv.Itoa(v.Scores[team]) + " to " + strconv.Itoa(v.Scores[1-team]) + "."

@@ -29,12 +29,12 @@ const maxMoves = 100000
 type Replaced func(seat int, level string)
 
 // Play makes the computer seats' moves (a seat whose Seat.Bot names its
-// level in players, and a person's seat that is away, played at
-// engine.AwayLevel) until a person must act or the match is over. With
+// level in players, and a person's seat that is away, played at the level
+// away, the service's choice) until a person must act or the match is over. With
 // replaced nil, a player that has no acceptable move is an ErrStuck error
 // (the arena wants to know); with replaced set, bot.Easy moves for it once
 // so that a game never stalls on a computer seat (the service wants that).
-func Play(m *engine.Match, players map[string]bot.Player, replaced Replaced) error {
+func Play(m *engine.Match, players map[string]bot.Player, away string, replaced Replaced) error {
 	for range maxMoves {
 		seat := nextComputer(m)
 		if seat < 0 {
@@ -42,7 +42,7 @@ func Play(m *engine.Match, players map[string]bot.Player, replaced Replaced) err
 		}
 		v := m.View(seat, engine.ViewMeta{})
 		seed := m.BotSeed(seat)
-		level := levelOf(m.Seat(seat))
+		level := levelOf(m.Seat(seat), away)
 		var refused error
 		if p, ok := players[level]; ok {
 			mv, ok := p(v, seed)
@@ -85,11 +85,11 @@ func nextComputer(m *engine.Match) int {
 	return -1
 }
 
-// levelOf is the level that plays a seat: its own, or engine.AwayLevel for
-// a person who is away.
-func levelOf(s engine.Seat) string {
+// levelOf is the level that plays a seat: its own, or away for a person
+// who is away.
+func levelOf(s engine.Seat, away string) string {
 	if s.Bot != "" {
 		return s.Bot
 	}
-	return engine.AwayLevel
+	return away
 }

@@ -28,7 +28,7 @@ func TestPlayStopsWhenAPersonMustAct(t *testing.T) {
 	for k := uint64(0); k < 20; k++ {
 		m := newMatch(t, o, engine.Seed{k, 1}, engine.Seat{Name: "Ana"},
 			engine.Seat{Name: "B", Bot: "easy"}, engine.Seat{Name: "C", Bot: "medium"}, engine.Seat{Name: "D", Bot: "easy"})
-		if err := Play(m, bot.Levels(), nil); err != nil {
+		if err := Play(m, bot.Levels(), "medium", nil); err != nil {
 			t.Fatalf("seed %d: Play = %v", k, err)
 		}
 		if m.Status() != engine.StatusPlaying {
@@ -44,7 +44,7 @@ func TestPlayFinishesAMatchOfComputers(t *testing.T) {
 	o := engine.DefaultOptions(engine.Partnership)
 	seats := []engine.Seat{{Bot: "easy"}, {Bot: "medium"}, {Bot: "easy"}, {Bot: "medium"}}
 	m := newMatch(t, o, engine.Seed{7, 7}, seats...)
-	if err := Play(m, bot.Levels(), nil); err != nil {
+	if err := Play(m, bot.Levels(), "medium", nil); err != nil {
 		t.Fatalf("Play = %v", err)
 	}
 	if m.Status() != engine.StatusFinished || m.Winner() < 0 {
@@ -68,7 +68,7 @@ func TestAFaultyPlayer(t *testing.T) {
 		t.Run(c.name+" is an error without a replacement", func(t *testing.T) {
 			m := newMatch(t, engine.DefaultOptions(engine.Partnership), engine.Seed{3, 3},
 				engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"})
-			if err := Play(m, c.players, nil); !errors.Is(err, ErrStuck) {
+			if err := Play(m, c.players, "medium", nil); !errors.Is(err, ErrStuck) {
 				t.Fatalf("Play = %v, want ErrStuck", err)
 			}
 		})
@@ -76,7 +76,7 @@ func TestAFaultyPlayer(t *testing.T) {
 			m := newMatch(t, engine.DefaultOptions(engine.Partnership), engine.Seed{3, 3},
 				engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"}, engine.Seat{Bot: "x"})
 			reports := 0
-			err := Play(m, c.players, func(seat int, level string) {
+			err := Play(m, c.players, "medium", func(seat int, level string) {
 				if level != "x" {
 					t.Errorf("replaced level %q, want x", level)
 				}
@@ -101,7 +101,7 @@ func TestAwaySeatsArePlayedByMediumUntilEveryoneIsAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := len(m.Log())
-	if err := Play(m, map[string]bot.Player{engine.AwayLevel: bot.Medium}, nil); err != nil {
+	if err := Play(m, map[string]bot.Player{"medium": bot.Medium}, "medium", nil); err != nil {
 		t.Fatalf("Play = %v", err)
 	}
 	if len(m.Log()) == before || slices.Contains(m.ToAct(), actor) && m.Status() == engine.StatusPlaying {
@@ -113,7 +113,7 @@ func TestAwaySeatsArePlayedByMediumUntilEveryoneIsAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	before = len(m.Log())
-	if err := Play(m, bot.Levels(), nil); err != nil || len(m.Log()) != before {
+	if err := Play(m, bot.Levels(), "medium", nil); err != nil || len(m.Log()) != before {
 		t.Fatalf("Play with everyone away = %v, %d events; want nothing", err, len(m.Log())-before)
 	}
 }

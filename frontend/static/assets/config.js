@@ -8,8 +8,12 @@ export const LEVELS = ["easy","medium","hard"];
 /** TARGET: the targets a match may be played to. */
 export const TARGET = {"max":1000,"min":1};
 
+/** ORDER: the rule sets, as the start page offers them. */
+export const ORDER = ["fiveup","partnership","block"];
+
 /**
- * VARIANTS: per rule set, the player counts, the pairs values allowed for
- * each count, the redeal values allowed, and the defaults.
+ * VARIANTS: per rule set, its title, whether its ends count, the player
+ * counts, the pairs values allowed for each count, the redeal values
+ * allowed, and the defaults.
  */
-export const VARIANTS = {"fiveup":{"players":[2,3,4],"defaultPlayers":4,"pairs":{"2":[false],"3":[false],"4":[false,true]},"redeal":[false,true],"defaultRedeal":true,"target":250},"partnership":{"players":[4],"defaultPlayers":4,"pairs":{"4":[true]},"redeal":[false],"defaultRedeal":false,"target":50}};
+export const VARIANTS = {"block":{"title":"Block","counts":false,"players":[2,3,4],"defaultPlayers":4,"pairs":{"2":[false],"3":[false],"4":[false]},"redeal":[false],"defaultRedeal":false,"target":100},"fiveup":{"title":"Five Up","counts":true,"players":[2,3,4],"defaultPlayers":4,"pairs":{"2":[false],"3":[false],"4":[false,true]},"redeal":[false,true],"defaultRedeal":true,"target":250},"partnership":{"title":"Partnership","counts":false,"players":[4],"defaultPlayers":4,"pairs":{"4":[true]},"redeal":[false],"defaultRedeal":false,"target":50}};

@@ -3,7 +3,8 @@
 
 import { when } from './clock.js';
 import { tileText } from './render.js';
-import { VARIANT_NAMES, isolate } from './mygames.js';
+import { ruleTitle, isolate } from './mygames.js';
+import { RULES } from './rules.js';
 
 export { isolate };
 
@@ -11,7 +12,7 @@ export { isolate };
 export function invitation(view) {
   const host = view.seats[0] && view.seats[0].name && isolate(view.seats[0].name);
   const o = view.options;
-  const how = `${VARIANT_NAMES[view.variant] || view.variant}: ${o.players} players${o.pairs && view.variant === 'fiveup' ? ' in pairs' : ''}, to ${o.target}`;
+  const how = `${ruleTitle(view.variant)}: ${o.players} players${o.pairs && (RULES[view.variant] || {}).pairs ? ' in pairs' : ''}, to ${o.target}`;
   return host ? `${host} invited you to ${how}.` : `You are invited to ${how}.`;
 }
 

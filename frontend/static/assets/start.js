@@ -2,14 +2,34 @@
 // server checks it) and lists the games this device has a seat in.
 
 import { createGame, myGames, ApiError } from './api.js';
-import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, VARIANT_NAMES, isolate } from './mygames.js';
+import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, ruleTitle, isolate } from './mygames.js';
 import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
 import { qrSVG } from './qr.js';
 import { ago, left } from './clock.js';
-import { LEVELS, TARGET, VARIANTS } from './config.js';
+import { LEVELS, TARGET, VARIANTS, ORDER } from './config.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
+
+/** variantChoices: a radio per rule set the server offers ("2-4 players alone, block game"). */
+function variantChoices() {
+  const box = $('#variants');
+  const range = (ns) => (ns.length > 1 ? `${ns[0]}-${ns[ns.length - 1]}` : `${ns[0]}`);
+  box.append(...ORDER.map((v, i) => {
+    const f = VARIANTS[v];
+    const p = Object.values(f.pairs);
+    const how = p.some((c) => c.length > 1) ? '' : p.every((c) => c[0]) ? ' in pairs' : ' alone';
+    const label = document.createElement('label');
+    label.className = 'choice';
+    label.innerHTML = `<input type="radio" name="variant"> <span><b></b> — </span>`;
+    label.querySelector('input').value = v;
+    label.querySelector('input').checked = i === 0;
+    label.querySelector('b').textContent = f.title;
+    label.querySelector('span').append(`${range(f.players)} players${how}, ${f.counts ? 'score the ends in fives' : 'block game'}`);
+    return label;
+  }));
+}
+variantChoices();
 
 function variant() { return form.variant.value; }
 function facts() { return VARIANTS[variant()]; }
@@ -42,10 +62,10 @@ function pairs() { const c = pairsChoice(); return c.length > 1 ? form.pairs.che
 
 let lastVariant = variant();
 function sync() {
-  // The Five Up box holds the choices a rule set may offer: shown when any is offered.
+  // The table box holds the choices a rule set may offer: shown when any is offered.
   const choices = facts().players.length > 1 || facts().redeal.length > 1;
-  $('#fiveup-options').disabled = !choices;
-  $('#fiveup-options').hidden = !choices;
+  $('#table-options').disabled = !choices;
+  $('#table-options').hidden = !choices;
   form.pairs.disabled = pairsChoice().length < 2;
   if (form.pairs.disabled) form.pairs.checked = pairsChoice()[0];
   form.redeal.disabled = facts().redeal.length < 2;
@@ -126,7 +146,7 @@ function gameLine(e, hidden) {
   const a = document.createElement('a');
   a.href = `/g/${encodeURIComponent(e.id)}`;
   const names = (e.names || []).map((n) => (n ? isolate(n) : '(free seat)'));
-  a.textContent = `${VARIANT_NAMES[e.variant] || e.variant} with ${names.join(', ')}`;
+  a.textContent = `${ruleTitle(e.variant)} with ${names.join(', ')}`;
   const p = document.createElement('p');
   p.className = 'game-state';
   const who = e.status === 'open' ? 'waiting for players' : e.status === 'finished' ? 'finished' : e.yourTurn ? 'your turn' : 'waiting for the others';

@@ -4,9 +4,10 @@
 import { left } from './clock.js';
 import { seatName, teamName, handEndText, closerOf, count, isolate } from './log.js';
 import { tileSVG, tileName, renderBoard } from './render.js';
+import { RULES } from './rules.js';
 
-/** Five Up turns clockwise; partnership counterclockwise (next seat on the right). */
-export function clockwise(view) { return view.variant !== 'partnership'; }
+/** Whether the rule set turns clockwise (else the next seat is on the right). */
+export function clockwise(view) { return (RULES[view.variant] || {}).clockwise !== false; }
 
 /**
  * seatPositions places the seats around the table, the reader (or seat 0

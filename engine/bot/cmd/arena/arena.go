@@ -60,7 +60,7 @@ func play(o engine.Options, seed engine.Seed, isA []bool, pa, pb bot.Player) (re
 			return result{}, err
 		}
 	}
-	if err := referee.Play(m, map[string]bot.Player{"a": pa, "b": pb}, nil); err != nil {
+	if err := referee.Play(m, map[string]bot.Player{"a": pa, "b": pb}, "", nil); err != nil {
 		return result{}, fmt.Errorf("match %v: %w", seed, err)
 	}
 	if m.Status() != engine.StatusFinished {
