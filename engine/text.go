@@ -8,8 +8,8 @@ import "fmt"
 // writes the names; nobody else keeps a copy of the words.
 
 var (
-	statusNames  = []string{StatusOpen: "open", StatusPlaying: "playing", StatusFinished: "finished"}
-	phaseNames   = []string{PhaseConfirm: "confirm", PhasePlay: "play", PhaseOver: "over"}
+	statusNames = []string{StatusOpen: "open", StatusPlaying: "playing", StatusFinished: "finished"}
+	phaseNames  = []string{PhaseConfirm: "confirm", PhasePlay: "play", PhaseOver: "over"}
 )
 
 // name is names[i], or "" when i has none.

@@ -11,11 +11,11 @@ import (
 // position is everything one seat knows about the hand being played, read
 // from its own view and nothing else.
 type position struct {
-	opts     engine.Options
-	seat     int
-	hand     uint32              // the seat's own tiles
-	plays    []engine.PlayedTile // the current hand's plays, in order
-	held     [4]int              // how many tiles each seat holds
+	opts  engine.Options
+	seat  int
+	hand  uint32              // the seat's own tiles
+	plays []engine.PlayedTile // the current hand's plays, in order
+	held  [4]int              // how many tiles each seat holds
 	// boneyard is how many tiles are left to draw; in a rule set without
 	// drawing, how many were not dealt (out of play, face down).
 	boneyard int

@@ -216,7 +216,7 @@ func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
 	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"name":"Ana"}`)
 	tag := s.do("GET", "/api/games/"+id, "", tokens[1]).header.Get("ETag")
 	item := s.stored(id)
-	if err := mem.Save(context.Background(), id, corruptRecords(t, id, item), item.Version, fixedNow, time.Time{}); err != nil {
+	if err := mem.Save(context.Background(), id, corruptRecords(t, id, item), item.Version, fixedNow, time.Time{}, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	// The save made version+1; the poll compares that version.

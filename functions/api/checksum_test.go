@@ -44,7 +44,7 @@ func TestStoredChecksumCatchesDamage(t *testing.T) {
 	item := s.stored(a)
 	state := append([]byte(nil), item.State...)
 	state[len(state)-10] ^= 0x01
-	if err := mem.Save(ctx, a, state, item.Version, fixedNow, time.Time{}); err != nil {
+	if err := mem.Save(ctx, a, state, item.Version, fixedNow, time.Time{}, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	want500(t, s, a, tokensA[0], "checksum")
@@ -54,7 +54,7 @@ func TestStoredChecksumCatchesDamage(t *testing.T) {
 	if itemB.Version != itemC.Version {
 		t.Fatalf("versions %d and %d: the test wants equal ones", itemB.Version, itemC.Version)
 	}
-	if err := mem.Save(ctx, c, itemB.State, itemC.Version, fixedNow, time.Time{}); err != nil {
+	if err := mem.Save(ctx, c, itemB.State, itemC.Version, fixedNow, time.Time{}, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	want500(t, s, c, tokensC[0], "checksum")
@@ -67,7 +67,7 @@ func TestStoredChecksumCoversTheVersion(t *testing.T) {
 	// The same state, saved behind the API's back: the version moves on
 	// and the state still says the old one.
 	item := s.stored(id)
-	if err := mem.Save(context.Background(), id, item.State, item.Version, fixedNow, time.Time{}); err != nil {
+	if err := mem.Save(context.Background(), id, item.State, item.Version, fixedNow, time.Time{}, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	want500(t, s, id, tokens[0], "checksum")

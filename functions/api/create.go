@@ -68,7 +68,7 @@ func (h *Handler) create(c *call, body []byte) {
 				return
 			}
 		}
-		err = h.store.Create(ctx, id, sealStored(id, 1, st), now, st.due())
+		err = h.createGame(ctx, id, st, now)
 		if errors.Is(err, store.ErrExists) && attempt+1 < createAttempts {
 			continue
 		}

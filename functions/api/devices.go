@@ -59,6 +59,14 @@ func (h *Handler) vapid(ctx context.Context) (*push.Keys, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%w: %v", errInternal, err)
 			}
+			if !item.Expires.IsZero() {
+				// Written before the key pair lived for ever: it keeps
+				// living (a lost race means another did the same).
+				if err := h.store.Save(ctx, vapidID, item.State, item.Version, h.now(), time.Time{}, time.Time{}); err != nil &&
+					!errors.Is(err, store.ErrConflict) {
+					return nil, err
+				}
+			}
 			h.vapidKeys.keys = k
 			return k, nil
 		}
@@ -69,7 +77,7 @@ func (h *Handler) vapid(ctx context.Context) (*push.Keys, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errInternal, err)
 		}
-		err = h.store.Create(ctx, vapidID, append([]byte{vapidFormat}, k.Bytes()...), h.now(), time.Time{})
+		err = h.store.Create(ctx, vapidID, append([]byte{vapidFormat}, k.Bytes()...), h.now(), time.Time{}, time.Time{}) // never expires
 		if err == nil {
 			h.vapidKeys.keys = k
 			return k, nil

@@ -37,14 +37,14 @@ func (l *laggingStore) remember(ctx context.Context, id string) {
 	l.before[id] = &item
 }
 
-func (l *laggingStore) Create(ctx context.Context, id string, state []byte, now, due time.Time) error {
+func (l *laggingStore) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
 	l.remember(ctx, id)
-	return l.Store.Create(ctx, id, state, now, due)
+	return l.Store.Create(ctx, id, state, now, due, expires)
 }
 
-func (l *laggingStore) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
+func (l *laggingStore) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
 	l.remember(ctx, id)
-	return l.Store.Save(ctx, id, state, expected, now, due)
+	return l.Store.Save(ctx, id, state, expected, now, due, expires)
 }
 
 func (l *laggingStore) Load(ctx context.Context, id string) (store.Item, error) {

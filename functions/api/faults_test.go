@@ -140,7 +140,7 @@ func TestCorruptStoredGameIsInternal(t *testing.T) {
 	mem := memory.New()
 	s := newServer(t, mem, 10)
 	id := "abcdefghijklmnop"
-	if err := mem.Create(context.Background(), id, []byte("not a game"), fixedNow, time.Time{}); err != nil {
+	if err := mem.Create(context.Background(), id, []byte("not a game"), fixedNow, time.Time{}, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range []response{

@@ -67,7 +67,7 @@ func (h *Handler) saveAfterBots(ctx context.Context, c *call, g *loaded, m *engi
 	now := h.now()
 	g.state.afterChange(m, b, now)
 	g.state.match = engine.Encode(m)
-	return now, h.store.Save(saveContext(ctx), c.gameID, sealStored(c.gameID, g.item.Version+1, g.state), g.item.Version, now, g.state.due())
+	return now, h.saveGame(ctx, c.gameID, g.state, g.item, now)
 }
 
 // saveContext is the context of a conditional write: it keeps the

@@ -18,11 +18,11 @@ type hangUp struct {
 	cancel context.CancelFunc
 }
 
-func (h hangUp) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
+func (h hangUp) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
 	if h.cancel != nil {
 		h.cancel()
 	}
-	return h.Store.Save(ctx, id, state, expected, now, due)
+	return h.Store.Save(ctx, id, state, expected, now, due, expires)
 }
 
 // TestAHangUpDoesNotCancelTheSave: against a real DynamoDB wire protocol

@@ -204,10 +204,11 @@ func (h *Handler) updatePlayer(ctx context.Context, hash []byte, change func(*pl
 		if !change(p) {
 			return nil
 		}
+		now := h.now()
 		if version == 0 {
-			err = h.store.Create(ctx, id, encodePlayer(p), h.now(), time.Time{}) // a record is never due
+			err = h.store.Create(ctx, id, encodePlayer(p), now, time.Time{}, recordExpiry(p, now)) // a record is never due
 		} else {
-			err = h.store.Save(ctx, id, encodePlayer(p), version, h.now(), time.Time{})
+			err = h.store.Save(ctx, id, encodePlayer(p), version, now, time.Time{}, recordExpiry(p, now))
 		}
 		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
 			return err

@@ -135,7 +135,7 @@ func (h *Handler) startRematch(c *call, g *loaded, old *engine.Match, nextID str
 	now := h.now()
 	st.afterChange(m, before{logLen: b.logLen}, now)
 	st.match = engine.Encode(m)
-	err = h.store.Create(saveContext(ctx), nextID, sealStored(nextID, 1, st), now, st.due())
+	err = h.createGame(saveContext(ctx), nextID, st, now)
 	if errors.Is(err, store.ErrExists) {
 		return false, nil
 	}
@@ -172,7 +172,7 @@ func (h *Handler) noteNext(c *call, nextID string) error {
 			return nil
 		}
 		g.state.next = nextID
-		err = h.store.Save(saveContext(ctx), c.gameID, sealStored(c.gameID, g.item.Version+1, g.state), g.item.Version, h.now(), g.state.due())
+		err = h.saveGame(ctx, c.gameID, g.state, g.item, h.now())
 		if !errors.Is(err, store.ErrConflict) {
 			return err
 		}

@@ -72,11 +72,11 @@ func TestStoredFormat1(t *testing.T) {
 			if state[0] != storedFormat1 {
 				t.Fatalf("fixture format %d, want %d", state[0], storedFormat1)
 			}
-			if err := mem.Create(context.Background(), g.ID, state, g.UpdatedAt, time.Time{}); err != nil {
+			if err := mem.Create(context.Background(), g.ID, state, g.UpdatedAt, time.Time{}, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 			for v := int64(1); v < g.Version; v++ {
-				if err := mem.Save(context.Background(), g.ID, state, v, g.UpdatedAt, time.Time{}); err != nil {
+				if err := mem.Save(context.Background(), g.ID, state, v, g.UpdatedAt, time.Time{}, time.Time{}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -67,7 +67,7 @@ func (h *Handler) applyTimeouts(ctx context.Context, host, id string, g *loaded,
 	g.state.afterChange(m, b, now)
 	g.state.match = engine.Encode(m)
 	state := sealStored(id, g.item.Version+1, g.state)
-	if err := h.store.Save(saveContext(ctx), id, state, g.item.Version, now, g.state.due()); err != nil {
+	if err := h.saveGame(ctx, id, g.state, g.item, now); err != nil {
 		return false, err
 	}
 	g.item = store.Item{Version: g.item.Version + 1, State: state, UpdatedAt: now, Due: g.state.due()}

@@ -251,7 +251,7 @@ func TestClientRefusesLocalAddressesUnlessInsecure(t *testing.T) {
 }
 
 // A message reaches the push service with RFC 8030's headers; 404 and 410
-// are ErrGone; a hanging service ends with the context.
+// are ErrGone, 401 and 403 ErrKeyRejected (gone too); a hanging service ends with the context.
 func TestSend(t *testing.T) {
 	k, _ := GenerateKeys()
 	var got *http.Request
@@ -284,6 +284,12 @@ func TestSend(t *testing.T) {
 		status = st
 		if err := s.Send(t.Context(), sub, []byte("x")); !errors.Is(err, ErrGone) {
 			t.Errorf("status %d: Send = %v, want ErrGone", st, err)
+		}
+	}
+	for _, st := range []int{401, 403} {
+		status = st
+		if err := s.Send(t.Context(), sub, []byte("x")); !errors.Is(err, ErrKeyRejected) || !errors.Is(err, ErrGone) {
+			t.Errorf("status %d: Send = %v, want ErrKeyRejected (an ErrGone)", st, err)
 		}
 	}
 	status = 500

@@ -69,8 +69,15 @@ type Sender struct {
 	TTL     time.Duration    // how long a push service keeps an undelivered message; 0: 1 day
 }
 
-// ErrGone is a push service's 404 or 410: the subscription is no more.
-var ErrGone = errors.New("push: subscription expired or unsubscribed")
+// ErrGone is a push service's 404 or 410: the subscription is no more. A
+// 401 or 403 is ErrGone too (errors.Is), wrapped in ErrKeyRejected: the
+// service refuses our VAPID key for that subscription (it was made for
+// another key), so it can never deliver there; the page subscribes again
+// with the current key (docs/push.md).
+var (
+	ErrGone        = errors.New("push: subscription expired or unsubscribed")
+	ErrKeyRejected = fmt.Errorf("push: the push service refused the VAPID key: %w", ErrGone)
+)
 
 // Send encrypts payload for sub and posts it. ErrGone means the device
 // should be forgotten; other errors are passing (the message is lost).
@@ -108,6 +115,8 @@ func (s *Sender) Send(ctx context.Context, sub Subscription, payload []byte) err
 	switch {
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
 		return ErrGone
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		return ErrKeyRejected
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		return fmt.Errorf("push: the push service answered %d", resp.StatusCode)
 	}

@@ -62,11 +62,11 @@ func TestAdaptersAgreeOnRandomOperations(t *testing.T) {
 					var item store.Item
 					switch op {
 					case 0:
-						err = st.s.Create(t.Context(), id, state, now, time.Time{})
+						err = st.s.Create(t.Context(), id, state, now, time.Time{}, time.Time{})
 					case 1:
 						item, err = st.s.Load(t.Context(), id)
 					case 2:
-						err = st.s.Save(t.Context(), id, state, expected, now, time.Time{})
+						err = st.s.Save(t.Context(), id, state, expected, now, time.Time{}, time.Time{})
 					}
 					if k == 0 {
 						covered[fmt.Sprintf("%d %v", op, err == nil)] = true

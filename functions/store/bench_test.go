@@ -29,7 +29,7 @@ func BenchmarkLoad(b *testing.B) {
 		for _, size := range benchSizes {
 			b.Run(fmt.Sprintf("%s/%dB", name, size), func(b *testing.B) {
 				s := benchStores(b)[name]
-				if err := s.Create(b.Context(), "g1", make([]byte, size), time.Now(), time.Time{}); err != nil {
+				if err := s.Create(b.Context(), "g1", make([]byte, size), time.Now(), time.Time{}, time.Time{}); err != nil {
 					b.Fatal(err)
 				}
 				b.SetBytes(int64(size))
@@ -50,13 +50,13 @@ func BenchmarkSave(b *testing.B) {
 				s := benchStores(b)[name]
 				state := make([]byte, size)
 				now := time.Now()
-				if err := s.Create(b.Context(), "g1", state, now, time.Time{}); err != nil {
+				if err := s.Create(b.Context(), "g1", state, now, time.Time{}, time.Time{}); err != nil {
 					b.Fatal(err)
 				}
 				b.SetBytes(int64(size))
 				version := int64(1)
 				for b.Loop() {
-					if err := s.Save(b.Context(), "g1", state, version, now, time.Time{}); err != nil {
+					if err := s.Save(b.Context(), "g1", state, version, now, time.Time{}, time.Time{}); err != nil {
 						b.Fatal(err)
 					}
 					version++

@@ -19,8 +19,10 @@ var (
 	ErrCorrupt = errors.New("store: stored value is corrupt")
 )
 
-// TTL is how long an item lives after its last write: DynamoDB's TTL
-// deletes it some time after, the bbolt store's Expire when it runs.
+// TTL is how long a game lives after its last write. Every write names
+// its item's expiry (zero: never), each kind of item its own (the service
+// decides: docs/expiry.md); DynamoDB's TTL deletes an expired item some
+// time after, the bbolt and D1 stores' Expire when it runs.
 const TTL = 180 * 24 * time.Hour
 
 // ErrEmptyID is returned for an empty id by every adapter. It is a caller
@@ -35,20 +37,25 @@ type Item struct {
 	// Due is when the item wants the clock's attention (a deadline, a
 	// reminder), to the second; zero for never. Due lists items by it.
 	Due time.Time
+	// Expires is when the item may be deleted, to the second; zero for
+	// never.
+	Expires time.Time
 }
 
 // Store is what the API needs from persistence: create, load, and
 // save-if-version.
 type Store interface {
-	// Create stores a new game at version 1; ErrExists if the id is taken.
-	Create(ctx context.Context, id string, state []byte, now, due time.Time) error
+	// Create stores a new item at version 1, to expire at expires (zero:
+	// never); ErrExists if the id is taken.
+	Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error
 	// Load returns the game; ErrNotFound if absent.
 	Load(ctx context.Context, id string) (Item, error)
-	// Save writes state as version expected+1 only if the stored version is
-	// expected; else ErrConflict (ErrNotFound if absent).
-	Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error
+	// Save writes state as version expected+1, to expire at expires (zero:
+	// never), only if the stored version is expected; else ErrConflict
+	// (ErrNotFound if absent).
+	Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error
 	// Touch replaces the state and due time of the item at version, keeping
-	// the version and the time of the last write: for what the service
+	// the version, the time of the last write and the expiry: for what the service
 	// notes without changing the game (a reminder sent). ErrConflict if the
 	// stored version is another (ErrNotFound if absent).
 	Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error

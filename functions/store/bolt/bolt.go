@@ -17,8 +17,8 @@ import (
 )
 
 // bucket maps id -> value (value.go); dueBucket and expiresBucket are its
-// indexes by due time and by expiry time (the last write + store.TTL):
-// 8 bytes of Unix seconds, big-endian, then the id -> nothing.
+// indexes by due time and by expiry time (items that never expire are not
+// in it): 8 bytes of Unix seconds, big-endian, then the id -> nothing.
 var (
 	bucket        = []byte("games")
 	dueBucket     = []byte("due")
@@ -88,7 +88,10 @@ func Open(path string) (*Store, error) {
 				if err != nil {
 					return nil // check has logged nothing: a bad value stays, and answers as corrupt
 				}
-				return exp.Put(timeKey(expiry(item), string(k)), nil)
+				if item.Expires.IsZero() {
+					return nil
+				}
+				return exp.Put(timeKey(item.Expires, string(k)), nil)
 			})
 		})
 	})
@@ -170,11 +173,12 @@ func (b *Store) Close() error {
 }
 
 // Create stores a new game at version 1; store.ErrExists if the id is taken.
-func (b *Store) Create(ctx context.Context, id string, state []byte, now, due time.Time) error {
+func (b *Store) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
-	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)}
+	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
+		Expires: store.NormalizeDue(expires)}
 	return b.update(func(tx *bbolt.Tx) error {
 		if tx.Bucket(bucket).Get([]byte(id)) != nil {
 			return fmt.Errorf("create %q: %w", id, store.ErrExists)
@@ -192,8 +196,8 @@ func put(tx *bbolt.Tx, id string, old, item store.Item) error {
 			return err
 		}
 	}
-	if !old.UpdatedAt.IsZero() {
-		if err := exp.Delete(timeKey(expiry(old), id)); err != nil {
+	if !old.Expires.IsZero() {
+		if err := exp.Delete(timeKey(old.Expires, id)); err != nil {
 			return err
 		}
 	}
@@ -202,22 +206,21 @@ func put(tx *bbolt.Tx, id string, old, item store.Item) error {
 			return err
 		}
 	}
-	if err := exp.Put(timeKey(expiry(item), id), nil); err != nil {
-		return err
+	if !item.Expires.IsZero() {
+		if err := exp.Put(timeKey(item.Expires, id), nil); err != nil {
+			return err
+		}
 	}
 	return tx.Bucket(bucket).Put([]byte(id), encodeValue(id, item))
 }
-
-// expiry is when an item may be deleted: store.TTL after its last write.
-func expiry(item store.Item) time.Time { return item.UpdatedAt.Add(store.TTL) }
 
 func timeKey(t time.Time, id string) []byte {
 	k := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(id)), uint64(t.Unix()))
 	return append(k, id...)
 }
 
-// Expire deletes up to limit items whose expiry (store.TTL after their
-// last write, as DynamoDB's TTL) is before now, oldest first, in one write
+// Expire deletes up to limit items whose expiry is before now (as
+// DynamoDB's TTL), oldest first, in one write
 // transaction, and returns how many it deleted. The local server runs it
 // now and then; the file then reuses the freed pages, so it grows only
 // with the games written within one TTL.
@@ -283,16 +286,17 @@ func (b *Store) Load(ctx context.Context, id string) (store.Item, error) {
 }
 
 // Save writes state as version expected+1 if the stored version is expected.
-func (b *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
+func (b *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
 	return b.writeIf(ctx, "save", id, expected, func(store.Item) store.Item {
-		return store.Item{Version: expected + 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)}
+		return store.Item{Version: expected + 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
+			Expires: store.NormalizeDue(expires)}
 	})
 }
 
 // Touch replaces the state and due time at version, keeping both.
 func (b *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
 	return b.writeIf(ctx, "touch", id, version, func(cur store.Item) store.Item {
-		return store.Item{Version: version, State: state, UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due)}
+		return store.Item{Version: version, State: state, UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires}
 	})
 }
 

@@ -21,10 +21,10 @@ func TestBoltKeepsGamesAcrossReopen(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	if err := b.Create(t.Context(), "g1", []byte("v1"), when, time.Time{}); err != nil {
+	if err := b.Create(t.Context(), "g1", []byte("v1"), when, time.Time{}, time.Time{}); err != nil {
 		t.Fatalf("Create: %v", err)
 	}
-	if err := b.Save(t.Context(), "g1", []byte("v2"), 1, when.Add(time.Hour), time.Time{}); err != nil {
+	if err := b.Save(t.Context(), "g1", []byte("v2"), 1, when.Add(time.Hour), time.Time{}, time.Time{}); err != nil {
 		t.Fatalf("Save: %v", err)
 	}
 	if err := b.Close(); err != nil {
@@ -93,7 +93,7 @@ func TestBoltCorruptValueIsErrCorrupt(t *testing.T) {
 	b = mustOpenBolt(t, path)
 	defer b.Close()
 	_, loadErr := b.Load(t.Context(), "bad")
-	saveErr := b.Save(t.Context(), "bad", []byte("x"), 1, when, time.Time{})
+	saveErr := b.Save(t.Context(), "bad", []byte("x"), 1, when, time.Time{}, time.Time{})
 	for call, err := range map[string]error{"Load": loadErr, "Save": saveErr} {
 		if !errors.Is(err, store.ErrCorrupt) {
 			t.Errorf("%s of a corrupt value = %v, want store.ErrCorrupt", call, err)

@@ -28,7 +28,7 @@ func sample(t *testing.T, n int) []byte {
 	b := mustOpenBolt(t, path)
 	for i := range n {
 		id := fmt.Sprintf("game-%03d", i)
-		if err := b.Create(t.Context(), id, bytes.Repeat([]byte{byte(i)}, 300), when, when.Add(time.Duration(i)*time.Minute)); err != nil {
+		if err := b.Create(t.Context(), id, bytes.Repeat([]byte{byte(i)}, 300), when, when.Add(time.Duration(i)*time.Minute), time.Time{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -66,10 +66,10 @@ func exercise(t *testing.T, raw []byte, games int) (opened bool) {
 			t.Errorf("Load %s = version %d, %d bytes: a wrong answer", id, item.Version, len(item.State))
 		}
 		if err == nil {
-			_ = b.Save(ctx, id, []byte("next"), 1, when.Add(time.Hour), time.Time{})
+			_ = b.Save(ctx, id, []byte("next"), 1, when.Add(time.Hour), time.Time{}, time.Time{})
 		}
 	}
-	_ = b.Create(ctx, "game-new", []byte("new"), when, time.Time{})
+	_ = b.Create(ctx, "game-new", []byte("new"), when, time.Time{}, time.Time{})
 	_, _ = b.Due(ctx, when.Add(time.Hour), 1000)
 	_, _ = b.LoadMany(ctx, []string{"game-000", "game-001"})
 	_, _ = b.Expire(ctx, when.Add(store.TTL+time.Hour), 1000)

@@ -17,12 +17,12 @@ func TestExpireDeletesWhatIsPastTheTTL(t *testing.T) {
 	defer b.Close()
 	ctx := t.Context()
 	for i, at := range []time.Time{when, when.Add(time.Hour), when.Add(48 * time.Hour)} {
-		if err := b.Create(ctx, fmt.Sprint("g", i), []byte("s"), at, at.Add(time.Minute)); err != nil {
+		if err := b.Create(ctx, fmt.Sprint("g", i), []byte("s"), at, at.Add(time.Minute), at.Add(store.TTL)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// g1 is written again later: its expiry moves.
-	if err := b.Save(ctx, "g1", []byte("s2"), 1, when.Add(72*time.Hour), time.Time{}); err != nil {
+	if err := b.Save(ctx, "g1", []byte("s2"), 1, when.Add(72*time.Hour), time.Time{}, when.Add(72*time.Hour+store.TTL)); err != nil {
 		t.Fatal(err)
 	}
 	n, err := b.Expire(ctx, when.Add(store.TTL+2*time.Hour), 100)
@@ -74,7 +74,7 @@ func TestExpiryBoundsTheFile(t *testing.T) {
 	for d := range days {
 		now := when.Add(time.Duration(d) * 24 * time.Hour)
 		for g := range perDay {
-			if err := b.Create(ctx, fmt.Sprintf("d%03dg%d", d, g), state, now, time.Time{}); err != nil {
+			if err := b.Create(ctx, fmt.Sprintf("d%03dg%d", d, g), state, now, time.Time{}, now.Add(store.TTL)); err != nil {
 				t.Fatal(err)
 			}
 		}

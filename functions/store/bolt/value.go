@@ -9,8 +9,8 @@ import (
 	"tessera/functions/store"
 )
 
-// The bbolt value of one game: a small header (version, time of the last
-// write, due time) before the opaque state, and a checksum:
+// The bbolt value of one item: a small header (version, time of the last
+// write, due time, expiry) before the opaque state, and a checksum:
 //
 //	offset  size  field
 //	0       1     format (valueFormat)
@@ -18,20 +18,21 @@ import (
 //	9       8     updatedAt, Unix seconds, big-endian two's complement
 //	17      4     updatedAt, nanoseconds within the second, big-endian
 //	21      8     due, Unix seconds, big-endian; 0 for none
-//	29      ...   state
+//	29      8     expires, Unix seconds, big-endian; 0 for never
+//	37      ...   state
 //	end-4   4     CRC-32C (Castagnoli) of the key, then of every byte above
 //
 // The checksum covers the key, so a value moved under another key (game B
-// served under A's id) fails it as a flipped byte does. Format 2 was the
-// same without the checksum, format 1 also without the due time (its state
-// starts at 21); both are still read, and rewritten as format 3 by their
-// next write.
+// served under A's id) fails it as a flipped byte does. Format 3, written
+// before 0.1.0, is the same without the expiry (its state starts at 29;
+// every item expired store.TTL after its last write); it is still read,
+// and rewritten as format 4 by its next write. Formats 1 and 2 were never
+// released and are no longer read.
 const (
-	valueFormat     = 3
-	valueFormat2    = 2
-	valueFormat1    = 1
-	valueHeaderLen  = 29
-	valueHeader1Len = 21
+	valueFormat     = 4
+	valueFormat3    = 3
+	valueHeaderLen  = 37
+	valueHeader3Len = 29
 	checksumLen     = 4
 	// maxVersion is the largest version read back: versions count writes,
 	// and a JavaScript number holds integers exactly up to 2^53.
@@ -60,6 +61,9 @@ func encodeValue(key string, item store.Item) []byte {
 	if !item.Due.IsZero() {
 		binary.BigEndian.PutUint64(buf[21:29], uint64(item.Due.Unix()))
 	}
+	if !item.Expires.IsZero() {
+		binary.BigEndian.PutUint64(buf[29:37], uint64(item.Expires.Unix()))
+	}
 	copy(buf[valueHeaderLen:], item.State)
 	return binary.BigEndian.AppendUint32(buf, checksum(key, buf))
 }
@@ -82,25 +86,22 @@ func decodeHeader(key string, buf []byte) (store.Item, []byte, error) {
 	if len(buf) < 1 {
 		return store.Item{}, nil, corrupt("empty")
 	}
-	var n, tail int
+	var n int
+	tail := checksumLen
 	switch buf[0] {
 	case valueFormat:
-		n, tail = valueHeaderLen, checksumLen
-	case valueFormat2:
 		n = valueHeaderLen
-	case valueFormat1:
-		n = valueHeader1Len
+	case valueFormat3:
+		n = valueHeader3Len
 	default:
 		return store.Item{}, nil, corrupt("unknown format %d", buf[0])
 	}
 	if len(buf) < n+tail {
 		return store.Item{}, nil, corrupt("%d bytes, want at least %d", len(buf), n+tail)
 	}
-	if tail > 0 {
-		body := buf[:len(buf)-tail]
-		if got, want := binary.BigEndian.Uint32(buf[len(body):]), checksum(key, body); got != want {
-			return store.Item{}, nil, corrupt("checksum %08x, want %08x", got, want)
-		}
+	body := buf[:len(buf)-tail]
+	if got, want := binary.BigEndian.Uint32(buf[len(body):]), checksum(key, body); got != want {
+		return store.Item{}, nil, corrupt("checksum %08x, want %08x", got, want)
 	}
 	version := int64(binary.BigEndian.Uint64(buf[1:9]))
 	if version < 1 || version > maxVersion {
@@ -112,9 +113,15 @@ func decodeHeader(key string, buf []byte) (store.Item, []byte, error) {
 	}
 	secs := int64(binary.BigEndian.Uint64(buf[9:17]))
 	item := store.Item{Version: version, UpdatedAt: time.Unix(secs, int64(nanos)).UTC()}
-	if n == valueHeaderLen {
-		if due := int64(binary.BigEndian.Uint64(buf[21:29])); due != 0 {
-			item.Due = time.Unix(due, 0).UTC()
+	if due := int64(binary.BigEndian.Uint64(buf[21:29])); due != 0 {
+		item.Due = time.Unix(due, 0).UTC()
+	}
+	switch {
+	case n == valueHeader3Len:
+		item.Expires = time.Unix(item.UpdatedAt.Add(store.TTL).Unix(), 0).UTC()
+	default:
+		if exp := int64(binary.BigEndian.Uint64(buf[29:37])); exp != 0 {
+			item.Expires = time.Unix(exp, 0).UTC()
 		}
 	}
 	return item, buf[n : len(buf)-tail], nil

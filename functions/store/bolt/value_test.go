@@ -64,7 +64,8 @@ func TestValueRejectsCorruptValues(t *testing.T) {
 		{"empty value", "game", nil},
 		{"header cut short", "game", valid[:valueHeaderLen-1]},
 		{"checksum cut off", "game", valid[:len(valid)-checksumLen]},
-		{"unknown format", "game", resealed("game", valid, 0, 4)},
+		{"unknown format", "game", resealed("game", valid, 0, 5)},
+		{"format 2 (never released)", "game", resealed("game", valid, 0, 2)},
 		{"format 0", "game", resealed("game", valid, 0, 0)},
 		{"a flipped version byte", "game", flipped(8)},
 		{"a flipped time byte", "game", flipped(12)},
@@ -103,24 +104,32 @@ func FuzzValue(f *testing.F) {
 	})
 }
 
-// Values written before checksums (format 2) and before due times (format
-// 1) still read.
+// A value of format 3 (the one written before 0.1.0, without the expiry)
+// still reads, expiring store.TTL after its last write; formats 1 and 2
+// (never released) are refused as corrupt.
 func TestValueOldFormatsStillRead(t *testing.T) {
-	v1 := []byte{valueFormat1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 5, 's', 't'}
-	item, err := decodeValue("k", v1)
-	if err != nil || item.Version != 3 || string(item.State) != "st" || !item.Due.IsZero() ||
-		!item.UpdatedAt.Equal(time.Unix(9, 5)) {
-		t.Fatalf("decodeValue(format 1) = %+v, %v", item, err)
+	v3 := []byte{valueFormat3, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 5,
+		0, 0, 0, 0, 0x65, 0x53, 0xf1, 0x00}
+	v3 = append(v3, "st3"...)
+	v3 = binary.BigEndian.AppendUint32(v3, checksum("k", v3))
+	item, err := decodeValue("k", v3)
+	if err != nil || item.Version != 4 || string(item.State) != "st3" || item.Due.Unix() != 0x6553f100 ||
+		!item.UpdatedAt.Equal(time.Unix(9, 5)) || item.Expires.Unix() != time.Unix(9, 0).Add(store.TTL).Unix() {
+		t.Fatalf("decodeValue(format 3) = %+v, %v", item, err)
 	}
-	v2 := append([]byte{valueFormat2, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 5,
-		0, 0, 0, 0, 0x65, 0x53, 0xf1, 0x00}, "st2"...)
-	item, err = decodeValue("k", v2)
-	if err != nil || item.Version != 4 || string(item.State) != "st2" || item.Due.Unix() != 0x6553f100 {
-		t.Fatalf("decodeValue(format 2) = %+v, %v", item, err)
+	for _, f := range []byte{1, 2} {
+		old := append([]byte{f}, v3[1:]...)
+		if _, err := decodeValue("k", old); !errors.Is(err, store.ErrCorrupt) {
+			t.Errorf("decodeValue(format %d) = %v, want ErrCorrupt", f, err)
+		}
 	}
-	due := time.Unix(1700000000, 0).UTC()
-	back, err := decodeValue("k", encodeValue("k", store.Item{Version: 2, State: []byte("x"), UpdatedAt: time.Unix(1, 0), Due: due}))
-	if err != nil || !back.Due.Equal(due) {
-		t.Fatalf("due time round trip: %+v, %v", back, err)
+	due, exp := time.Unix(1700000000, 0).UTC(), time.Unix(1800000000, 0).UTC()
+	back, err := decodeValue("k", encodeValue("k", store.Item{Version: 2, State: []byte("x"), UpdatedAt: time.Unix(1, 0), Due: due, Expires: exp}))
+	if err != nil || !back.Due.Equal(due) || !back.Expires.Equal(exp) {
+		t.Fatalf("due time and expiry round trip: %+v, %v", back, err)
+	}
+	never, err := decodeValue("k", encodeValue("k", store.Item{Version: 1, UpdatedAt: time.Unix(1, 0)}))
+	if err != nil || !never.Expires.IsZero() {
+		t.Fatalf("an item that never expires reads back %+v, %v", never, err)
 	}
 }

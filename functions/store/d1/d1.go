@@ -27,17 +27,17 @@ func New(db js.Value) *Store { return &Store{db: db} }
 // maxSafe is the largest integer a JS number holds exactly.
 const maxSafe = 1<<53 - 1
 
-const columns = "version, hex(state) AS state, updated_s, updated_ns, due"
+const columns = "version, hex(state) AS state, updated_s, updated_ns, due, expires_at"
 
 // Create inserts the row at version 1 unless the id is taken.
-func (s *Store) Create(ctx context.Context, id string, state []byte, now, due time.Time) error {
+func (s *Store) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
 	now = store.NormalizeTime(now)
 	r, err := s.run(ctx, "create", id, "run",
 		"INSERT INTO games (id, version, state, updated_s, updated_ns, due, expires_at) VALUES (?, 1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-		id, bytes(state), now.Unix(), now.Nanosecond(), dueValue(due), now.Add(store.TTL).Unix())
+		id, bytes(state), now.Unix(), now.Nanosecond(), dueValue(due), expiresValue(expires))
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (s *Store) Load(ctx context.Context, id string) (store.Item, error) {
 }
 
 // Save replaces the row on condition that its version is expected.
-func (s *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
+func (s *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
 	if err := store.CheckCall(ctx, "save", id); err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *Store) Save(ctx context.Context, id string, state []byte, expected int6
 	now = store.NormalizeTime(now)
 	r, err := s.run(ctx, "save", id, "run",
 		"UPDATE games SET version = version + 1, state = ?, updated_s = ?, updated_ns = ?, due = ?, expires_at = ? WHERE id = ? AND version = ?",
-		bytes(state), now.Unix(), now.Nanosecond(), dueValue(due), now.Add(store.TTL).Unix(), id, expected)
+		bytes(state), now.Unix(), now.Nanosecond(), dueValue(due), expiresValue(expires), id, expected)
 	if err != nil {
 		return err
 	}
@@ -175,8 +175,7 @@ func (s *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.It
 	return out, nil
 }
 
-// Expire deletes up to limit games whose last write is more than
-// store.TTL before now, and returns how many it deleted. The Worker's Cron
+// Expire deletes up to limit items whose expiry is before now, and returns how many it deleted. The Worker's Cron
 // Trigger calls it.
 func (s *Store) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
 	if err := ctx.Err(); err != nil {
@@ -211,7 +210,23 @@ func item(id string, row js.Value) (store.Item, error) {
 	if due := row.Get("due"); !due.IsNull() && !due.IsUndefined() {
 		it.Due = time.Unix(int64(due.Int()), 0).UTC()
 	}
+	if exp := row.Get("expires_at"); !exp.IsNull() && !exp.IsUndefined() && int64(exp.Float()) != neverExpires {
+		it.Expires = time.Unix(int64(exp.Float()), 0).UTC()
+	}
 	return it, nil
+}
+
+// neverExpires is the expires_at of an item that never expires (the
+// column is NOT NULL): 9999-12-31T23:59:59Z, past any Expire.
+const neverExpires = 253402300799
+
+// expiresValue is the expires_at column: Unix seconds, neverExpires for
+// never.
+func expiresValue(t time.Time) int64 {
+	if t.IsZero() {
+		return neverExpires
+	}
+	return t.Unix()
 }
 
 // dueValue is the due column: Unix seconds, or NULL for none.

@@ -44,7 +44,8 @@ func TestExpireDeletesWhatIsPastTheTTL(t *testing.T) {
 	ctx := t.Context()
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
 	for i := range 5 {
-		if err := s.Create(ctx, fmt.Sprint("g", i), []byte("x"), t0.Add(time.Duration(i)*time.Hour), time.Time{}); err != nil {
+		at := t0.Add(time.Duration(i) * time.Hour)
+		if err := s.Create(ctx, fmt.Sprint("g", i), []byte("x"), at, time.Time{}, at.Add(store.TTL)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -66,7 +67,7 @@ func TestExpireDeletesWhatIsPastTheTTL(t *testing.T) {
 		}
 	}
 	// A save renews the expiry.
-	if err := s.Save(ctx, "g3", []byte("y"), 1, now, time.Time{}); err != nil {
+	if err := s.Save(ctx, "g3", []byte("y"), 1, now, time.Time{}, now.Add(store.TTL)); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := s.Expire(ctx, t0.Add(store.TTL+3*time.Hour+time.Minute), 100); n != 0 {

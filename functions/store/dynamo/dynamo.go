@@ -42,11 +42,12 @@ func NewFromConfig(ctx context.Context, table, endpoint string) (*Store, error) 
 }
 
 // Create puts the item at version 1 on condition that no item has its id.
-func (d *Store) Create(ctx context.Context, id string, state []byte, now, due time.Time) error {
+func (d *Store) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
-	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)}
+	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
+		Expires: store.NormalizeDue(expires)}
 	refused, _, found, err := d.putIf(ctx, "create", id, item,
 		"attribute_not_exists(#id)", map[string]string{"#id": KeyAttr}, nil)
 	switch {
@@ -93,16 +94,16 @@ func (d *Store) load(ctx context.Context, op, id string, consistent bool) (store
 // the adapter's one optimistic lock: DynamoDB evaluates the condition and
 // writes atomically, so of several writers holding the same version exactly
 // one succeeds.
-func (d *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
+func (d *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
 	if err := store.CheckCall(ctx, "save", id); err != nil {
 		return err
 	}
 	return d.putAt(ctx, "save", id, expected, store.Item{Version: expected + 1, State: state,
-		UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)})
+		UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due), Expires: store.NormalizeDue(expires)})
 }
 
 // Touch replaces the state and due time at version, keeping both: it
-// reads the item's time of the last write, and puts it back with the new
+// reads the item's time of the last write and expiry, and puts them back with the new
 // state on the same condition as Save.
 func (d *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
 	if err := store.CheckCall(ctx, "touch", id); err != nil {
@@ -116,7 +117,7 @@ func (d *Store) Touch(ctx context.Context, id string, state []byte, version int6
 		return fmt.Errorf("touch %q: %w", id, store.ErrNotFound)
 	}
 	return d.putAt(ctx, "touch", id, version, store.Item{Version: version, State: state,
-		UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due)})
+		UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires})
 }
 
 // putAt puts item on condition that the stored version is expected.

@@ -46,10 +46,10 @@ func TestDynamoItemLayout(t *testing.T) {
 	client, table, d := dynaliteTable(t)
 	created := time.Date(2026, 7, 1, 12, 0, 0, 500, time.FixedZone("UTC-5", -5*3600))
 	saved := created.Add(36 * time.Hour)
-	if err := d.Create(t.Context(), "g1", []byte{0, 1, 2}, created, time.Time{}); err != nil {
+	if err := d.Create(t.Context(), "g1", []byte{0, 1, 2}, created, time.Time{}, time.Time{}); err != nil {
 		t.Fatalf("Create: %v", err)
 	}
-	if err := d.Save(t.Context(), "g1", []byte{3, 4}, 1, saved, time.Time{}); err != nil {
+	if err := d.Save(t.Context(), "g1", []byte{3, 4}, 1, saved, time.Time{}, saved.Add(180*24*time.Hour)); err != nil {
 		t.Fatalf("Save: %v", err)
 	}
 	out, err := client.GetItem(t.Context(), &dynamodb.GetItemInput{
@@ -138,16 +138,16 @@ func TestDynamoRetryAfterALostResponseIsNotAConflict(t *testing.T) {
 			})
 			if op == "save" {
 				lossy.lost.Store(true) // disarmed for the Create
-				if err := d.Create(t.Context(), "g1", []byte("v1"), when, time.Time{}); err != nil {
+				if err := d.Create(t.Context(), "g1", []byte("v1"), when, time.Time{}, time.Time{}); err != nil {
 					t.Fatalf("Create: %v", err)
 				}
 				lossy.lost.Store(false)
 			}
 			var err error
 			if op == "create" {
-				err = d.Create(t.Context(), "g1", []byte("v1"), when, time.Time{})
+				err = d.Create(t.Context(), "g1", []byte("v1"), when, time.Time{}, time.Time{})
 			} else {
-				err = d.Save(t.Context(), "g1", []byte("v2"), 1, when.Add(time.Second), time.Time{})
+				err = d.Save(t.Context(), "g1", []byte("v2"), 1, when.Add(time.Second), time.Time{}, time.Time{})
 			}
 			if !lossy.lost.Load() {
 				t.Fatal("no response was lost; the test did not test anything")
@@ -260,7 +260,7 @@ func TestDynamoCallerDeadlineIsUnavailable(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	err = d.Save(ctx, "g1", []byte("x"), 1, when, time.Time{})
+	err = d.Save(ctx, "g1", []byte("x"), 1, when, time.Time{}, time.Time{})
 	if !errors.Is(err, store.ErrUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Save past the caller's deadline = %v, want ErrUnavailable wrapping context.DeadlineExceeded", err)
 	}
@@ -331,7 +331,7 @@ func TestDynamoLoadEventualReadsEventually(t *testing.T) {
 		o.HTTPClient = rec
 	})
 	var _ store.Eventual = d
-	if err := d.Create(t.Context(), "g1", []byte("v1"), when, time.Time{}); err != nil {
+	if err := d.Create(t.Context(), "g1", []byte("v1"), when, time.Time{}, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	rec.reads = nil

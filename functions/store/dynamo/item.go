@@ -38,7 +38,9 @@ func dynamoItem(id string, item store.Item) map[string]types.AttributeValue {
 		KeyAttr:       &types.AttributeValueMemberS{Value: id},
 		VersionAttr:   &types.AttributeValueMemberN{Value: strconv.FormatInt(item.Version, 10)},
 		UpdatedAtAttr: &types.AttributeValueMemberS{Value: item.UpdatedAt.Format(time.RFC3339Nano)},
-		TTLAttr:       &types.AttributeValueMemberN{Value: strconv.FormatInt(item.UpdatedAt.Add(TTL).Unix(), 10)},
+	}
+	if !item.Expires.IsZero() {
+		av[TTLAttr] = &types.AttributeValueMemberN{Value: strconv.FormatInt(item.Expires.Unix(), 10)}
 	}
 	if len(item.State) > 0 {
 		av[StateAttr] = &types.AttributeValueMemberB{Value: item.State}
@@ -82,13 +84,23 @@ func parseDynamoItem(av map[string]types.AttributeValue) (store.Item, error) {
 		return store.Item{}, fmt.Errorf("store: dynamo item: bad %s: %w", UpdatedAtAttr, err)
 	}
 	item := store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: updatedAt.UTC()}
-	if raw, present := av[DueAttr]; present {
-		n, ok := raw.(*types.AttributeValueMemberN)
-		secs, err := strconv.ParseInt(n.Value, 10, 64)
-		if !ok || err != nil {
-			return store.Item{}, fmt.Errorf("store: dynamo item: bad %s", DueAttr)
+	for _, f := range []struct {
+		attr string
+		t    *time.Time
+	}{{DueAttr, &item.Due}, {TTLAttr, &item.Expires}} {
+		raw, present := av[f.attr]
+		if !present {
+			continue
 		}
-		item.Due = time.Unix(secs, 0).UTC()
+		n, ok := raw.(*types.AttributeValueMemberN)
+		if !ok {
+			return store.Item{}, fmt.Errorf("store: dynamo item: bad %s", f.attr)
+		}
+		secs, err := strconv.ParseInt(n.Value, 10, 64)
+		if err != nil {
+			return store.Item{}, fmt.Errorf("store: dynamo item: bad %s", f.attr)
+		}
+		*f.t = time.Unix(secs, 0).UTC()
 	}
 	return item, nil
 }

@@ -25,11 +25,12 @@ func New() *Store {
 }
 
 // Create stores a new game at version 1; store.ErrExists if the id is taken.
-func (m *Store) Create(ctx context.Context, id string, state []byte, now, due time.Time) error {
+func (m *Store) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
-	item := store.Item{Version: 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)}
+	item := store.Item{Version: 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
+		Expires: store.NormalizeDue(expires)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.items[id]; ok {
@@ -57,16 +58,17 @@ func (m *Store) Load(ctx context.Context, id string) (store.Item, error) {
 }
 
 // Save writes state as version expected+1 if the stored version is expected.
-func (m *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
+func (m *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
 	return m.writeIf(ctx, "save", id, expected, func(store.Item) store.Item {
-		return store.Item{Version: expected + 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due)}
+		return store.Item{Version: expected + 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
+			Expires: store.NormalizeDue(expires)}
 	})
 }
 
 // Touch replaces the state and due time at version, keeping both.
 func (m *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
 	return m.writeIf(ctx, "touch", id, version, func(cur store.Item) store.Item {
-		return store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due)}
+		return store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires}
 	})
 }
 
@@ -141,4 +143,25 @@ func (m *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.It
 		out[id] = item
 	}
 	return out, nil
+}
+
+// Expire deletes up to limit items whose expiry is before now, and returns
+// how many it deleted (a scan of the map: this store is for tests).
+func (m *Store) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, store.Unavailable("expire", "", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for id, item := range m.items {
+		if n == limit {
+			break
+		}
+		if !item.Expires.IsZero() && item.Expires.Before(now) {
+			delete(m.items, id)
+			n++
+		}
+	}
+	return n, nil
 }

@@ -45,6 +45,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"load many refuses more than MaxLoadMany ids, an empty id and a cancelled context", testLoadManyRefuses},
 		{"due lists the items due by a time, earliest first, from what create and save set", testDue},
 		{"touch replaces state and due at a version, keeping it and the time", testTouch},
+		{"each write names its item's expiry, to the second; zero is never; touch keeps it", testExpires},
 	}
 	eventual := false
 	for _, c := range cases {
@@ -64,7 +65,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 // mustCreate creates id or fails the test.
 func mustCreate(t *testing.T, s store.Store, id string, state []byte, now time.Time) {
 	t.Helper()
-	if err := s.Create(t.Context(), id, state, now, time.Time{}); err != nil {
+	if err := s.Create(t.Context(), id, state, now, time.Time{}, now.Add(store.TTL)); err != nil {
 		t.Fatalf("Create(%q) = %v, want nil", id, err)
 	}
 }
@@ -72,7 +73,7 @@ func mustCreate(t *testing.T, s store.Store, id string, state []byte, now time.T
 // mustSave saves id or fails the test.
 func mustSave(t *testing.T, s store.Store, id string, state []byte, expected int64, now time.Time) {
 	t.Helper()
-	if err := s.Save(t.Context(), id, state, expected, now, time.Time{}); err != nil {
+	if err := s.Save(t.Context(), id, state, expected, now, time.Time{}, now.Add(store.TTL)); err != nil {
 		t.Fatalf("Save(%q, expected %d) = %v, want nil", id, expected, err)
 	}
 }
@@ -123,7 +124,7 @@ func testCreateLoad(t *testing.T, s store.Store) {
 
 func testCreateTwice(t *testing.T, s store.Store) {
 	mustCreate(t, s, "g1", []byte("first"), t0)
-	err := s.Create(t.Context(), "g1", []byte("second"), t0.Add(time.Minute), time.Time{})
+	err := s.Create(t.Context(), "g1", []byte("second"), t0.Add(time.Minute), time.Time{}, time.Time{})
 	wantErr(t, "second Create", err, store.ErrExists)
 	wantItem(t, mustLoad(t, s, "g1"), 1, []byte("first"), t0)
 }
@@ -147,20 +148,20 @@ func testSaveStale(t *testing.T, s store.Store) {
 	mustCreate(t, s, "g1", []byte("v1"), t0)
 	t1 := t0.Add(time.Second)
 	mustSave(t, s, "g1", []byte("v2"), 1, t1)
-	err := s.Save(t.Context(), "g1", []byte("stale"), 1, t0.Add(time.Hour), time.Time{})
+	err := s.Save(t.Context(), "g1", []byte("stale"), 1, t0.Add(time.Hour), time.Time{}, time.Time{})
 	wantErr(t, "Save with expected 1 at version 2", err, store.ErrConflict)
 	wantItem(t, mustLoad(t, s, "g1"), 2, []byte("v2"), t1)
 }
 
 func testSaveAhead(t *testing.T, s store.Store) {
 	mustCreate(t, s, "g1", []byte("v1"), t0)
-	err := s.Save(t.Context(), "g1", []byte("ahead"), 2, t0.Add(time.Hour), time.Time{})
+	err := s.Save(t.Context(), "g1", []byte("ahead"), 2, t0.Add(time.Hour), time.Time{}, time.Time{})
 	wantErr(t, "Save with expected 2 at version 1", err, store.ErrConflict)
 	wantItem(t, mustLoad(t, s, "g1"), 1, []byte("v1"), t0)
 }
 
 func testSaveMissing(t *testing.T, s store.Store) {
-	err := s.Save(t.Context(), "nobody", []byte("x"), 1, t0, time.Time{})
+	err := s.Save(t.Context(), "nobody", []byte("x"), 1, t0, time.Time{}, time.Time{})
 	wantErr(t, `Save("nobody")`, err, store.ErrNotFound)
 	_, err = s.Load(t.Context(), "nobody")
 	wantErr(t, "Load after a failed Save", err, store.ErrNotFound)
@@ -232,8 +233,8 @@ func testIndependentIDs(t *testing.T, s store.Store) {
 
 func testEmptyID(t *testing.T, s store.Store) {
 	errs := map[string]error{
-		"Create": s.Create(t.Context(), "", []byte("x"), t0, time.Time{}),
-		"Save":   s.Save(t.Context(), "", []byte("x"), 1, t0, time.Time{}),
+		"Create": s.Create(t.Context(), "", []byte("x"), t0, time.Time{}, time.Time{}),
+		"Save":   s.Save(t.Context(), "", []byte("x"), 1, t0, time.Time{}, time.Time{}),
 	}
 	_, errs["Load"] = s.Load(t.Context(), "")
 	for call, err := range errs {
@@ -253,8 +254,8 @@ func testCancelledContext(t *testing.T, s store.Store) {
 	cancelled, cancel := context.WithCancel(t.Context())
 	cancel()
 	errs := map[string]error{
-		"Create": s.Create(cancelled, "g2", []byte("x"), t0, time.Time{}),
-		"Save":   s.Save(cancelled, "g1", []byte("x"), 1, t0, time.Time{}),
+		"Create": s.Create(cancelled, "g2", []byte("x"), t0, time.Time{}, time.Time{}),
+		"Save":   s.Save(cancelled, "g1", []byte("x"), 1, t0, time.Time{}, time.Time{}),
 	}
 	_, errs["Load"] = s.Load(cancelled, "g1")
 	for call, err := range errs {
@@ -281,7 +282,7 @@ func testConcurrentSaves(t *testing.T, s store.Store) {
 	for i := range writers {
 		wg.Go(func() {
 			<-start
-			errs[i] = s.Save(t.Context(), "g1", fmt.Appendf(nil, "writer %d", i), expected, t0.Add(time.Duration(i)*time.Second), time.Time{})
+			errs[i] = s.Save(t.Context(), "g1", fmt.Appendf(nil, "writer %d", i), expected, t0.Add(time.Duration(i)*time.Second), time.Time{}, time.Time{})
 		})
 	}
 	close(start)
@@ -410,7 +411,7 @@ func testDue(t *testing.T, s store.Store) {
 		t.Errorf("a save without a due time left %v", item.Due)
 	}
 	// A failed save changes nothing in the index either.
-	if err := s.Save(t.Context(), "late", []byte("x"), 7, t0, at(1)); !errors.Is(err, store.ErrConflict) {
+	if err := s.Save(t.Context(), "late", []byte("x"), 7, t0, at(1), time.Time{}); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("stale Save = %v", err)
 	}
 	if got := ids(at(100), 10); len(got) != 0 {
@@ -420,14 +421,14 @@ func testDue(t *testing.T, s store.Store) {
 
 func mustCreateDue(t *testing.T, s store.Store, id string, due time.Time) {
 	t.Helper()
-	if err := s.Create(t.Context(), id, []byte(id), t0, due); err != nil {
+	if err := s.Create(t.Context(), id, []byte(id), t0, due, time.Time{}); err != nil {
 		t.Fatalf("Create(%s) = %v", id, err)
 	}
 }
 
 func mustSaveDue(t *testing.T, s store.Store, id string, expected int64, due time.Time) {
 	t.Helper()
-	if err := s.Save(t.Context(), id, []byte(id+"'"), expected, t0.Add(time.Second), due); err != nil {
+	if err := s.Save(t.Context(), id, []byte(id+"'"), expected, t0.Add(time.Second), due, time.Time{}); err != nil {
 		t.Fatalf("Save(%s) = %v", id, err)
 	}
 }
@@ -488,5 +489,50 @@ func testEventual(t *testing.T, s store.Store) {
 	wantErr(t, "LoadEventual(missing)", err, store.ErrNotFound)
 	if _, err := ev.LoadEventual(t.Context(), ""); !errors.Is(err, store.ErrEmptyID) {
 		t.Errorf("LoadEventual(\"\") = %v, want ErrEmptyID", err)
+	}
+}
+
+func testExpires(t *testing.T, s store.Store) {
+	exp := t0.Add(store.TTL + 1500*time.Millisecond)
+	if err := s.Create(t.Context(), "g1", []byte("v1"), t0, time.Time{}, exp); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Create(t.Context(), "forever", []byte("k"), t0, time.Time{}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustLoad(t, s, "g1").Expires; !got.Equal(store.NormalizeDue(exp)) {
+		t.Errorf("Expires after Create = %v, want %v", got, store.NormalizeDue(exp))
+	}
+	if got := mustLoad(t, s, "forever").Expires; !got.IsZero() {
+		t.Errorf("an item that never expires reads back Expires %v", got)
+	}
+	later := exp.Add(24 * time.Hour)
+	if err := s.Save(t.Context(), "g1", []byte("v2"), 1, t0.Add(time.Hour), time.Time{}, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Touch(t.Context(), "g1", []byte("noted"), 2, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustLoad(t, s, "g1").Expires; !got.Equal(store.NormalizeDue(later)) {
+		t.Errorf("Expires after Save and Touch = %v, want %v", got, store.NormalizeDue(later))
+	}
+	if err := s.Save(t.Context(), "forever", []byte("k2"), 1, t0.Add(time.Hour), time.Time{}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustLoad(t, s, "forever").Expires; !got.IsZero() {
+		t.Errorf("a save that names no expiry reads back Expires %v", got)
+	}
+	// Where the store deletes expired items itself, it deletes g1 at its
+	// expiry and never the other.
+	if ex, ok := s.(interface {
+		Expire(context.Context, time.Time, int) (int, error)
+	}); ok {
+		if n, err := ex.Expire(t.Context(), later.Add(-time.Second), 10); err != nil || n != 0 {
+			t.Errorf("Expire before the expiry = %d, %v", n, err)
+		}
+		if n, err := ex.Expire(t.Context(), later.Add(100*365*24*time.Hour), 10); err != nil || n != 1 {
+			t.Errorf("Expire a century on = %d, %v; want 1", n, err)
+		}
+		mustLoad(t, s, "forever")
 	}
 }

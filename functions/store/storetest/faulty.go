@@ -107,7 +107,7 @@ func (f *Faulty) Calls() (creates, loads, saves int) {
 }
 
 // Create passes through unless a failure is queued.
-func (f *Faulty) Create(ctx context.Context, id string, state []byte, now, due time.Time) error {
+func (f *Faulty) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
 	f.mu.Lock()
 	f.creates++
 	err := pop(&f.createErrs)
@@ -115,7 +115,7 @@ func (f *Faulty) Create(ctx context.Context, id string, state []byte, now, due t
 	if err != nil {
 		return err
 	}
-	return f.Inner.Create(ctx, id, state, now, due)
+	return f.Inner.Create(ctx, id, state, now, due, expires)
 }
 
 // Load passes through unless a failure is queued.
@@ -153,7 +153,7 @@ func (f *Faulty) LoadMany(ctx context.Context, ids []string) (map[string]store.I
 
 // Save fails if a failure is queued; else runs the hooks, writes through,
 // and loses the response if told to.
-func (f *Faulty) Save(ctx context.Context, id string, state []byte, expected int64, now, due time.Time) error {
+func (f *Faulty) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
 	f.mu.Lock()
 	f.saves++
 	err := pop(&f.saveErrs)
@@ -174,7 +174,7 @@ func (f *Faulty) Save(ctx context.Context, id string, state []byte, expected int
 	if every != nil {
 		every(ctx, id, expected)
 	}
-	if err := f.Inner.Save(ctx, id, state, expected, now, due); err != nil {
+	if err := f.Inner.Save(ctx, id, state, expected, now, due, expires); err != nil {
 		return err
 	}
 	return lost

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"tessera/functions/store"
+)
+
+// Every stored kind of item has its own lifetime (docs/expiry.md):
+//
+//   - a game: store.TTL (180 days) after its last write;
+//   - the VAPID key pair: never (a new pair would silence every device);
+//   - a player record with games: as long as any of its games lives. It
+//     is written with store.TTL + recordWindow to live, and refreshed by
+//     the first write of each of its games in every recordWindow (below);
+//   - a player record without games (push devices only): bareRecordTTL
+//     after its last write.
+const (
+	recordWindow  = 30 * 24 * time.Hour
+	bareRecordTTL = 30 * 24 * time.Hour
+)
+
+// gameExpiry is when a game written at now may be deleted.
+func gameExpiry(now time.Time) time.Time { return now.Add(store.TTL) }
+
+// recordExpiry is when player record p, written at now, may be deleted.
+func recordExpiry(p *playerRecord, now time.Time) time.Time {
+	if len(p.games) == 0 {
+		return now.Add(bareRecordTTL)
+	}
+	return now.Add(store.TTL + recordWindow)
+}
+
+// windowOf numbers the recordWindow a time falls in.
+func windowOf(t time.Time) int64 { return t.Unix() / int64(recordWindow/time.Second) }
+
+// saveGame writes game id in place of the stored item prev at the next
+// version, on condition that the stored version is still prev's (its
+// players' records are kept alive first: keepRecords).
+func (h *Handler) saveGame(ctx context.Context, id string, st *storedGame, prev store.Item, now time.Time) error {
+	if err := h.keepRecords(ctx, st, prev.UpdatedAt, now); err != nil {
+		return err
+	}
+	return h.store.Save(saveContext(ctx), id, sealStored(id, prev.Version+1, st), prev.Version, now, st.due(), gameExpiry(now))
+}
+
+// createGame stores a new game.
+func (h *Handler) createGame(ctx context.Context, id string, st *storedGame, now time.Time) error {
+	return h.store.Create(ctx, id, sealStored(id, 1, st), now, st.due(), gameExpiry(now))
+}
+
+// keepRecords refreshes the player records of the game's seats when the
+// game's last write (last) was in an earlier recordWindow than now. Then
+// every record of a seat lives at least store.TTL + recordWindow from the
+// start of now's window: past the game's own expiry after any write in
+// that window. A record is written when its key takes a seat, so a game's
+// writes in its first window need none. A seat whose token is no key has
+// no record: nothing to refresh.
+func (h *Handler) keepRecords(ctx context.Context, st *storedGame, last, now time.Time) error {
+	if windowOf(last) == windowOf(now) {
+		return nil
+	}
+	done := map[string]bool{}
+	for _, a := range st.seats {
+		if a.tokenHash == nil || done[string(a.tokenHash)] {
+			continue
+		}
+		done[string(a.tokenHash)] = true
+		if err := h.refreshRecord(ctx, a.tokenHash); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refreshRecord writes the record of hash again, as it is, so that its
+// expiry starts again from now; nothing when there is no record.
+func (h *Handler) refreshRecord(ctx context.Context, hash []byte) error {
+	id := playerID(hash)
+	for attempt := 0; attempt < playerAttempts; attempt++ {
+		item, err := h.store.Load(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		p, err := decodePlayer(item.State)
+		if err != nil {
+			return err
+		}
+		now := h.now()
+		err = h.store.Save(ctx, id, item.State, item.Version, now, time.Time{}, recordExpiry(p, now))
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: player record: %d refreshes in a row lost a race", store.ErrUnavailable, playerAttempts)
+}
