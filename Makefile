@@ -57,7 +57,7 @@ lambda-bootstrap:
 # it beside Go's wasm_exec.js in infra/workers/build/, where the shim and
 # wrangler.toml expect them. docs/workers.md.
 # WORKER_TAGS adds build tags (the tests build a module with a crash
-# trigger, workercrash; never deployed).
+# trigger, workercrash, or a clock they move, testclock; never deployed).
 WORKER_BUILD := $(ROOT)/infra/workers/build
 WORKER_TAGS :=
 worker-build:
@@ -112,11 +112,13 @@ test-go:
 # the node tests under browsertest/, which drive Debian's chromium through
 # playwright-core against the local server. The frontend owns what they do;
 # the target name is the contract.
-# The local server and the Worker's module are built once; each test file
+# The local server and the Worker's module are built once, as test builds
+# (-tags testclock: POST /api/__test/clock moves their clocks, so no test
+# waits a real minute; package functions/testclock); each test file
 # starts its server (worker.test.js: the Worker under miniflare) on a free
 # port with fresh data and stops it (browsertest/harness.js).
 test-browser: test-deps
 	$(GO) test ./frontend/...
-	mkdir -p "$(ROOT)/bin" && $(GO) build -o "$(ROOT)/bin/tessera-local" ./functions/local
-	$(MAKE) -s worker-build WORKER_BUILD="$(ROOT)/bin/worker"
+	mkdir -p "$(ROOT)/bin" && $(GO) build -tags testclock -o "$(ROOT)/bin/tessera-local" ./functions/local
+	$(MAKE) -s worker-build WORKER_BUILD="$(ROOT)/bin/worker" WORKER_TAGS=testclock
 	TESSERA_BIN="$(ROOT)/bin/tessera-local" TESSERA_WORKER_BUILD="$(ROOT)/bin/worker" node --test --test-concurrency=1 browsertest/

@@ -3,7 +3,8 @@
 // a watch on console errors.
 //
 // The server: TESSERA_URL (an already running server), else TESSERA_BIN (a
-// built functions/local binary), else `go build ./functions/local` here.
+// built functions/local binary, a test build: -tags testclock), else
+// `go build -tags testclock ./functions/local` here.
 // Chromium: CHROMIUM or /usr/bin/chromium. With CI=true a missing chromium
 // or server FAILS the tests; otherwise they are skipped with a message.
 
@@ -59,7 +60,7 @@ async function startServer(env = {}) {
   let bin = process.env.TESSERA_BIN;
   if (!bin) {
     bin = path.join(os.tmpdir(), `tessera-local-${process.pid}`);
-    execFileSync('go', ['build', '-o', bin, './functions/local'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync('go', ['build', '-tags', 'testclock', '-o', bin, './functions/local'], { cwd: ROOT, stdio: 'inherit' });
   }
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-data-'));
   const port = await freePort();

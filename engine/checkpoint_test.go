@@ -92,29 +92,17 @@ func TestCheckpointAgreesWithFullReplay(t *testing.T) {
 	}
 }
 
-// encodeFormat3 is the encoding the code before checkpoints wrote.
-func encodeFormat3(m *Match) []byte {
-	b := appendHeader(nil, format3, m.opts, m.seats)
-	b = binary.LittleEndian.AppendUint64(b, m.seed[0])
-	b = binary.LittleEndian.AppendUint64(b, m.seed[1])
-	b = append(b, byte(m.firstLeader))
-	b = binary.AppendUvarint(b, uint64(len(m.records)))
-	for _, rec := range m.records {
-		b = appendHand(b, &rec, m.opts.Players)
-	}
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-}
-
-// TestFormat3StillDecodes: an encoding without a checkpoint replays from
-// the first deal, and encodes again with one.
-func TestFormat3StillDecodes(t *testing.T) {
-	for _, m := range finishedMatches(t, 5) {
-		d, err := Decode(encodeFormat3(m))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(d, m) || !bytes.Equal(Encode(d), Encode(m)) {
-			t.Fatal("a format 3 encoding decodes to another match")
+// TestOlderFormatsAreRefused: formats before 5 were never released
+// (CHANGELOG.md, 0.1.0): an encoding that names one is ErrCorrupt.
+func TestOlderFormatsAreRefused(t *testing.T) {
+	for _, m := range finishedMatches(t, 1) {
+		for f := byte(1); f < formatVersion; f++ {
+			b := Encode(m)
+			b[2] = f
+			b = binary.LittleEndian.AppendUint32(b[:len(b)-4], crc32.ChecksumIEEE(b[:len(b)-4]))
+			if _, err := Decode(b); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("format %d: Decode = %v, want ErrCorrupt", f, err)
+			}
 		}
 	}
 }
@@ -182,7 +170,7 @@ func TestDamagedCheckpoints(t *testing.T) {
 // ended, each the teams' totals after it as the whole log adds them up
 // (plays' points to the player's team, a hand's end points to the hand's
 // winner), the last the final scores; and it survives an encoding, from
-// the checkpoint, and one in format 4 (which has no sheet and replays).
+// the checkpoint and in full.
 func TestSheetIsTheRunningTotals(t *testing.T) {
 	for _, m := range finishedMatches(t, 6) {
 		teams := m.opts.Teams()
@@ -206,50 +194,15 @@ func TestSheetIsTheRunningTotals(t *testing.T) {
 		if !slices.Equal(got[len(got)-1], m.scores) {
 			t.Errorf("the sheet ends at %v, the scores are %v", got[len(got)-1], m.scores)
 		}
-		for _, enc := range [][]byte{Encode(m), encodeFormat4(m)} {
-			d, err := Decode(enc)
+		for full, decode := range []func([]byte) (*Match, error){Decode, DecodeFull} {
+			d, err := decode(Encode(m))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(d.Sheet(), want) {
-				t.Errorf("decoded (format %d) sheet %v, want %v", enc[2], d.Sheet(), want)
+				t.Errorf("decoded (full %d) sheet %v, want %v", full, d.Sheet(), want)
 			}
 		}
 	}
 }
 
-// encodeFormat4 is the encoding the code before the score sheet wrote:
-// format 5 without the scores of hands 2..K-1.
-func encodeFormat4(m *Match) []byte {
-	cur := Encode(m)
-	d, err := Decode(cur)
-	if err != nil {
-		panic(err)
-	}
-	b := appendHeader(nil, format4, d.opts, d.seats)
-	b = binary.LittleEndian.AppendUint64(b, d.seed[0])
-	b = binary.LittleEndian.AppendUint64(b, d.seed[1])
-	b = append(b, byte(d.firstLeader))
-	hands := d.pastHands + len(d.records)
-	b = binary.AppendUvarint(b, uint64(hands))
-	k := max(1, hands-1)
-	b = binary.AppendUvarint(b, uint64(k))
-	fresh := k - 1 - d.pastHands
-	var past []byte
-	for _, rec := range d.records[:fresh] {
-		past = appendHand(past, &rec, d.opts.Players)
-	}
-	b = binary.AppendUvarint(b, uint64(len(d.past)+len(past)))
-	b = append(b, d.past...)
-	b = append(b, past...)
-	st := d.starts[fresh]
-	for t := range d.opts.Teams() {
-		b = binary.AppendUvarint(b, uint64(st.scores[t]))
-	}
-	b = append(b, st.away, byte(st.leader))
-	b = binary.AppendUvarint(b, uint64(st.seq))
-	for _, rec := range d.records[fresh:] {
-		b = appendHand(b, &rec, d.opts.Players)
-	}
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-}

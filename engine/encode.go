@@ -36,25 +36,12 @@ import (
 // of them from the first deal, which is the proof the checkpoint must agree
 // with (TestCheckpointAgreesWithFullReplay).
 //
-// Format 4 was format 5 without the scores of hands 2..K-1; Decode reads
-// it by replaying every record (once: the next Encode writes format 5).
-//
-// Format 3 was format 4 without the checkpoint fields: hands uvarint, then
-// every hand's record; Decode reads it by replaying them all.
-//
-// Format 2 had no seat changes (nobody could be away); Decode reads it.
-//
-// Format 1 was the same but for one more field per seat, after the bot: an
-// opaque token hash (uvarint length + bytes) that the service kept there.
-// Decode still reads it (and ignores the hashes); UpgradeFormat1 turns it
-// into format 2 and hands the hashes back to the service that owns them.
+// Format 5 is the format of release 0.1.0 (CHANGELOG.md); the formats
+// before it were never released and are no longer read. A later format
+// keeps reading this one, proven by testdata/release-0.1.0.json.
 const (
 	formatVersion = 5
-	format4       = 4
-	format3       = 3
-	format2       = 2
-	format1       = 1
-	// maxField bounds a name, bot level or token hash in bytes.
+	// maxField bounds a name or bot level in bytes.
 	maxField = 256
 )
 
@@ -203,15 +190,13 @@ func (d *decoder) bytes(what string, n int) []byte {
 	return v
 }
 
-// header decodes everything before the hands. For format 1 it also returns
-// each seat's token hash (nil for none); format 2 has none.
-func (d *decoder) header() (opts Options, seats []Seat, hashes [][]byte, format byte) {
+// header decodes everything before the hands.
+func (d *decoder) header() (opts Options, seats []Seat) {
 	if string(d.bytes("magic", 2)) != "TS" {
 		d.fail("header")
 		return
 	}
-	format = d.byte("format")
-	if format != formatVersion && format != format4 && format != format3 && format != format2 && format != format1 {
+	if d.byte("format") != formatVersion {
 		d.fail("header")
 		return
 	}
@@ -229,9 +214,6 @@ func (d *decoder) header() (opts Options, seats []Seat, hashes [][]byte, format 
 		return
 	}
 	seats = make([]Seat, opts.Players)
-	if format == format1 {
-		hashes = make([][]byte, opts.Players)
-	}
 	for i := range seats {
 		f := d.byte("seat")
 		if f > 1 {
@@ -240,13 +222,8 @@ func (d *decoder) header() (opts Options, seats []Seat, hashes [][]byte, format 
 		seats[i].Taken = f == 1
 		seats[i].Name = string(d.bytes("name", d.uvarint("name", maxField)))
 		seats[i].Bot = string(d.bytes("bot", d.uvarint("bot", maxField)))
-		if format == format1 {
-			if h := d.bytes("token hash", d.uvarint("token hash", maxField)); len(h) > 0 {
-				hashes[i] = append([]byte(nil), h...)
-			}
-		}
 	}
-	return opts, seats, hashes, format
+	return opts, seats
 }
 
 // checked strips and verifies the CRC.
@@ -261,34 +238,7 @@ func checked(b []byte) ([]byte, error) {
 	return body, nil
 }
 
-// UpgradeFormat1 turns an encoding of format 1 into the same match in a
-// format without token hashes (format 2, which Decode reads; the next
-// Encode writes the current one), and returns apart what format 1 kept per
-// seat for the service (its token hash; nil for a seat without one). It
-// reads only the header, without replaying the match. An encoding of
-// another format is refused (ErrCorrupt), as is anything that is not a
-// well-formed encoding.
-func UpgradeFormat1(b []byte) (current []byte, hashes [][]byte, err error) {
-	body, err := checked(b)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(body) < 3 || body[2] != format1 {
-		return nil, nil, fmt.Errorf("%w: not an encoding of format 1", ErrCorrupt)
-	}
-	d := decoder{b: body}
-	opts, seats, hashes, _ := d.header()
-	if d.err != nil {
-		return nil, nil, d.err
-	}
-	out := make([]byte, 0, len(b))
-	out = appendHeader(out, format2, opts, seats)
-	out = append(out, d.b...)
-	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out)), hashes, nil
-}
-
-// Decode rebuilds a match from its encoding, replaying from its checkpoint
-// (format 4; older formats have none and replay from the first deal).
+// Decode rebuilds a match from its encoding, replaying from its checkpoint.
 // Corrupt or truncated input is an ErrCorrupt error, never a panic.
 func Decode(b []byte) (*Match, error) { return decode(b, false) }
 
@@ -303,7 +253,7 @@ func decode(b []byte, full bool) (*Match, error) {
 		return nil, err
 	}
 	d := decoder{b: body}
-	opts, seats, _, format := d.header()
+	opts, seats := d.header()
 	var seed Seed
 	if raw := d.bytes("seed", 16); raw != nil {
 		seed = Seed{binary.LittleEndian.Uint64(raw), binary.LittleEndian.Uint64(raw[8:])}
@@ -312,13 +262,6 @@ func decode(b []byte, full bool) (*Match, error) {
 	// Every hand takes at least 10 bytes, which bounds the count by the
 	// input's length before anything is allocated.
 	hands := d.uvarint("hands", uint64(len(d.b)/10))
-	if format < format4 {
-		records := d.hands(hands, opts, format)
-		if err := d.end(); err != nil {
-			return nil, err
-		}
-		return Replay(opts, seats, seed, first, records)
-	}
 	k := d.uvarint("checkpoint", uint64(hands))
 	if d.err == nil && k != min(hands, max(1, hands-1)) {
 		d.fail("checkpoint")
@@ -334,28 +277,25 @@ func decode(b []byte, full bool) (*Match, error) {
 		cp.Away = d.byte("checkpoint away")
 		cp.Leader = int(d.byte("checkpoint leader"))
 		cp.Seq = d.uvarint("checkpoint events", 1<<31)
-		if format >= formatVersion {
-			if k > 1 {
-				cp.Starts = make([][4]int, 1, k) // hand 1 starts at 0
+		if k > 1 {
+			cp.Starts = make([][4]int, 1, k) // hand 1 starts at 0
+		}
+		for h := 2; h < k; h++ {
+			var sc [4]int
+			for t := range opts.Teams() {
+				sc[t] = d.uvarint("sheet score", MaxTarget)
 			}
-			for h := 2; h < k; h++ {
-				var sc [4]int
-				for t := range opts.Teams() {
-					sc[t] = d.uvarint("sheet score", MaxTarget)
-				}
-				cp.Starts = append(cp.Starts, sc)
-			}
+			cp.Starts = append(cp.Starts, sc)
 		}
 	}
-	// Format 4 has no score sheet before the checkpoint: replay it all.
-	if !full && k > 0 && format >= formatVersion {
-		records := d.hands(hands-k+1, opts, format)
+	if !full && k > 0 {
+		records := d.hands(hands-k+1, opts)
 		if err := d.end(); err != nil {
 			return nil, err
 		}
 		return resume(opts, seats, seed, first, cp, past, records)
 	}
-	rest := d.hands(hands-max(k, 1)+1, opts, format)
+	rest := d.hands(hands-max(k, 1)+1, opts)
 	if err := d.end(); err != nil {
 		return nil, err
 	}
@@ -363,7 +303,7 @@ func decode(b []byte, full bool) (*Match, error) {
 		return Replay(opts, seats, seed, first, nil)
 	}
 	p := decoder{b: past}
-	records := p.hands(k-1, opts, format)
+	records := p.hands(k-1, opts)
 	if err := p.end(); err != nil {
 		return nil, err
 	}
@@ -379,7 +319,7 @@ func (d *decoder) end() error {
 }
 
 // hands reads n hands' records.
-func (d *decoder) hands(n int, opts Options, format byte) []HandRecord {
+func (d *decoder) hands(n int, opts Options) []HandRecord {
 	if d.err != nil || n < 0 || n > len(d.b)/10+1 {
 		d.fail("hands")
 		return nil
@@ -408,16 +348,14 @@ func (d *decoder) hands(n int, opts Options, format byte) []HandRecord {
 			}
 			records[h].Plays = append(records[h].Plays, Choice{Tile: tileOf[ti], End: e})
 		}
-		if format >= format3 {
-			n := d.uvarint("seat changes", uint64(len(d.b)/2))
-			for k := 0; k < n && d.err == nil; k++ {
-				at := d.uvarint("seat change", 4*NumTiles)
-				v := d.byte("seat change")
-				if int(v&3) >= opts.Players || v>>2 > byte(BackAgain) {
-					d.fail("seat change")
-				}
-				records[h].Changes = append(records[h].Changes, SeatChange{At: at, Seat: int(v & 3), Kind: ChangeKind(v >> 2)})
+		n := d.uvarint("seat changes", uint64(len(d.b)/2))
+		for k := 0; k < n && d.err == nil; k++ {
+			at := d.uvarint("seat change", 4*NumTiles)
+			v := d.byte("seat change")
+			if int(v&3) >= opts.Players || v>>2 > byte(BackAgain) {
+				d.fail("seat change")
 			}
+			records[h].Changes = append(records[h].Changes, SeatChange{At: at, Seat: int(v & 3), Kind: ChangeKind(v >> 2)})
 		}
 		if d.err != nil {
 			return nil

@@ -151,7 +151,8 @@ type view struct {
 		Type string  `json:"type"`
 		Tile *[2]int `json:"tile"`
 	} `json:"log"`
-	Winner *int `json:"winner"`
+	Winner *int    `json:"winner"`
+	Next   *string `json:"next"`
 }
 
 // seatAnswerJSON is a 201 of a create or a seat taken.

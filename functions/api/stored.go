@@ -14,7 +14,10 @@ import (
 
 // A stored game is the engine's match with what the API keeps per seat
 // beside it: who holds the seat (the hash of its token) and which moveIds
-// it has applied. The rules know neither. Format 2, the one written:
+// it has applied. The rules know neither. Format 4, the format of release
+// 0.1.0 (the formats before it were never released and are no longer
+// read; a later format keeps reading this one, proven by
+// testdata/stored-0.1.0.json):
 //
 //	format byte (storedFormat)
 //	uvarint length, then the engine's bytes (engine.Encode)
@@ -22,10 +25,6 @@ import (
 //	  token hash length byte (0 or hashBytes), then the hash
 //	  moveId count byte (0..16), then that many digests of moveIDDigest
 //	  bytes, oldest first
-//
-// Format 3 (the one written) adds, after the seats, what the clocks and the
-// rematches keep:
-//
 //	per seat: since varint (Unix seconds it has had to act; 0: it need not),
 //	  reminded byte (0 or 1)
 //	moveTime uvarint (seconds; 0: no clock)
@@ -34,21 +33,12 @@ import (
 //	  each team's wins uvarint
 //	event times: count uvarint; per entry: the last seq it covers uvarint,
 //	  Unix seconds varint (see engine.ViewMeta.EventTimes)
-//
-// Format 4 (the one written) is format 3 followed by a checksum, which
-// sealStored adds and openStored checks: 4 bytes, the CRC-32C of the game
-// id, the version (8 bytes, big-endian) and every byte before it. The store
-// keeps the version beside the state and the id as its key, so a flipped
-// byte anywhere in the state, a version changed behind the API's back and
-// one game's value stored under another's id all fail it. Format 3, still
-// read, had no checksum.
-//
-// Format 2, still read, ended after the seats.
-//
-// Format 1, still read: the engine's bytes were of the engine's format 1,
-// which held the token hashes in its seats, and each seat had only its
-// moveIds here. Reading one upgrades it in memory (engine.UpgradeFormat1,
-// no replay); the next save writes format 2.
+//	checksum: 4 bytes, the CRC-32C of the game id, the version (8 bytes,
+//	  big-endian) and every byte before it (sealStored adds it, openStored
+//	  checks it). The store keeps the version beside the state and the id
+//	  as its key, so a flipped byte anywhere in the state, a version
+//	  changed behind the API's back and one game's value stored under
+//	  another's id all fail it.
 //
 // The moveIds let a retried move be recognised (API.md: the last 16 of each
 // seat at least). They are kept as short digests: the chance that a new
@@ -57,12 +47,9 @@ import (
 // already applied. Short digests keep the item small (DESIGN.md: DynamoDB
 // bills reads per 4 KB and writes per 1 KB).
 const (
-	storedFormat  = 4
-	storedFormat3 = 3
-	storedFormat2 = 2
-	storedFormat1 = 1
-	moveIDDigest  = 4
-	keptMoveIDs   = 16
+	storedFormat = 4
+	moveIDDigest = 4
+	keptMoveIDs  = 16
 )
 
 // moveDigest is a remembered moveId.
@@ -243,13 +230,11 @@ func (r *storedReader) count(what string, max int) int {
 	return int(b[0])
 }
 
-// decodeStored parses either format. The engine's bytes are not checked
-// here beyond what an upgrade reads (engine.Decode does that); the result
-// may share b.
+// decodeStored parses format 4 without its checksum. The engine's bytes
+// are not checked here (engine.Decode does that); the result may share b.
 func decodeStored(b []byte) (*storedGame, error) {
 	r := &storedReader{b: b}
-	format := r.count("format", storedFormat)
-	if r.err == nil && format == 0 {
+	if format := r.count("format", storedFormat); r.err == nil && format != storedFormat {
 		r.fail("unknown format")
 	}
 	n, k := binary.Uvarint(r.b)
@@ -263,10 +248,8 @@ func decodeStored(b []byte) (*storedGame, error) {
 	s := &storedGame{match: r.next("engine bytes", int(n))}
 	s.seats = make([]seatAuth, r.count("seat count", maxSeats))
 	for i := range s.seats {
-		if format >= storedFormat2 {
-			if h := r.next("token hash", r.count("token hash", hashBytes)); len(h) > 0 {
-				s.seats[i].tokenHash = h
-			}
+		if h := r.next("token hash", r.count("token hash", hashBytes)); len(h) > 0 {
+			s.seats[i].tokenHash = h
 		}
 		cnt := r.count("moveIds", keptMoveIDs)
 		raw := r.next("moveIds", cnt*moveIDDigest)
@@ -278,53 +261,27 @@ func decodeStored(b []byte) (*storedGame, error) {
 			copy(s.seats[i].moves[j][:], raw[j*moveIDDigest:])
 		}
 	}
-	if format >= storedFormat3 {
-		for i := range s.seats {
-			s.seats[i].since = r.varint("since")
-			s.seats[i].reminded = r.count("reminded", 1) == 1
-		}
-		s.moveTime = r.uvarint("moveTime", maxMoveTime)
-		s.next, s.previous = r.id("next"), r.id("previous")
-		s.seriesMatches = int(r.uvarint("series", 1<<31))
-		s.seriesWins = make([]int, r.count("series teams", maxSeats))
-		for i := range s.seriesWins {
-			s.seriesWins[i] = int(r.uvarint("series wins", 1<<31))
-		}
-		s.times = make([]engine.EventTime, r.uvarint("event times", uint64(len(r.b))))
-		for i := range s.times {
-			s.times[i].UpTo = int(r.uvarint("event time", 1<<31))
-			s.times[i].At = time.Unix(r.varint("event time"), 0).UTC()
-		}
-		if r.err != nil {
-			return nil, r.err
-		}
+	for i := range s.seats {
+		s.seats[i].since = r.varint("since")
+		s.seats[i].reminded = r.count("reminded", 1) == 1
+	}
+	s.moveTime = r.uvarint("moveTime", maxMoveTime)
+	s.next, s.previous = r.id("next"), r.id("previous")
+	s.seriesMatches = int(r.uvarint("series", 1<<31))
+	s.seriesWins = make([]int, r.count("series teams", maxSeats))
+	for i := range s.seriesWins {
+		s.seriesWins[i] = int(r.uvarint("series wins", 1<<31))
+	}
+	s.times = make([]engine.EventTime, r.uvarint("event times", uint64(len(r.b))))
+	for i := range s.times {
+		s.times[i].UpTo = int(r.uvarint("event time", 1<<31))
+		s.times[i].At = time.Unix(r.varint("event time"), 0).UTC()
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing data")
 	}
 	if r.err != nil {
 		return nil, r.err
-	}
-	if format == storedFormat1 {
-		return upgradeStored1(s)
-	}
-	return s, nil
-}
-
-// upgradeStored1 moves the token hashes of a format 1 game out of the
-// engine's bytes into the seats.
-func upgradeStored1(s *storedGame) (*storedGame, error) {
-	match, hashes, err := engine.UpgradeFormat1(s.match)
-	if err != nil {
-		return nil, err
-	}
-	if len(hashes) != len(s.seats) {
-		return nil, fmt.Errorf("%w: stored game: %d seats of moveIds for %d seats",
-			engine.ErrCorrupt, len(s.seats), len(hashes))
-	}
-	s.match = match
-	for i, h := range hashes {
-		s.seats[i].tokenHash = h
 	}
 	return s, nil
 }
@@ -345,7 +302,7 @@ var errStoredCheck = errors.New("stored game")
 // castagnoli is CRC-32C's table.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// checksumBytes is the size of format 4's checksum.
+// checksumBytes is the size of the checksum.
 const checksumBytes = 4
 
 // storedChecksum is format 4's checksum of body, kept as game id at
@@ -377,15 +334,12 @@ func openStored(id string, item store.Item) (*storedGame, error) {
 		return nil, fmt.Errorf("%w: %w: version %d", engine.ErrCorrupt, errStoredCheck, item.Version)
 	}
 	b := item.State
-	if len(b) > 0 && b[0] == storedFormat {
-		if len(b) < 1+checksumBytes {
-			return nil, fmt.Errorf("%w: %w: no checksum", engine.ErrCorrupt, errStoredCheck)
-		}
-		body := b[:len(b)-checksumBytes]
-		if binary.BigEndian.Uint32(b[len(body):]) != storedChecksum(id, item.Version, body) {
-			return nil, fmt.Errorf("%w: %w: the checksum does not match (a damaged value, or another game's)", engine.ErrCorrupt, errStoredCheck)
-		}
-		b = body
+	if len(b) < 1+checksumBytes || b[0] != storedFormat {
+		return nil, fmt.Errorf("%w: %w: not a stored game of format %d", engine.ErrCorrupt, errStoredCheck, storedFormat)
 	}
-	return decodeStored(b)
+	body := b[:len(b)-checksumBytes]
+	if binary.BigEndian.Uint32(b[len(body):]) != storedChecksum(id, item.Version, body) {
+		return nil, fmt.Errorf("%w: %w: the checksum does not match (a damaged value, or another game's)", engine.ErrCorrupt, errStoredCheck)
+	}
+	return decodeStored(body)
 }

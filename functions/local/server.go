@@ -68,6 +68,24 @@ func openStore(ctx context.Context, cfg config, logger *slog.Logger) (store.Stor
 // a deadline is enforced within 2 minutes, even if nobody looks).
 const SweepEvery = 10 * time.Second
 
+// testClock is set in a test build only (testclock.go): the server's
+// clock then moves when a test says (POST /api/__test/clock).
+var testClock interface {
+	Now() time.Time
+	Handler(after func(ctx context.Context) (int, error)) http.Handler
+}
+
+// testClockPath is where a test build's clock answers.
+var testClockPath string
+
+// now is the server's clock.
+func now() time.Time {
+	if testClock != nil {
+		return testClock.Now()
+	}
+	return time.Now()
+}
+
 // newHandler routes /api and everything under /api/ to the API, as the
 // client sent the path, and everything else to the page. No ServeMux sits
 // in front of the API: it would answer "/api//games", "/api/x/../games"
@@ -87,7 +105,7 @@ func newHandler(a *api.Handler, logger *slog.Logger) http.Handler {
 
 // newAPI is the API over st as cfg asks.
 func newAPI(st store.Store, cfg config, logger *slog.Logger) *api.Handler {
-	ac := api.Config{Store: st, Logger: logger}
+	ac := api.Config{Store: st, Logger: logger, Now: now}
 	if cfg.rateLimit > 0 {
 		ac.RateLimit = &api.RateLimit{PerSecond: cfg.rateLimit}
 	}
@@ -118,7 +136,7 @@ func expire(ctx context.Context, st store.Store, logger *slog.Logger) {
 	}
 	total := 0
 	for ctx.Err() == nil {
-		n, err := e.Expire(ctx, time.Now(), expireBatch)
+		n, err := e.Expire(ctx, now(), expireBatch)
 		if err != nil {
 			if ctx.Err() == nil {
 				logger.Warn("expiry", "err", err)
@@ -200,8 +218,17 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr
 		return err
 	}
 	a := newAPI(st, cfg, logger)
+	handler := newHandler(a, logger)
+	if testClock != nil {
+		host := displayAddr(ln.Addr())
+		mux := http.NewServeMux()
+		mux.Handle("POST "+testClockPath, testClock.Handler(func(ctx context.Context) (int, error) { return a.Sweep(ctx, host) }))
+		mux.Handle("/", handler)
+		handler = mux
+		logger.Warn("test build: POST /api/__test/clock moves the clock")
+	}
 	srv := &http.Server{
-		Handler:           newHandler(a, logger),
+		Handler:           handler,
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		WriteTimeout:      WriteTimeout,

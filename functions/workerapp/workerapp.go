@@ -49,7 +49,7 @@ func Run() {
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
 	st := d1.New(env.Get("DB"))
-	cfg := api.Config{Store: st, Logger: logger}
+	cfg := api.Config{Store: st, Logger: logger, Now: now}
 	rate := DefaultRateLimit
 	if v := getenv(EnvRateLimit); v != "" {
 		n, err := strconv.ParseFloat(v, 64)
@@ -67,7 +67,7 @@ func Run() {
 	}
 	a := api.New(cfg)
 	host := getenv(EnvHost)
-	handler := wrap(a)
+	handler := wrapWithSweep(wrap(a), func(ctx context.Context) (int, error) { return a.Sweep(ctx, host) })
 
 	g.Set("serve", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		req := args[0]
@@ -85,7 +85,7 @@ func Run() {
 			if err != nil {
 				logger.Warn("clock sweep", "err", err)
 			}
-			expired, err2 := st.Expire(ctx, time.Now(), expireBatch)
+			expired, err2 := st.Expire(ctx, now(), expireBatch)
 			if err2 != nil {
 				logger.Warn("expiry", "err", err2)
 			}
@@ -101,6 +101,14 @@ func Run() {
 
 // wrap is the API handler as served; a test build (workercrash) wraps it.
 var wrap = func(h http.Handler) http.Handler { return h }
+
+// wrapWithSweep is the handler as served, given the sweep; a test build
+// (testclock) routes its clock there. now is the Worker's clock (a test
+// build's moves).
+var (
+	wrapWithSweep = func(h http.Handler, _ func(ctx context.Context) (int, error)) http.Handler { return h }
+	now           = time.Now
+)
 
 // promise runs f on a goroutine of its own (a JS callback must never
 // block) and returns a Promise of its result. A panic in f rejects the

@@ -9,16 +9,14 @@ import (
 )
 
 // TestTheCronTriggerTimesOutALateSeat: with a one-minute move clock, the
-// seat that must act and does not is made away by the scheduled handler
-// (the Cron Trigger, fired every 10 s by serve.mjs), and the computer plays
-// for it. Nobody polls the game until then (a poll would apply the timeout
-// itself): the test watches the players' "my games" (GET /api/me, which
-// only reads). It waits a real minute.
+// seat that must act and does not is made away by the sweep the Cron
+// Trigger runs, and the computer plays for it. Nobody polls the game
+// until then (a poll would apply the timeout itself): the test watches the
+// players' "my games" (GET /api/me, which only reads). A test build of the
+// Worker (testclock) moves its clock a minute on and runs that sweep:
+// no real minute passes.
 func TestTheCronTriggerTimesOutALateSeat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits a real minute")
-	}
-	base := testenv.Worker(t)
+	base := testenv.WorkerFrom(t, testenv.WorkerBuild(t, "testclock"))
 	keys := []string{"workerClockTestKeyAna-012345678", "workerClockTestKeyBea-012345678"}
 	ana := create(t, base, `{"variant": "fiveup", "players": 2, "redeal": false, "moveTime": 60, "name": "Ana", "key": "`+keys[0]+`"}`)
 	games := base + "/api/games/" + ana.Game.ID
@@ -45,8 +43,19 @@ func TestTheCronTriggerTimesOutALateSeat(t *testing.T) {
 	if !turn {
 		t.Fatalf("seat %d is to act but its my-games entry says it is not its turn", late)
 	}
-	time.Sleep(60 * time.Second) // the deadline; the sweep comes within 10 s after
-	deadline := time.Now().Add(40 * time.Second)
+	// Before the deadline the sweep does nothing; past it, it takes the game.
+	var moved struct {
+		Swept int `json:"swept"`
+	}
+	do(t, "POST", base+"/api/__test/clock", "", `{"advance": 30}`).decode(t, "clock", http.StatusOK, &moved)
+	if turn, at := entry(); moved.Swept != 0 || !turn || at != was {
+		t.Fatalf("30 s before the deadline the sweep took %d games (your turn %v, updated %s)", moved.Swept, turn, at)
+	}
+	do(t, "POST", base+"/api/__test/clock", "", `{"advance": 31}`).decode(t, "clock", http.StatusOK, &moved)
+	if moved.Swept != 1 {
+		t.Fatalf("past the deadline the sweep took %d games, want 1", moved.Swept)
+	}
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		turn, at := entry()
 		if at != was {
@@ -56,9 +65,9 @@ func TestTheCronTriggerTimesOutALateSeat(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("100 s after the game started, no sweep has timed out seat %d", late)
+			t.Fatalf("after the sweep seat %d's game did not change", late)
 		}
-		time.Sleep(2 * time.Second)
+		time.Sleep(100 * time.Millisecond)
 	}
 	var v view
 	do(t, "GET", games, "", "").decode(t, "poll", http.StatusOK, &v)
