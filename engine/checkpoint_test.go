@@ -205,4 +205,3 @@ func TestSheetIsTheRunningTotals(t *testing.T) {
 		}
 	}
 }
-

@@ -2,10 +2,10 @@ package api
 
 import (
 	"bytes"
-	"flag"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"flag"
 	"os"
 	"regexp"
 	"strings"
