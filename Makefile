@@ -121,4 +121,4 @@ test-browser: test-deps
 	$(GO) test ./frontend/...
 	mkdir -p "$(ROOT)/bin" && $(GO) build -tags testclock -o "$(ROOT)/bin/tessera-local" ./functions/local
 	$(MAKE) -s worker-build WORKER_BUILD="$(ROOT)/bin/worker" WORKER_TAGS=testclock
-	TESSERA_BIN="$(ROOT)/bin/tessera-local" TESSERA_WORKER_BUILD="$(ROOT)/bin/worker" node --test --test-concurrency=1 browsertest/
+	TESSERA_BIN="$(ROOT)/bin/tessera-local" TESSERA_WORKER_BUILD="$(ROOT)/bin/worker" node --test --test-concurrency=3 browsertest/

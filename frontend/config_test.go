@@ -120,7 +120,8 @@ func rulesJS(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []byte("// Made by frontend/config_test.go (-update). Do not edit.\nexport const RULES = " + string(b) + ";\n")
+	return []byte("// Made by frontend/config_test.go (-update). Do not edit.\nexport const RULES = " + string(b) + ";\n" +
+		"/** ruleTitle: a rule set's name as the pages write it. */\nexport const ruleTitle = (v) => (RULES[v] || {}).title || v;\n")
 }
 
 func TestConfigIsCurrent(t *testing.T) {

@@ -38,6 +38,7 @@ func has(set map[string]bool, prefix string) string {
 }
 
 const (
+	testClock   = "tessera/functions/testclock" // test builds only (-tags testclock)
 	bbolt       = "go.etcd.io/bbolt"
 	lambdaGo    = "github.com/aws/aws-lambda-go"
 	lambdaProxy = "github.com/awslabs/aws-lambda-go-api-proxy"
@@ -55,11 +56,13 @@ func TestEachBinaryLinksOnlyWhatItUses(t *testing.T) {
 		{"tessera/functions/api", []string{bbolt, lambdaGo, lambdaProxy, awsSDK, "tessera/functions/store/bolt",
 			"tessera/functions/store/dynamo", "tessera/functions/store/memory"}, []string{"tessera/functions/store", "tessera/engine"}},
 		{"tessera/functions/store", []string{"tessera/engine", bbolt, awsSDK, lambdaGo}, nil},
-		{"tessera/functions/create", []string{bbolt, "tessera/functions/store/bolt", "tessera/functions/local"}, []string{lambdaGo, awsSDK}},
-		{"tessera/functions/join", []string{bbolt, "tessera/functions/store/bolt"}, []string{lambdaGo}},
-		{"tessera/functions/state", []string{bbolt, "tessera/functions/store/bolt"}, []string{lambdaGo}},
-		{"tessera/functions/move", []string{bbolt, "tessera/functions/store/bolt"}, []string{lambdaGo}},
-		{"tessera/functions/local", []string{lambdaGo, lambdaProxy, "tessera/functions/lambdaapp"}, []string{bbolt, "tessera/frontend"}},
+		{"tessera/functions/create", []string{bbolt, "tessera/functions/store/bolt", "tessera/functions/local", testClock}, []string{lambdaGo, awsSDK}},
+		{"tessera/functions/join", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
+		{"tessera/functions/state", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
+		{"tessera/functions/move", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
+		{"tessera/functions/player", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
+		{"tessera/functions/clock", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo, "tessera/functions/api"}},
+		{"tessera/functions/local", []string{lambdaGo, lambdaProxy, "tessera/functions/lambdaapp", testClock}, []string{bbolt, "tessera/frontend"}},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
@@ -83,7 +86,7 @@ func TestEachBinaryLinksOnlyWhatItUses(t *testing.T) {
 func TestTheWorkerLinksNeitherAWSNorBbolt(t *testing.T) {
 	set := deps(t, "tessera/functions/worker", "GOOS=js", "GOARCH=wasm")
 	for _, f := range []string{bbolt, lambdaGo, lambdaProxy, awsSDK, "tessera/functions/store/bolt",
-		"tessera/functions/store/dynamo", "tessera/functions/store/memory", "tessera/functions/lambdaapp"} {
+		"tessera/functions/store/dynamo", "tessera/functions/store/memory", "tessera/functions/lambdaapp", testClock} {
 		if p := has(set, f); p != "" {
 			t.Errorf("the Worker depends on %s", p)
 		}
@@ -91,6 +94,40 @@ func TestTheWorkerLinksNeitherAWSNorBbolt(t *testing.T) {
 	for _, n := range []string{"tessera/functions/api", "tessera/functions/store/d1", "tessera/frontend", "tessera/functions/workerapp"} {
 		if has(set, n) == "" {
 			t.Errorf("the Worker does not depend on %s: the check above proves nothing", n)
+		}
+	}
+}
+
+// TestTheTestClockIsInTestBuildsOnly: the local server and the Worker built
+// with -tags testclock link the clock a test moves; without the tag (every
+// release) they do not (TestEachBinaryLinksOnlyWhatItUses).
+func TestTheTestClockIsInTestBuildsOnly(t *testing.T) {
+	if has(deps(t, "tessera/functions/local", "GOFLAGS=-tags=testclock"), testClock) == "" {
+		t.Error("the local server's test build does not link the test clock")
+	}
+	if has(deps(t, "tessera/functions/worker", "GOOS=js", "GOARCH=wasm", "GOFLAGS=-tags=testclock"), testClock) == "" {
+		t.Error("the Worker's test build does not link the test clock")
+	}
+}
+
+// TestTheRulesKnowNoHTTP: the engine, the computer players and the store's
+// contract import no net/http (standard library included): HTTP is the
+// api's and the deployments' business.
+func TestTheRulesKnowNoHTTP(t *testing.T) {
+	for _, pkg := range []string{"tessera/engine", "tessera/engine/bot", "tessera/engine/bot/referee", "tessera/functions/store"} {
+		cmd := exec.Command("go", "list", "-deps", pkg)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		list := strings.Fields(string(out))
+		if len(list) < 2 {
+			t.Fatalf("go list -deps %s listed %q", pkg, out)
+		}
+		for _, p := range list {
+			if p == "net/http" || strings.HasPrefix(p, "net/http/") {
+				t.Errorf("%s depends on %s", pkg, p)
+			}
 		}
 	}
 }

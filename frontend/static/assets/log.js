@@ -3,8 +3,8 @@
 
 import { when } from './clock.js';
 import { tileText } from './render.js';
-import { ruleTitle, isolate } from './mygames.js';
-import { RULES } from './rules.js';
+import { isolate } from './mygames.js';
+import { RULES, ruleTitle } from './rules.js';
 
 export { isolate };
 

@@ -4,12 +4,7 @@
 // player hid from the start page. The list itself is the server's
 // (GET /api/me); this keeps seats taken before player keys, and the tokens.
 
-import { RULES } from './rules.js';
-
 const KEY = 'tessera.games';
-
-/** ruleTitle: a rule set's name as the pages write it ("Five Up"). */
-export const ruleTitle = (v) => (RULES[v] || {}).title || v;
 
 export function allGames() {
   try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch (e) { return {}; }

@@ -2,7 +2,8 @@
 // server checks it) and lists the games this device has a seat in.
 
 import { createGame, myGames, ApiError } from './api.js';
-import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, ruleTitle, isolate } from './mygames.js';
+import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, isolate } from './mygames.js';
+import { ruleTitle } from './rules.js';
 import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
 import { qrSVG } from './qr.js';
 import { ago, left } from './clock.js';
