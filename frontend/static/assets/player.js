@@ -1,7 +1,5 @@
-// player.js: the player key of this browser (API.md "Players") and its push
-// notifications. One key per browser, drawn here with getRandomValues, is the
-// token of every seat this browser takes, so a retried join never takes a
-// second seat and the server can list the games on any device that has it.
+// player.js: this browser's player key (API.md "Players": the token of every
+// seat it takes, drawn here) and its push notifications.
 
 import { pushKey, putDevice, deleteDevice } from './api.js';
 
@@ -13,8 +11,8 @@ function b64url(bytes) {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function read(name) { try { return localStorage.getItem(name); } catch (e) { return null; } }
-function write(name, value) {
+export function read(name) { try { return localStorage.getItem(name); } catch (e) { return null; } }
+export function write(name, value) {
   try { if (value === null) localStorage.removeItem(name); else localStorage.setItem(name, value); } catch (e) { /* private mode */ }
 }
 
@@ -52,11 +50,7 @@ export async function registerWorker() {
 /** pushOn: this browser registered a push device for its key. */
 export function pushOn() { return !!read(PUSH) && 'Notification' in window && Notification.permission === 'granted'; }
 
-/**
- * pushState is what "Notify me" shows: 'on', 'off', 'blocked' (permission
- * denied), 'install' (iOS: only an app added to the Home Screen gets pushes),
- * or 'unsupported'.
- */
+/** pushState: 'on', 'off', 'blocked', 'install' (iOS: Home Screen apps only) or 'unsupported'. */
 export function pushState() {
   const ios = /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
@@ -66,7 +60,7 @@ export function pushState() {
   return pushOn() ? 'on' : 'off';
 }
 
-function keyBytes(b64) {
+export function keyBytes(b64) {
   const s = atob(b64.replace(/-/g, '+').replace(/_/g, '/'));
   return Uint8Array.from(s, (c) => c.charCodeAt(0));
 }

@@ -5,6 +5,7 @@ import { createGame, myGames, ApiError } from './api.js';
 import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, isolate } from './mygames.js';
 import { ruleTitle } from './rules.js';
 import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
+import { syncPush } from './pushsync.js';
 import { qrSVG } from './qr.js';
 import { ago, left } from './clock.js';
 import { LEVELS, TARGET, VARIANTS, ORDER } from './config.js';
@@ -271,6 +272,7 @@ $('#show-hidden').addEventListener('click', () => { showHidden = !showHidden; re
 $('#player-link-btn').addEventListener('click', showPlayerLink);
 $('#copy-player-link').addEventListener('click', copyPlayerLink);
 notifyControl($('#notify-home'));
+syncPush().catch(() => {});
 document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshHome().then(scheduleHome); });
 renderHome();
 refreshHome().then(scheduleHome);
