@@ -18,41 +18,23 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"tessera/functions/api"
-	"tessera/functions/store"
+	"tessera/functions/setup"
 	"tessera/functions/store/dynamo"
 )
 
-// Environment variables a function reads.
-const (
-	// EnvTable names the DynamoDB table holding the games. Required.
-	EnvTable = "TABLE_NAME"
-	// EnvEndpoint overrides the DynamoDB endpoint (tests point it at
-	// dynalite). Optional; empty means the AWS default for the region.
-	EnvEndpoint = "DYNAMODB_ENDPOINT"
-	// EnvPush set to "0" turns Web Push off; it is on otherwise.
-	EnvPush = "PUSH"
-	// EnvPushSubject is the VAPID contact (mailto: or https:); empty uses
-	// the request's origin.
-	EnvPushSubject = "PUSH_SUBJECT"
-)
-
 // ErrNoTable is returned by ConfigFromEnv when TABLE_NAME is unset or empty.
-var ErrNoTable = errors.New("lambdaapp: " + EnvTable + " is not set")
+var ErrNoTable = errors.New("lambdaapp: " + setup.EnvTable + " is not set")
 
-// Config is what a function takes from its environment.
-type Config struct {
-	Table       string // DynamoDB table name
-	Endpoint    string // optional DynamoDB endpoint override
-	Push        bool   // send Web Push notifications
-	PushSubject string // VAPID contact
-}
-
-// ConfigFromEnv reads the configuration through getenv (os.Getenv in Run).
-func ConfigFromEnv(getenv func(string) string) (Config, error) {
-	cfg := Config{Table: getenv(EnvTable), Endpoint: getenv(EnvEndpoint),
-		Push: getenv(EnvPush) != "0", PushSubject: getenv(EnvPushSubject)}
-	if cfg.Table == "" {
-		return Config{}, ErrNoTable
+// ConfigFromEnv reads a function's configuration through getenv (os.Getenv
+// in Run): the deployments' one reading (package setup) over the Lambda
+// defaults; the table is required.
+func ConfigFromEnv(getenv func(string) string) (setup.Config, error) {
+	cfg, err := setup.FromEnv(setup.Lambda, getenv)
+	if err != nil {
+		return setup.Config{}, err
+	}
+	if cfg.DynamoTable == "" {
+		return setup.Config{}, ErrNoTable
 	}
 	return cfg, nil
 }
@@ -65,12 +47,12 @@ func NewLogger(w io.Writer) *slog.Logger {
 
 // NewHandler opens the DynamoDB store described by cfg and returns the API
 // handler over it.
-func NewHandler(ctx context.Context, cfg Config, logger *slog.Logger) (*api.Handler, error) {
-	st, err := dynamo.NewFromConfig(ctx, cfg.Table, cfg.Endpoint)
+func NewHandler(ctx context.Context, cfg setup.Config, logger *slog.Logger) (*api.Handler, error) {
+	st, err := dynamo.NewFromConfig(ctx, cfg.DynamoTable, cfg.DynamoEndpoint)
 	if err != nil {
 		return nil, fmt.Errorf("lambdaapp: open dynamodb store: %w", err)
 	}
-	return newAPI(st, cfg, logger), nil
+	return cfg.API(st, logger, nil), nil
 }
 
 // Proxy adapts an http.Handler to a Lambda handler for API Gateway HTTP API
@@ -131,19 +113,10 @@ func startup() (*slog.Logger, *api.Handler) {
 // the due index, then returns how many games it changed or reminded.
 func RunClock() {
 	logger, a := startup()
-	host := strings.TrimPrefix(strings.TrimPrefix(os.Getenv(EnvPushSubject), "https://"), "mailto:")
+	host := strings.TrimPrefix(strings.TrimPrefix(os.Getenv(setup.EnvPushSubject), "https://"), "mailto:")
 	lambda.Start(func(ctx context.Context, _ json.RawMessage) (map[string]int, error) {
 		n, err := a.Sweep(ctx, host)
 		logger.Info("clock sweep", "games", n)
 		return map[string]int{"games": n}, err
 	})
-}
-
-// newAPI is the API over st as cfg asks.
-func newAPI(st store.Store, cfg Config, logger *slog.Logger) *api.Handler {
-	ac := api.Config{Store: st, Logger: logger}
-	if cfg.Push {
-		ac.Push = &api.PushConfig{Subject: cfg.PushSubject}
-	}
-	return api.New(ac)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"tessera/functions/api"
+	"tessera/functions/setup"
 	"tessera/functions/store/memory"
 )
 
@@ -19,16 +20,16 @@ func TestConfigFromEnvironment(t *testing.T) {
 	tests := []struct {
 		name    string
 		env     map[string]string
-		want    Config
+		want    setup.Config
 		wantErr error
 	}{
-		{"the table alone is AWS's DynamoDB, with push", map[string]string{"TABLE_NAME": "games"}, Config{Table: "games", Push: true}, nil},
+		{"the table alone is AWS's DynamoDB, with push", map[string]string{"TABLE_NAME": "games"}, setup.Config{DynamoTable: "games", Push: true}, nil},
 		{"an endpoint points elsewhere", map[string]string{"TABLE_NAME": "games", "DYNAMODB_ENDPOINT": "http://127.0.0.1:4567"},
-			Config{Table: "games", Endpoint: "http://127.0.0.1:4567", Push: true}, nil},
+			setup.Config{DynamoTable: "games", DynamoEndpoint: "http://127.0.0.1:4567", Push: true}, nil},
 		{"PUSH=0 turns push off; PUSH_SUBJECT names the contact", map[string]string{"TABLE_NAME": "games", "PUSH": "0", "PUSH_SUBJECT": "mailto:a@b.c"},
-			Config{Table: "games", PushSubject: "mailto:a@b.c"}, nil},
-		{"no table is a configuration error", map[string]string{"DYNAMODB_ENDPOINT": "http://x"}, Config{}, ErrNoTable},
-		{"an empty table is no table", map[string]string{"TABLE_NAME": ""}, Config{}, ErrNoTable},
+			setup.Config{DynamoTable: "games", PushSubject: "mailto:a@b.c"}, nil},
+		{"no table is a configuration error", map[string]string{"DYNAMODB_ENDPOINT": "http://x"}, setup.Config{}, ErrNoTable},
+		{"an empty table is no table", map[string]string{"TABLE_NAME": ""}, setup.Config{}, ErrNoTable},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 
 	"tessera/frontend"
 	"tessera/functions/api"
+	"tessera/functions/setup"
 	"tessera/functions/store"
 	"tessera/functions/store/bolt"
 	"tessera/functions/store/dynamo"
@@ -38,24 +39,24 @@ const (
 const boltFile = "tessera.db"
 
 // openStore opens the store cfg describes and returns it with its closer.
-func openStore(ctx context.Context, cfg config, logger *slog.Logger) (store.Store, func() error, error) {
-	if cfg.dynamoTable != "" {
-		d, err := dynamo.NewFromConfig(ctx, cfg.dynamoTable, cfg.dynamoEndpoint)
+func openStore(ctx context.Context, cfg setup.Config, logger *slog.Logger) (store.Store, func() error, error) {
+	if cfg.DynamoTable != "" {
+		d, err := dynamo.NewFromConfig(ctx, cfg.DynamoTable, cfg.DynamoEndpoint)
 		if err != nil {
 			return nil, nil, err
 		}
-		if cfg.createDynamoTable {
+		if cfg.CreateDynamoTable {
 			if err := d.CreateTable(ctx); err != nil {
 				return nil, nil, err
 			}
 		}
-		logger.Info("store", "kind", "dynamodb", "table", cfg.dynamoTable, "endpoint", cfg.dynamoEndpoint)
+		logger.Info("store", "kind", "dynamodb", "table", cfg.DynamoTable, "endpoint", cfg.DynamoEndpoint)
 		return d, func() error { return nil }, nil
 	}
-	if err := os.MkdirAll(cfg.dataDir, 0o700); err != nil {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create data directory: %w", err)
 	}
-	path := filepath.Join(cfg.dataDir, boltFile)
+	path := filepath.Join(cfg.DataDir, boltFile)
 	b, err := bolt.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -101,18 +102,6 @@ func newHandler(a *api.Handler, logger *slog.Logger) http.Handler {
 		}
 		page.ServeHTTP(w, r)
 	})
-}
-
-// newAPI is the API over st as cfg asks.
-func newAPI(st store.Store, cfg config, logger *slog.Logger) *api.Handler {
-	ac := api.Config{Store: st, Logger: logger, Now: now}
-	if cfg.rateLimit > 0 {
-		ac.RateLimit = &api.RateLimit{PerSecond: cfg.rateLimit}
-	}
-	if cfg.push {
-		ac.Push = &api.PushConfig{Insecure: cfg.pushInsecure, Subject: cfg.pushSubject}
-	}
-	return api.New(ac)
 }
 
 // ExpireEvery is how often the bbolt store deletes the games past their
@@ -182,7 +171,7 @@ func sweep(ctx context.Context, a *api.Handler, st store.Store, host string, log
 // is called with the listening address once connections are accepted.
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready func(addr string)) int {
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	cfg, err := parseConfig(args, getenv, stderr)
+	cfg, err := setup.Parse(args, getenv, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -199,7 +188,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 // serve runs the server until ctx is cancelled, then shuts it down
 // gracefully and closes the store.
-func serve(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr string)) (err error) {
+func serve(ctx context.Context, cfg setup.Config, logger *slog.Logger, ready func(addr string)) (err error) {
 	st, closeStore, err := openStore(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -213,11 +202,11 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr
 		}
 	}()
 
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
-	a := newAPI(st, cfg, logger)
+	a := cfg.API(st, logger, now)
 	handler := newHandler(a, logger)
 	if testClock != nil {
 		host := displayAddr(ln.Addr())

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/functions/setup"
 	"tessera/internal/testenv"
 )
 
@@ -268,11 +269,11 @@ func TestStrayAPIPathsAre404(t *testing.T) {
 }
 
 // TestRateLimitIsOnByDefault: the default limit answers a burst past
-// 5*DefaultRateLimit requests with 429 and Retry-After; RATE_LIMIT=0 and
+// 5*setup.DefaultRateLimit requests with 429 and Retry-After; RATE_LIMIT=0 and
 // -rate-limit 0 turn it off.
 func TestRateLimitIsOnByDefault(t *testing.T) {
 	burst := func(base string) (limited int, retry string) {
-		for i := 0; i < 5*DefaultRateLimit+20; i++ {
+		for i := 0; i < 5*setup.DefaultRateLimit+20; i++ {
 			resp := call(t, "GET", base+"/api/games/nosuchgame1", "", "", nil)
 			if resp.StatusCode == http.StatusTooManyRequests {
 				limited++
@@ -283,7 +284,7 @@ func TestRateLimitIsOnByDefault(t *testing.T) {
 	}
 	base, _, _ := inProcess(t, "-data", t.TempDir())
 	if n, retry := burst(base); n < 10 || retry == "" {
-		t.Errorf("default: %d of %d requests limited (Retry-After %q), want at least 10 with Retry-After", n, 5*DefaultRateLimit+20, retry)
+		t.Errorf("default: %d of %d requests limited (Retry-After %q), want at least 10 with Retry-After", n, 5*setup.DefaultRateLimit+20, retry)
 	}
 	base, _, _ = inProcess(t, "-data", t.TempDir(), "-rate-limit", "0")
 	if n, _ := burst(base); n != 0 {

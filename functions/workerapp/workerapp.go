@@ -11,26 +11,13 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
-	"strconv"
 	"syscall/js"
 	"time"
 
 	"tessera/frontend"
-	"tessera/functions/api"
+	"tessera/functions/setup"
 	"tessera/functions/store/d1"
 )
-
-// Environment (Worker vars) the Worker reads, as the local server does.
-const (
-	EnvRateLimit    = "RATE_LIMIT"          // requests per second per address; 0 turns the limit off; default 20
-	EnvPush         = "PUSH"                // "0" turns Web Push off
-	EnvPushSubject  = "PUSH_SUBJECT"        // VAPID contact; default the request's origin
-	EnvPushInsecure = "PUSH_ALLOW_INSECURE" // "1" allows http and loopback endpoints (tests only)
-	EnvHost         = "PUBLIC_HOST"         // the site's host name, for pushes sent by the Cron Trigger
-)
-
-// DefaultRateLimit is the local server's default, per address and isolate.
-const DefaultRateLimit = 20
 
 // expireBatch bounds the rows one Cron Trigger run deletes.
 const expireBatch = 1000
@@ -49,24 +36,15 @@ func Run() {
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
 	st := d1.New(env.Get("DB"))
-	cfg := api.Config{Store: st, Logger: logger, Now: now}
-	rate := DefaultRateLimit
-	if v := getenv(EnvRateLimit); v != "" {
-		n, err := strconv.ParseFloat(v, 64)
-		if err != nil || n < 0 {
-			logger.Error("configuration", "err", fmt.Sprintf("%s=%q is not a number >= 0", EnvRateLimit, v))
-		} else {
-			rate = int(n)
-		}
+	// The Worker vars, read as every deployment reads them (package
+	// setup); a Worker cannot refuse to start, so a value it cannot read
+	// is logged and its default kept.
+	cfg, err := setup.FromEnv(setup.Worker, getenv)
+	if err != nil {
+		logger.Error("configuration", "err", err.Error())
 	}
-	if rate > 0 {
-		cfg.RateLimit = &api.RateLimit{PerSecond: float64(rate)}
-	}
-	if getenv(EnvPush) != "0" {
-		cfg.Push = &api.PushConfig{Insecure: getenv(EnvPushInsecure) == "1", Subject: getenv(EnvPushSubject)}
-	}
-	a := api.New(cfg)
-	host := getenv(EnvHost)
+	a := cfg.API(st, logger, now)
+	host := cfg.PublicHost
 	handler := wrapWithSweep(wrap(a), func(ctx context.Context) (int, error) { return a.Sweep(ctx, host) })
 
 	g.Set("serve", js.FuncOf(func(_ js.Value, args []js.Value) any {

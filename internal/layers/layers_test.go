@@ -56,13 +56,13 @@ func TestEachBinaryLinksOnlyWhatItUses(t *testing.T) {
 		{"tessera/functions/api", []string{bbolt, lambdaGo, lambdaProxy, awsSDK, "tessera/functions/store/bolt",
 			"tessera/functions/store/dynamo", "tessera/functions/store/memory"}, []string{"tessera/functions/store", "tessera/engine"}},
 		{"tessera/functions/store", []string{"tessera/engine", bbolt, awsSDK, lambdaGo}, nil},
-		{"tessera/functions/create", []string{bbolt, "tessera/functions/store/bolt", "tessera/functions/local", testClock}, []string{lambdaGo, awsSDK}},
+		{"tessera/functions/create", []string{bbolt, "tessera/functions/store/bolt", "tessera/functions/local", testClock}, []string{lambdaGo, awsSDK, "tessera/functions/setup"}},
 		{"tessera/functions/join", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
 		{"tessera/functions/state", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
 		{"tessera/functions/move", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
 		{"tessera/functions/player", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
 		{"tessera/functions/clock", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo, "tessera/functions/api"}},
-		{"tessera/functions/local", []string{lambdaGo, lambdaProxy, "tessera/functions/lambdaapp", testClock}, []string{bbolt, "tessera/frontend"}},
+		{"tessera/functions/local", []string{lambdaGo, lambdaProxy, "tessera/functions/lambdaapp", testClock}, []string{bbolt, "tessera/frontend", "tessera/functions/setup"}},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
@@ -91,7 +91,7 @@ func TestTheWorkerLinksNeitherAWSNorBbolt(t *testing.T) {
 			t.Errorf("the Worker depends on %s", p)
 		}
 	}
-	for _, n := range []string{"tessera/functions/api", "tessera/functions/store/d1", "tessera/frontend", "tessera/functions/workerapp"} {
+	for _, n := range []string{"tessera/functions/api", "tessera/functions/store/d1", "tessera/frontend", "tessera/functions/workerapp", "tessera/functions/setup"} {
 		if has(set, n) == "" {
 			t.Errorf("the Worker does not depend on %s: the check above proves nothing", n)
 		}

@@ -1,7 +1,8 @@
-package main
+package setup
 
 import (
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -10,45 +11,45 @@ func TestConfigFlagsBeatEnvironmentBeatDefaults(t *testing.T) {
 		name string
 		args []string
 		env  map[string]string
-		want config
+		want Config
 	}{
 		{"defaults serve :8080 from ./data", nil, nil,
-			config{addr: ":8080", dataDir: "data", push: true, rateLimit: 20}},
+			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 20}},
 		{"PORT alone is a port on every interface", nil, map[string]string{"PORT": "9000"},
-			config{addr: ":9000", dataDir: "data", push: true, rateLimit: 20}},
+			Config{Addr: ":9000", DataDir: "data", Push: true, RateLimit: 20}},
 		{"PORT with a host is an address", nil, map[string]string{"PORT": "127.0.0.1:9000"},
-			config{addr: "127.0.0.1:9000", dataDir: "data", push: true, rateLimit: 20}},
+			Config{Addr: "127.0.0.1:9000", DataDir: "data", Push: true, RateLimit: 20}},
 		{"-addr beats PORT", []string{"-addr", "127.0.0.1:7000"}, map[string]string{"PORT": "9000"},
-			config{addr: "127.0.0.1:7000", dataDir: "data", push: true, rateLimit: 20}},
+			Config{Addr: "127.0.0.1:7000", DataDir: "data", Push: true, RateLimit: 20}},
 		{"DATA_DIR moves the store", nil, map[string]string{"DATA_DIR": "/var/lib/tessera"},
-			config{addr: ":8080", dataDir: "/var/lib/tessera", push: true, rateLimit: 20}},
+			Config{Addr: ":8080", DataDir: "/var/lib/tessera", Push: true, RateLimit: 20}},
 		{"-data beats DATA_DIR", []string{"-data", "here"}, map[string]string{"DATA_DIR": "there"},
-			config{addr: ":8080", dataDir: "here", push: true, rateLimit: 20}},
+			Config{Addr: ":8080", DataDir: "here", Push: true, RateLimit: 20}},
 		{"a table with an endpoint is a local DynamoDB whose table is created", nil,
 			map[string]string{"TABLE_NAME": "games", "DYNAMODB_ENDPOINT": "http://127.0.0.1:4567"},
-			config{addr: ":8080", dataDir: "data", dynamoTable: "games", dynamoEndpoint: "http://127.0.0.1:4567", createDynamoTable: true, push: true, rateLimit: 20}},
+			Config{Addr: ":8080", DataDir: "data", DynamoTable: "games", DynamoEndpoint: "http://127.0.0.1:4567", CreateDynamoTable: true, Push: true, RateLimit: 20}},
 		{"a table without an endpoint is AWS, whose table the template owns",
 			[]string{"-dynamodb-table", "games"}, nil,
-			config{addr: ":8080", dataDir: "data", dynamoTable: "games", push: true, rateLimit: 20}},
+			Config{Addr: ":8080", DataDir: "data", DynamoTable: "games", Push: true, RateLimit: 20}},
 		{"-dynamodb flags beat the environment",
 			[]string{"-dynamodb-table", "t2", "-dynamodb-endpoint", "http://b"},
 			map[string]string{"TABLE_NAME": "t1", "DYNAMODB_ENDPOINT": "http://a"},
-			config{addr: ":8080", dataDir: "data", dynamoTable: "t2", dynamoEndpoint: "http://b", createDynamoTable: true, push: true, rateLimit: 20}},
+			Config{Addr: ":8080", DataDir: "data", DynamoTable: "t2", DynamoEndpoint: "http://b", CreateDynamoTable: true, Push: true, RateLimit: 20}},
 		{"push is on by default; PUSH_ALLOW_INSECURE=1 allows test endpoints", nil,
 			map[string]string{"PUSH_ALLOW_INSECURE": "1", "PUSH_SUBJECT": "mailto:ops@example.org"},
-			config{addr: ":8080", dataDir: "data", push: true, pushInsecure: true, pushSubject: "mailto:ops@example.org", rateLimit: 20}},
+			Config{Addr: ":8080", DataDir: "data", Push: true, PushInsecure: true, PushSubject: "mailto:ops@example.org", RateLimit: 20}},
 		{"PUSH=0 turns push off", nil, map[string]string{"PUSH": "0"},
-			config{addr: ":8080", dataDir: "data", rateLimit: 20}},
+			Config{Addr: ":8080", DataDir: "data", RateLimit: 20}},
 		{"-push=false and -push-allow-insecure", []string{"-push=false", "-push-allow-insecure"}, nil,
-			config{addr: ":8080", dataDir: "data", pushInsecure: true, rateLimit: 20}},
+			Config{Addr: ":8080", DataDir: "data", PushInsecure: true, RateLimit: 20}},
 		{"RATE_LIMIT=0 turns the limit off", nil, map[string]string{"RATE_LIMIT": "0"},
-			config{addr: ":8080", dataDir: "data", push: true}},
+			Config{Addr: ":8080", DataDir: "data", Push: true}},
 		{"-rate-limit beats RATE_LIMIT", []string{"-rate-limit", "2.5"}, map[string]string{"RATE_LIMIT": "0"},
-			config{addr: ":8080", dataDir: "data", push: true, rateLimit: 2.5}},
+			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 2.5}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parseConfig(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			got, err := Parse(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
 			if err != nil {
 				t.Fatalf("parseConfig: %v", err)
 			}
@@ -76,9 +77,29 @@ func TestConfigRefusesWhatCannotWork(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if cfg, err := parseConfig(tc.args, func(k string) string { return tc.env[k] }, io.Discard); err == nil {
+			if cfg, err := Parse(tc.args, func(k string) string { return tc.env[k] }, io.Discard); err == nil {
 				t.Errorf("parseConfig = %+v, nil; want an error", cfg)
 			}
 		})
+	}
+}
+
+// The Lambda functions and the Worker read the same variables over their
+// own defaults: no limit in a Lambda (API Gateway throttles), the limit in
+// the Worker; a value that cannot be read is an error that names it.
+func TestEveryDeploymentReadsTheSameEnvironment(t *testing.T) {
+	env := map[string]string{"TABLE_NAME": "games", "PUSH": "off", "PUSH_SUBJECT": "mailto:a@b.c", "PUBLIC_HOST": "tessera.example"}
+	get := func(k string) string { return env[k] }
+	l, err := FromEnv(Lambda, get)
+	if err != nil || l != (Config{DynamoTable: "games", PushSubject: "mailto:a@b.c", PublicHost: "tessera.example"}) {
+		t.Errorf("Lambda: %+v, %v", l, err)
+	}
+	w, err := FromEnv(Worker, get)
+	if err != nil || w.RateLimit != DefaultRateLimit || w.Push || w.PublicHost != "tessera.example" {
+		t.Errorf("Worker: %+v, %v", w, err)
+	}
+	env["RATE_LIMIT"] = "fast"
+	if w, err := FromEnv(Worker, get); err == nil || !strings.Contains(err.Error(), "RATE_LIMIT") || w.RateLimit != DefaultRateLimit {
+		t.Errorf("a bad RATE_LIMIT: %+v, %v; want an error naming it and the default kept", w, err)
 	}
 }

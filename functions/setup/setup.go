@@ -1,0 +1,163 @@
+// Package setup is the one place where a deployment's settings are read
+// (environment variables, and on the local server flags over them) and the
+// one constructor of the API over a store that the Lambda mains, the local
+// server and the Worker share. Each main opens its own store (DynamoDB,
+// bbolt, D1) and passes it in; so no binary links another's store.
+package setup
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"tessera/functions/api"
+	"tessera/functions/store"
+)
+
+// The environment variables every deployment reads (README.md).
+const (
+	EnvPort         = "PORT"                // local: listen port or address
+	EnvDataDir      = "DATA_DIR"            // local: bbolt directory
+	EnvTable        = "TABLE_NAME"          // DynamoDB table
+	EnvEndpoint     = "DYNAMODB_ENDPOINT"   // DynamoDB endpoint override
+	EnvPush         = "PUSH"                // "0" or "off" turns Web Push off
+	EnvPushInsecure = "PUSH_ALLOW_INSECURE" // "1" allows http and loopback push endpoints (tests only)
+	EnvPushSubject  = "PUSH_SUBJECT"        // VAPID contact, mailto: or https:
+	EnvRateLimit    = "RATE_LIMIT"          // API requests per second per address; 0: no limit
+	EnvHost         = "PUBLIC_HOST"         // the site's host name, for pushes a scheduled sweep sends
+)
+
+// Config is every setting of every deployment.
+type Config struct {
+	Addr              string  // local: listen address
+	DataDir           string  // local: bbolt directory (when no table is given)
+	DynamoTable       string  // DynamoDB table; empty means bbolt (local)
+	DynamoEndpoint    string  // DynamoDB endpoint override
+	CreateDynamoTable bool    // create the table if missing (only with an endpoint)
+	Push              bool    // send Web Push notifications
+	PushInsecure      bool    // allow http and loopback push endpoints (tests only)
+	PushSubject       string  // VAPID contact; empty: the request's origin
+	PublicHost        string  // the site's host for pushes sent outside a request
+	RateLimit         float64 // API requests per second per address; 0: no limit
+}
+
+// DefaultRateLimit is the API requests per second per address where the
+// deployment limits them itself (docs/ratelimit.md): a page polls about
+// once every 2 s per tab.
+const DefaultRateLimit = 20
+
+// The defaults of each deployment, before the environment.
+var (
+	// Local is the local server's: port 8080, ./data, push on, the limit.
+	Local = Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: DefaultRateLimit}
+	// Lambda is the Lambda functions': push on; API Gateway throttles, so
+	// no limit in the function.
+	Lambda = Config{Push: true}
+	// Worker is the Worker's: push on, the limit (per isolate).
+	Worker = Config{Push: true, RateLimit: DefaultRateLimit}
+)
+
+// FromEnv reads the environment through getenv over def. A value that
+// cannot be read is an error naming it (the config returned then holds
+// def's value for it).
+func FromEnv(def Config, getenv func(string) string) (Config, error) {
+	cfg := def
+	if port := getenv(EnvPort); port != "" {
+		if strings.Contains(port, ":") {
+			cfg.Addr = port
+		} else {
+			cfg.Addr = ":" + port
+		}
+	}
+	if dir := getenv(EnvDataDir); dir != "" {
+		cfg.DataDir = dir
+	}
+	cfg.DynamoTable = getenv(EnvTable)
+	cfg.DynamoEndpoint = getenv(EnvEndpoint)
+	if v := getenv(EnvPush); v == "0" || v == "off" {
+		cfg.Push = false
+	}
+	cfg.PushInsecure = getenv(EnvPushInsecure) == "1"
+	cfg.PushSubject = getenv(EnvPushSubject)
+	cfg.PublicHost = getenv(EnvHost)
+	var err error
+	if v := getenv(EnvRateLimit); v != "" {
+		r, rerr := ParseRate(v)
+		if rerr != nil {
+			err = fmt.Errorf("%s: %w", EnvRateLimit, rerr)
+		} else {
+			cfg.RateLimit = r
+		}
+	}
+	return cfg, err
+}
+
+// Parse is the local server's configuration: Local, then the environment,
+// then the flags in args; it refuses what cannot work.
+func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	def, err := FromEnv(Local, getenv)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg := def
+	fs := flag.NewFlagSet("local", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.Addr, "addr", def.Addr, "listen address (env PORT)")
+	fs.StringVar(&cfg.DataDir, "data", def.DataDir, "directory of the bbolt store, created if missing (env DATA_DIR)")
+	fs.StringVar(&cfg.DynamoTable, "dynamodb-table", def.DynamoTable, "use this DynamoDB table instead of bbolt (env TABLE_NAME)")
+	fs.StringVar(&cfg.DynamoEndpoint, "dynamodb-endpoint", def.DynamoEndpoint, "DynamoDB endpoint, e.g. a local server (env DYNAMODB_ENDPOINT)")
+	fs.BoolVar(&cfg.Push, "push", def.Push, "send Web Push notifications (env PUSH=0 turns them off)")
+	fs.BoolVar(&cfg.PushInsecure, "push-allow-insecure", def.PushInsecure, "allow http and loopback push endpoints, for tests only (env PUSH_ALLOW_INSECURE=1)")
+	fs.StringVar(&cfg.PushSubject, "push-subject", def.PushSubject, "VAPID contact, mailto: or https: (env PUSH_SUBJECT; default the page's origin)")
+	fs.Func("rate-limit", fmt.Sprintf("API requests per second per address, 0 for no limit (env RATE_LIMIT; default %d)", DefaultRateLimit), func(v string) error {
+		r, err := ParseRate(v)
+		cfg.RateLimit = r
+		return err
+	})
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	if cfg.Addr == "" {
+		return Config{}, errors.New("empty listen address")
+	}
+	if cfg.DynamoTable == "" && cfg.DynamoEndpoint != "" {
+		return Config{}, errors.New("-dynamodb-endpoint (DYNAMODB_ENDPOINT) needs -dynamodb-table (TABLE_NAME)")
+	}
+	if cfg.DynamoTable == "" && cfg.DataDir == "" {
+		return Config{}, errors.New("empty data directory")
+	}
+	// A local DynamoDB starts empty; on AWS the table belongs to template.yaml.
+	cfg.CreateDynamoTable = cfg.DynamoTable != "" && cfg.DynamoEndpoint != ""
+	return cfg, nil
+}
+
+// ParseRate reads a rate limit: a number of requests per second, 0 or more.
+func ParseRate(v string) (float64, error) {
+	r, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || r < 0 || math.IsInf(r, 0) || math.IsNaN(r) {
+		return 0, fmt.Errorf("%q is not a number of requests per second (0 turns the limit off)", v)
+	}
+	return r, nil
+}
+
+// API is the one constructor of the API every deployment serves: over st,
+// as cfg says, logging to logger, on the clock now (nil: time.Now).
+func (cfg Config) API(st store.Store, logger *slog.Logger, now func() time.Time) *api.Handler {
+	ac := api.Config{Store: st, Logger: logger, Now: now}
+	if cfg.RateLimit > 0 {
+		ac.RateLimit = &api.RateLimit{PerSecond: cfg.RateLimit}
+	}
+	if cfg.Push {
+		ac.Push = &api.PushConfig{Insecure: cfg.PushInsecure, Subject: cfg.PushSubject}
+	}
+	return api.New(ac)
+}
