@@ -237,6 +237,16 @@ func (m *Match) Confirming(seat int) bool {
 	return m.status == StatusPlaying && m.phase == PhaseConfirm && m.confirming&(1<<seat) != 0
 }
 
+// Holds reports whether seat holds tile t in the current hand (false for
+// a tile that does not exist, a seat outside the table, or before the
+// first deal).
+func (m *Match) Holds(seat int, t Tile) bool {
+	if seat < 0 || seat >= len(m.seats) || m.handNo == 0 || t[0] > 6 || t[1] > 6 {
+		return false
+	}
+	return m.hand.held[seat]&(1<<t.index()) != 0
+}
+
 // BotSeed is the seed a computer player at seat uses for its next decision.
 func (m *Match) BotSeed(seat int) uint64 { return m.seed.botSeed(m.Seq(), seat) }
 

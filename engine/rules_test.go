@@ -513,3 +513,21 @@ func TestBlock(t *testing.T) {
 		}
 	})
 }
+
+func TestHolds(t *testing.T) {
+	m := newStarted(t, fiveUp4, Seed{8, 8})
+	for seat := 0; seat < 4; seat++ {
+		held := m.View(seat, ViewMeta{}).You.Tiles
+		for _, tl := range held {
+			if !m.Holds(seat, tl) || !m.Holds(seat, Tile{tl[1], tl[0]}) {
+				t.Fatalf("seat %d holds %v but Holds says no", seat, tl)
+			}
+			if m.Holds((seat+1)%4, tl) {
+				t.Fatalf("seat %d does not hold %v but Holds says yes", (seat+1)%4, tl)
+			}
+		}
+	}
+	if m.Holds(0, Tile{7, 1}) || m.Holds(9, Tile{1, 1}) || m.Holds(-1, Tile{1, 1}) {
+		t.Fatal("Holds is true for a tile or seat that does not exist")
+	}
+}

@@ -109,10 +109,8 @@ func notHeld(m *engine.Match, seat int, mv engine.Move, err error) error {
 	if mv.Kind != engine.Play || !errors.Is(err, engine.ErrIllegalMove) {
 		return err
 	}
-	for _, t := range m.View(seat, engine.ViewMeta{}).You.Tiles {
-		if t.Normal() == mv.Tile.Normal() {
-			return err
-		}
+	if m.Holds(seat, mv.Tile) {
+		return err
 	}
 	return fmt.Errorf("%w: you do not hold that tile", engine.ErrIllegalMove)
 }
