@@ -70,9 +70,11 @@ test('a one-minute clock: countdown, away, back, rematch', { skip: env.skip, tim
     view.hand.turn === other, 'the computer played for the away seat');
   assert.ok(view.log.every((e) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(e.at)), 'every event has its time');
 
-  // The away player takes the seat back.
+  // The away player takes the seat back. Its own page polls slowly (it
+  // was its turn, and a move clock comes by push); coming back to the tab
+  // polls at once.
   const l = players[late].page;
-  // Its own page polled slowly (it was its turn): within 30 s.
+  await l.evaluate(() => window.dispatchEvent(new Event('focus')));
   try {
     await l.waitForSelector('#away:not([hidden])', { timeout: 40000 });
   } catch (e) {

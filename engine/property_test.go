@@ -14,10 +14,10 @@ import (
 )
 
 // soak plays the property test in full: go test ./engine -soak.
-var soak = flag.Bool("soak", false, "play 10,000 random matches per table configuration (default 1,000; -short 200)")
+var soak = flag.Bool("soak", false, "play 10,000 random matches per table configuration (default 500; -short 200)")
 
 // propertyMatches is how many seeded random matches each configuration
-// plays in the property test: 10,000 with -soak, 1,000 by default, 200 with
+// plays in the property test: 10,000 with -soak, 500 by default, 200 with
 // -short.
 func propertyMatches() int {
 	switch {
@@ -26,7 +26,7 @@ func propertyMatches() int {
 	case testing.Short():
 		return 200
 	}
-	return 1000
+	return 500
 }
 
 // TestPropertiesRandomMatches plays many seeded random matches in every
