@@ -41,18 +41,59 @@ func CheckEndpoint(raw string, insecure bool) error {
 
 // refused reports whether the server must not connect to ip: loopback,
 // private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local, CGNAT
-// (100.64/10), unspecified or multicast. insecure allows loopback only.
+// (100.64/10), unspecified or multicast, and site-local (fec0::/10). An
+// IPv6 address that carries an IPv4 one (IPv4-mapped in any spelling,
+// IPv4-compatible, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16,
+// Teredo 2001::/32) is refused when that IPv4 address is. insecure allows
+// loopback only.
 func refused(ip netip.Addr, insecure bool) bool {
 	ip = ip.Unmap()
 	if ip.IsLoopback() {
 		return !insecure
 	}
-	return ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+	if ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
 		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
-		cgnat.Contains(ip) || !ip.IsValid() || ip.Is4() && ip.As4()[0] == 0
+		cgnat.Contains(ip) || siteLocal.Contains(ip) || !ip.IsValid() || ip.Is4() && ip.As4()[0] == 0 {
+		return true
+	}
+	for _, v4 := range embedded(ip) {
+		if refused(v4, insecure) {
+			return true
+		}
+	}
+	return false
 }
 
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+var (
+	cgnat      = netip.MustParsePrefix("100.64.0.0/10")
+	siteLocal  = netip.MustParsePrefix("fec0::/10")
+	compatible = netip.MustParsePrefix("::/96")
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	nat64Local = netip.MustParsePrefix("64:ff9b:1::/48")
+	sixToFour  = netip.MustParsePrefix("2002::/16")
+	teredo     = netip.MustParsePrefix("2001::/32")
+)
+
+// embedded lists the IPv4 addresses an IPv6 address carries by one of the
+// transition schemes (RFC 4291 IPv4-compatible, RFC 6052 NAT64, RFC 3056
+// 6to4, RFC 4380 Teredo: its server, and its client, stored inverted).
+func embedded(ip netip.Addr) []netip.Addr {
+	if !ip.Is6() {
+		return nil
+	}
+	b := ip.As16()
+	v4 := func(x []byte) netip.Addr { return netip.AddrFrom4([4]byte{x[0], x[1], x[2], x[3]}) }
+	switch {
+	case compatible.Contains(ip), nat64.Contains(ip), nat64Local.Contains(ip):
+		return []netip.Addr{v4(b[12:16])}
+	case sixToFour.Contains(ip):
+		return []netip.Addr{v4(b[2:6])}
+	case teredo.Contains(ip):
+		client := [4]byte{b[12] ^ 0xff, b[13] ^ 0xff, b[14] ^ 0xff, b[15] ^ 0xff}
+		return []netip.Addr{v4(b[4:8]), v4(client[:])}
+	}
+	return nil
+}
 
 // Doer sends one HTTP request: an *http.Client, or on js/wasm the
 // runtime's fetch (Client).
