@@ -63,7 +63,7 @@ func (h *Handler) create(c *call, body []byte) {
 		}
 		if req.Key != "" {
 			// The record first: see player.go.
-			if err := h.updatePlayer(ctx, hash, func(p *playerRecord) bool { return p.addGame(id) }); err != nil {
+			if err := h.addToRecord(ctx, hash, id); err != nil {
 				c.fail(err)
 				return
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"tessera/engine"
@@ -215,4 +216,40 @@ func (h *Handler) updatePlayer(ctx context.Context, hash []byte, change func(*pl
 		}
 	}
 	return fmt.Errorf("%w: player record: %d writes in a row lost a race", store.ErrUnavailable, playerAttempts)
+}
+
+// addToRecord puts game id first in the record of hash. A full record
+// drops the game updated least recently (API.md: /api/me lists the 100
+// most recently updated), found with one LoadMany of its games; a game no
+// longer stored goes first. Should that read fail, the game joined first
+// goes.
+func (h *Handler) addToRecord(ctx context.Context, hash []byte, id string) error {
+	return h.updatePlayer(ctx, hash, func(p *playerRecord) bool {
+		if len(p.games) >= maxPlayerGames && !slices.Contains(p.games, id) {
+			if victim, ok := h.leastRecent(ctx, p.games); ok {
+				p.dropGames(map[string]bool{victim: true})
+			}
+		}
+		return p.addGame(id)
+	})
+}
+
+// leastRecent is the game of ids updated least recently, or one that is no
+// longer stored.
+func (h *Handler) leastRecent(ctx context.Context, ids []string) (string, bool) {
+	items, err := h.store.LoadMany(ctx, ids)
+	if err != nil {
+		return "", false
+	}
+	victim, oldest := "", time.Time{}
+	for _, id := range ids {
+		it, ok := items[id]
+		if !ok {
+			return id, true
+		}
+		if victim == "" || it.UpdatedAt.Before(oldest) {
+			victim, oldest = id, it.UpdatedAt
+		}
+	}
+	return victim, victim != ""
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -301,5 +302,34 @@ func TestPlayerRecordRoundTrip(t *testing.T) {
 	}
 	if _, err := decodePlayer(append(b, 0)); err == nil {
 		t.Fatal("a record with trailing data decodes")
+	}
+}
+
+// A key with 100 games that takes a seat in one more keeps the game it
+// joined first when that game was updated most recently: a full record
+// drops the game updated least recently (attack kit D5).
+func TestAFullRecordKeepsTheMostRecentlyUpdatedGames(t *testing.T) {
+	clock := &fakeClock{now: fixedNow}
+	st := memory.New()
+	s := &server{t: t, store: st, logs: &logBuffer{}}
+	s.h = New(Config{Store: st, Now: clock.Now, Rand: seededReader(5), Logger: slog.New(slog.NewJSONHandler(s.logs, nil))})
+	var ids []string
+	for i := 0; i < maxPlayerGames; i++ {
+		clock.Add(time.Minute)
+		id, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Ana","key":"` + keyAna + `"}`)
+		ids = append(ids, id)
+	}
+	// The first game is joined by Bea, which writes it: the most recent.
+	clock.Add(time.Minute)
+	s.join(ids[0], `{"name":"Bea"}`)
+	clock.Add(time.Minute)
+	extra, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Ana","key":"` + keyAna + `"}`)
+	listed := map[string]bool{}
+	for _, g := range s.me(keyAna).Games {
+		listed[g.ID] = true
+	}
+	if len(listed) != maxPlayerGames || !listed[extra] || !listed[ids[0]] || listed[ids[1]] {
+		t.Fatalf("%d listed; the new %v, the first joined (updated last) %v, the least recently updated %v",
+			len(listed), listed[extra], listed[ids[0]], listed[ids[1]])
 	}
 }

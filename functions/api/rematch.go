@@ -123,7 +123,7 @@ func (h *Handler) startRematch(c *call, g *loaded, old *engine.Match, nextID str
 	// The players' records first, as for any seat taken (player.go).
 	for _, a := range st.seats {
 		if a.tokenHash != nil {
-			if err := h.updatePlayer(ctx, a.tokenHash, func(p *playerRecord) bool { return p.addGame(nextID) }); err != nil {
+			if err := h.addToRecord(ctx, a.tokenHash, nextID); err != nil {
 				return false, err
 			}
 		}

@@ -68,7 +68,7 @@ func (h *Handler) takeSeat(c *call, body []byte) {
 		g.state.seats[seat].tokenHash = hash
 		if req.Key != "" && !recorded {
 			// The record first: see player.go.
-			if err := h.updatePlayer(ctx, hash, func(p *playerRecord) bool { return p.addGame(c.gameID) }); err != nil {
+			if err := h.addToRecord(ctx, hash, c.gameID); err != nil {
 				c.fail(err)
 				return
 			}
