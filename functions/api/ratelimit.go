@@ -33,17 +33,20 @@ type RateLimit struct {
 	Now func() time.Time
 }
 
-// maxAddrs bounds the addresses the limiter remembers; past it, new
-// addresses share one set of buckets until the idle ones are forgotten.
+// maxAddrs bounds the addresses the limiter remembers; past it, a new
+// address takes the place of one picked at random (whose next request
+// starts from full buckets again): so a flood from many addresses can
+// neither grow the map nor refuse an innocent new address's first request
+// (attack kit D9), where a shared overflow bucket, drained by the flood,
+// refused it.
 const maxAddrs = 100_000
 
 // limiter holds the buckets of every address seen lately.
 type limiter struct {
 	cfg      RateLimit
 	mu       sync.Mutex
-	addrs    map[string]*buckets
-	overflow buckets
-	swept    time.Time
+	addrs map[string]*buckets
+	swept time.Time
 }
 
 // buckets are one address's three.
@@ -144,11 +147,13 @@ func (l *limiter) get(addr string, now time.Time) *buckets {
 	b := l.addrs[addr]
 	if b == nil {
 		if len(l.addrs) >= maxAddrs {
-			b = &l.overflow
-		} else {
-			b = &buckets{}
-			l.addrs[addr] = b
+			for other := range l.addrs { // Go's map order: one at random
+				delete(l.addrs, other)
+				break
+			}
 		}
+		b = &buckets{}
+		l.addrs[addr] = b
 	}
 	b.seen = now
 	return b

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -213,5 +214,27 @@ func TestLimiterForgetsIdleAddresses(t *testing.T) {
 	l.allow("z", routePoll, "GET")
 	if len(l.addrs) != 1 {
 		t.Fatalf("%d addresses remembered, want 1", len(l.addrs))
+	}
+}
+
+// A flood from more addresses than the limiter remembers, each spending
+// its burst, neither grows the map past maxAddrs nor refuses a new
+// address's first request (attack kit D9).
+func TestAFullLimiterLetsANewAddressIn(t *testing.T) {
+	clock := &fakeClock{now: fixedNow}
+	l := newLimiter(RateLimit{PerSecond: 1, Now: clock.Now})
+	for i := range maxAddrs + 1000 {
+		addr := "flood-" + strconv.Itoa(i)
+		for {
+			if _, ok := l.allow(addr, routePoll, "GET"); !ok {
+				break
+			}
+		}
+	}
+	if len(l.addrs) > maxAddrs {
+		t.Fatalf("%d addresses remembered, at most %d", len(l.addrs), maxAddrs)
+	}
+	if retry, ok := l.allow("innocent", routePoll, "GET"); !ok {
+		t.Fatalf("a new address's first request was refused (retry %v)", retry)
 	}
 }
