@@ -32,10 +32,12 @@ const (
 	playerFormat = 1
 	// maxPlayerGames bounds the games a record lists: one LoadMany.
 	maxPlayerGames = store.MaxLoadMany
-	// maxDevices and maxDeviceBytes bound a key's push devices (API.md: at
-	// most 10; the subscription data stays under 4 KB).
+	// maxDevices bounds a key's push devices (API.md: at most 10, the
+	// oldest goes); maxDeviceBytes is what ten take at most, each endpoint
+	// being at most push.MaxEndpoint bytes (the record then stays under
+	// 12 KB: three of DynamoDB's 4 KB read units at most).
 	maxDevices     = 10
-	maxDeviceBytes = 4000
+	maxDeviceBytes = maxDevices * (binary.MaxVarintLen16 + push.MaxEndpoint + push.PublicKeyLen + push.AuthLen)
 	// playerAttempts bounds the retries of a record lost to a concurrent
 	// write: adding a game or a device commutes with any other change.
 	playerAttempts = 8

@@ -283,6 +283,19 @@ func TestPlayerRecordRoundTrip(t *testing.T) {
 	if len(p.devices) > maxDevices || p.deviceBytes() > maxDeviceBytes {
 		t.Fatalf("%d devices of %d bytes", len(p.devices), p.deviceBytes())
 	}
+	// Ten devices of the longest endpoints all fit (API.md: at most ten;
+	// attack kit D6: 1,000-byte endpoints kept only three).
+	long := &playerRecord{}
+	for i := 0; i < maxDevices; i++ {
+		long.putDevice(device{endpoint: "https://push.example/" + strings.Repeat("l", 990) + itoa(int64(i)),
+			p256dh: make([]byte, 65), auth: make([]byte, 16)})
+	}
+	if len(long.devices) != maxDevices {
+		t.Fatalf("%d devices of 1,000-byte endpoints kept, want %d", len(long.devices), maxDevices)
+	}
+	if back, err := decodePlayer(encodePlayer(long)); err != nil || len(back.devices) != maxDevices {
+		t.Fatalf("ten long devices do not round-trip: %v", err)
+	}
 	if last := p.devices[len(p.devices)-1].endpoint; !strings.HasSuffix(last, "e11") {
 		t.Errorf("the newest device was dropped: %s", last[len(last)-5:])
 	}
