@@ -1,3 +1,5 @@
+//go:generate node build.mjs
+
 package frontend
 
 import (
@@ -206,7 +208,7 @@ func route(p string) (string, bool) {
 			return "", false
 		}
 		return "game.html", true
-	case strings.HasPrefix(p, "/assets/"):
+	case strings.HasPrefix(p, "/assets/"), strings.HasPrefix(p, "/dist/"):
 		name := strings.TrimPrefix(p, "/")
 		if strings.Contains(name, "..") || strings.HasSuffix(name, "/") {
 			return "", false

@@ -26,11 +26,12 @@ func TestRoutes(t *testing.T) {
 		ctype      string
 		contains   string
 	}{
-		{"start page at root", "/", 200, "text/html; charset=utf-8", `src="/assets/start.js"`},
-		{"game page for any game id", "/g/k3x9q2m7ab", 200, "text/html; charset=utf-8", `src="/assets/app.js"`},
+		{"start page at root", "/", 200, "text/html; charset=utf-8", `src="/dist/start.js"`},
+		{"game page for any game id", "/g/k3x9q2m7ab", 200, "text/html; charset=utf-8", `src="/dist/game.js"`},
 		{"a path below a game id is 404", "/g/k3x9q2m7ab/extra", 404, "", ""},
 		{"empty game id is not a page", "/g/", 404, "", ""},
 		{"scripts are javascript", "/assets/app.js", 200, "text/javascript; charset=utf-8", "import"},
+		{"bundles are javascript", "/dist/game.js", 200, "text/javascript; charset=utf-8", ""},
 		{"styles are css", "/assets/style.css", 200, "text/css; charset=utf-8", ":root"},
 		{"icons are svg", "/assets/favicon.svg", 200, "image/svg+xml", "<svg"},
 		{"unknown asset is 404", "/assets/nope.js", 404, "", ""},

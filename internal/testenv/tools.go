@@ -16,6 +16,7 @@ var installHints = map[string]string{
 	"dynalite":       "npm ci --ignore-scripts (in the repository root)",
 	"chromium":       "apt-get update && apt-get install chromium",
 	"miniflare":      "npm ci --ignore-scripts (in the repository root)",
+	"esbuild":        "npm ci --ignore-scripts (in the repository root)",
 	"aws-lambda-rie": "go build -o <dir>/aws-lambda-rie github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie",
 }
 

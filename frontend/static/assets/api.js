@@ -56,26 +56,6 @@ export function apiError(status, data, retryAfter) {
   return new NetworkError('server answered ' + status);
 }
 
-/** prefetchGame: boot.js's early GET, taken by the page's first readGame. */
-export function prefetchGame(id, token) {
-  if (globalThis.tesseraPrefetch !== undefined) return; // too late: the page asked already
-  const path = `/api/games/${encodeURIComponent(id)}`;
-  const headers = { Accept: 'application/json' };
-  if (token) headers.Authorization = 'Bearer ' + token;
-  const res = fetch(path, { method: 'GET', headers, cache: 'no-store', credentials: 'omit' });
-  res.catch(() => {}); // a failure is readGame's to report
-  globalThis.tesseraPrefetch = { path, token: token || null, res };
-}
-
-// takePrefetch: the first GET takes the prefetch if it asks the same, and
-// closes it either way (no later request gets an old view).
-function takePrefetch(method, path, token, etag) {
-  if (method !== 'GET' || !path.startsWith('/api/games/')) return null;
-  const p = globalThis.tesseraPrefetch;
-  globalThis.tesseraPrefetch = false;
-  return p && !etag && p.path === path && p.token === (token || null) ? p.res : null;
-}
-
 async function call(method, path, { token, body, etag } = {}) {
   const headers = { Accept: 'application/json' };
   if (token) headers.Authorization = 'Bearer ' + token;
@@ -83,10 +63,10 @@ async function call(method, path, { token, body, etag } = {}) {
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res;
   try {
-    res = await (takePrefetch(method, path, token, etag) || fetch(path, {
+    res = await fetch(path, {
       method, headers, cache: 'no-store', credentials: 'omit',
       body: body === undefined ? undefined : JSON.stringify(body),
-    }));
+    });
   } catch (e) {
     throw new NetworkError(e && e.message ? e.message : 'network error');
   }
