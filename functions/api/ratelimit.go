@@ -43,8 +43,8 @@ const maxAddrs = 100_000
 
 // limiter holds the buckets of every address seen lately.
 type limiter struct {
-	cfg      RateLimit
-	mu       sync.Mutex
+	cfg   RateLimit
+	mu    sync.Mutex
 	addrs map[string]*buckets
 	swept time.Time
 }
