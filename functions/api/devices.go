@@ -120,8 +120,13 @@ func decodeDevice(body []byte, insecure bool) (device, error) {
 	f.int("expirationTime", math.MinInt64, math.MaxInt64)
 	keys, hasKeys := f.take("keys")
 	f.require("keys", hasKeys)
+	langName, hasLang := f.str("lang")
 	if err := f.done(); err != nil {
 		return device{}, err
+	}
+	l, ok := parseLang(langName)
+	if hasLang && !ok {
+		return device{}, badRequest("lang must be \"it\" or \"en\"")
 	}
 	if err := push.CheckEndpoint(endpoint, insecure); err != nil {
 		return device{}, badRequest("%s", strings.TrimPrefix(err.Error(), push.ErrEndpoint.Error()+": "))
@@ -138,7 +143,7 @@ func decodeDevice(body []byte, insecure bool) (device, error) {
 	if err := kf.done(); err != nil {
 		return device{}, err
 	}
-	d := device{endpoint: endpoint}
+	d := device{endpoint: endpoint, lang: l}
 	if d.p256dh, err = base64url(p256dh); err != nil || len(d.p256dh) != push.PublicKeyLen || !push.ValidPublicKey(d.p256dh) {
 		return device{}, badRequest("keys.p256dh must be a base64url P-256 point (65 bytes)")
 	}

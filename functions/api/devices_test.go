@@ -55,6 +55,9 @@ func testPushDevices(t *testing.T, mem store.Store) {
 		{"auth of 15 bytes", strings.Replace(sub("https://push.example/1"), goodAuth, goodAuth[:20], 1)},
 		{"expirationTime a string", strings.Replace(sub("https://push.example/1"), `"expirationTime":null`, `"expirationTime":"soon"`, 1)},
 		{"endpoint a number", `{"endpoint":5,"keys":{"p256dh":"` + goodP256dh + `","auth":"` + goodAuth + `"}}`},
+		{"a language the server has no texts in", strings.TrimSuffix(sub("https://push.example/1"), "}") + `,"lang":"fr"}`},
+		{"lang a number", strings.TrimSuffix(sub("https://push.example/1"), "}") + `,"lang":1}`},
+		{"lang in capitals", strings.TrimSuffix(sub("https://push.example/1"), "}") + `,"lang":"IT"}`},
 	}
 	for _, c := range bad {
 		// 400 comes before 401: without a key as well.

@@ -42,13 +42,15 @@ func snapshot(m *engine.Match) before {
 	return b
 }
 
-// message is one push: API.md's payload.
+// message is one push: API.md's payload, in English; texts holds its
+// words in every language (a device gets its own: pushtext.go).
 type message struct {
 	Game    string `json:"game"`
 	Version int64  `json:"version"`
 	Kind    string `json:"kind"`
 	Title   string `json:"title"`
 	Body    string `json:"body"`
+	texts   [numLangs]pushText
 }
 
 // messages lists, by seat, what the change from b to m tells each person:
@@ -75,13 +77,18 @@ func messages(id string, version int64, m *engine.Match, st *storedGame, b befor
 		v := m.View(s, engine.ViewMeta{ID: id, Version: version})
 		switch {
 		case timedOut[s] && !ended:
-			out[s] = message{Game: id, Version: version, Kind: "away", Title: "Your time ran out — " + tableName(v, s),
-				Body: "The computer plays for you until you take your seat back."}
+			out[s] = inEveryLang(id, version, "away", func(l lang) (string, string) {
+				return catalog[l].timeRanOut + tableName(v, s, l), catalog[l].computerPlays
+			})
 		case ended:
-			out[s] = message{Game: id, Version: version, Kind: "end", Title: "Match over — " + tableName(v, s), Body: endText(v)}
+			out[s] = inEveryLang(id, version, "end", func(l lang) (string, string) {
+				return catalog[l].matchOver + tableName(v, s, l), endText(v, l)
+			})
 		case (v.You.Confirm || v.Hand != nil && v.Hand.Turn != nil && *v.Hand.Turn == s) && (b.toAct&(1<<s) == 0 || dealt):
-			out[s] = message{Game: id, Version: version, Kind: "turn", Title: "Your turn — " + tableName(v, s),
-				Body: turnText(v, s, m.Log()[b.logLen:])}
+			since := m.Log()[b.logLen:]
+			out[s] = inEveryLang(id, version, "turn", func(l lang) (string, string) {
+				return catalog[l].yourTurn + tableName(v, s, l), turnText(v, s, since, l)
+			})
 		}
 	}
 	return out
@@ -108,55 +115,56 @@ func isolate(name string) string {
 	return name
 }
 
-// tableName is "Five Up with Bea and Carlo", as seat s sees the table.
-func tableName(v *engine.View, s int) string {
+// tableName is "Five Up with Bea and Carlo", as seat s sees the table, in l.
+func tableName(v *engine.View, s int, l lang) string {
 	var others []string
 	for i := range v.Seats {
 		if i != s && seatName(v, i) != "" {
 			others = append(others, seatName(v, i))
 		}
 	}
-	return v.Variant.Rules().Title + " with " + andList(others)
+	return ruleTitle(v.Variant, l) + catalog[l].with + andList(others, l)
 }
 
-func andList(xs []string) string {
+func andList(xs []string, l lang) string {
 	if len(xs) <= 1 {
 		return strings.Join(xs, "")
 	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+	return strings.Join(xs[:len(xs)-1], ", ") + catalog[l].and + xs[len(xs)-1]
 }
 
-// turnText says what happened since, and what the seat needs.
-func turnText(v *engine.View, s int, since []engine.Event) string {
+// turnText says what happened since, and what the seat needs, in l.
+func turnText(v *engine.View, s int, since []engine.Event, l lang) string {
+	w := catalog[l]
 	if v.You.Confirm {
-		return "You were dealt four doubles or more: redeal or keep?"
+		return w.redealOrKeep
 	}
 	var text string
 	for _, e := range since {
 		if e.Type == engine.EventPlay && e.Seat != s {
-			text = seatName(v, e.Seat) + " played " + e.Tile.String()
+			text = fill(w.played, seatName(v, e.Seat), e.Tile.String())
 			if e.Points > 0 {
-				text += " for " + strconv.Itoa(e.Points)
+				text += fill(w.playedFor, strconv.Itoa(e.Points))
 			}
 			text += "."
 		}
 	}
 	if text == "" && v.Hand != nil {
-		text = "Hand " + strconv.Itoa(v.Hand.Number) + " is dealt."
+		text = fill(w.handDealt, strconv.Itoa(v.Hand.Number))
 	}
 	// Where the ends count, or more than two teams play, what the seat
 	// needs; two teams scoring at hand ends: the score.
 	team := v.You.Team
 	if v.Variant.Rules().Counts || len(v.Scores) != 2 {
-		return text + " You need " + strconv.Itoa(v.Options.Target-v.Scores[team]) + " to reach " + strconv.Itoa(v.Options.Target) + "."
+		return text + " " + fill(w.youNeed, strconv.Itoa(v.Options.Target-v.Scores[team]), strconv.Itoa(v.Options.Target))
 	}
-	return text + " Score: " + strconv.Itoa(v.Scores[team]) + " to " + strconv.Itoa(v.Scores[1-team]) + "."
+	return text + " " + fill(w.score, strconv.Itoa(v.Scores[team]), strconv.Itoa(v.Scores[1-team]))
 }
 
-// endText is "Ana & Carlo won 252–180."
-func endText(v *engine.View) string {
+// endText is "Ana & Carlo won 252–180.", in l.
+func endText(v *engine.View, l lang) string {
 	if v.Winner == nil {
-		return "The match is over."
+		return catalog[l].over
 	}
 	w := *v.Winner
 	var names []string
@@ -168,7 +176,15 @@ func endText(v *engine.View) string {
 			best = max(best, v.Scores[st.Team])
 		}
 	}
-	return strings.Join(names, " & ") + " won " + strconv.Itoa(v.Scores[w]) + "–" + strconv.Itoa(best) + "."
+	format := catalog[l].won
+	if len(names) == 1 {
+		format = catalog[l].wonOne
+	}
+	joined := strings.Join(names, " & ")
+	if l == langIT {
+		joined = strings.Join(names, " e ")
+	}
+	return fill(format, joined, strconv.Itoa(v.Scores[w])+"–"+strconv.Itoa(best))
 }
 
 // notify sends the pushes of a saved change, within pushBudget. Nothing
@@ -228,10 +244,14 @@ func (h *Handler) send(ctx context.Context, host, id string, version int64, st *
 			h.log.Warn("push: a player record does not decode", "gameId", id, "cause", err.Error())
 			continue
 		}
-		payload, _ := json.Marshal(msg)
+		var payloads [numLangs][]byte
+		for l := range numLangs {
+			payloads[l], _ = json.Marshal(msg.in(l))
+		}
 		for _, d := range p.devices {
 			wg.Add(1)
 			sent++
+			payload := payloads[d.lang]
 			go func() {
 				defer wg.Done()
 				err := sender.Send(ctx, d.subscription(), payload)

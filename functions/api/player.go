@@ -17,19 +17,24 @@ import (
 // A player record is what the server keeps for one key (API.md
 // "Players"): the games the key took a seat in, and its push devices. It
 // is one store item beside the games, named by the key's hash, so
-// `/api/me` is one read of it and one LoadMany of its games. Format 1:
+// `/api/me` is one read of it and one LoadMany of its games. Format 2:
 //
 //	format byte (playerFormat)
 //	game count uvarint; per game: its id's idBytes, most recently joined first
 //	device count byte; per device, oldest first: endpoint (uvarint length +
-//	  bytes), p256dh (65 bytes), auth (16 bytes)
+//	  bytes), p256dh (65 bytes), auth (16 bytes), lang byte (0 en, 1 it)
+//
+// Format 1, release 0.1.0's, is the same without the lang byte (English);
+// it is still read (CHANGELOG.md), and written as format 2 by the next
+// change.
 //
 // Taking a seat writes the record before the game (docs/players.md): a
 // crash between the two leaves a game in the record whose seats do not
 // hold the key, which every read checks and drops, and never a seat the
 // record does not list.
 const (
-	playerFormat = 1
+	playerFormat  = 2
+	playerFormat1 = 1
 	// maxPlayerGames bounds the games a record lists: one LoadMany.
 	maxPlayerGames = store.MaxLoadMany
 	// maxDevices bounds a key's push devices (API.md: at most 10, the
@@ -37,7 +42,7 @@ const (
 	// being at most push.MaxEndpoint bytes (the record then stays under
 	// 12 KB: three of DynamoDB's 4 KB read units at most).
 	maxDevices     = 10
-	maxDeviceBytes = maxDevices * (binary.MaxVarintLen16 + push.MaxEndpoint + push.PublicKeyLen + push.AuthLen)
+	maxDeviceBytes = maxDevices * (binary.MaxVarintLen16 + push.MaxEndpoint + push.PublicKeyLen + push.AuthLen + 1)
 	// playerAttempts bounds the retries of a record lost to a concurrent
 	// write: adding a game or a device commutes with any other change.
 	playerAttempts = 8
@@ -53,11 +58,12 @@ type playerRecord struct {
 	devices []device // oldest first
 }
 
-// device is one push subscription.
+// device is one push subscription, and the language of its texts.
 type device struct {
 	endpoint string
 	p256dh   []byte
 	auth     []byte
+	lang     lang
 }
 
 func (d device) subscription() push.Subscription {
@@ -117,7 +123,7 @@ func (p *playerRecord) dropDevice(endpoint string) bool {
 func (p *playerRecord) deviceBytes() int {
 	n := 0
 	for _, d := range p.devices {
-		n += binary.MaxVarintLen16 + len(d.endpoint) + push.PublicKeyLen + push.AuthLen
+		n += binary.MaxVarintLen16 + len(d.endpoint) + push.PublicKeyLen + push.AuthLen + 1
 	}
 	return n
 }
@@ -136,6 +142,7 @@ func encodePlayer(p *playerRecord) []byte {
 		b = append(b, d.endpoint...)
 		b = append(b, d.p256dh...)
 		b = append(b, d.auth...)
+		b = append(b, byte(d.lang))
 	}
 	return b
 }
@@ -145,7 +152,8 @@ func decodePlayer(b []byte) (*playerRecord, error) {
 	bad := func(what string) error {
 		return fmt.Errorf("%w: player record: %s", engine.ErrCorrupt, what)
 	}
-	if f := r.count("format", playerFormat); r.err != nil || f != playerFormat {
+	format := r.count("format", playerFormat)
+	if r.err != nil || format < playerFormat1 {
 		return nil, bad("format")
 	}
 	n, k := binary.Uvarint(r.b)
@@ -166,6 +174,10 @@ func decodePlayer(b []byte) (*playerRecord, error) {
 		r.b = r.b[k:]
 		p.devices[i] = device{endpoint: string(r.next("endpoint", int(n))),
 			p256dh: r.next("p256dh", push.PublicKeyLen), auth: r.next("auth", push.AuthLen)}
+		if format >= 2 {
+			l := r.count("lang", int(numLangs)-1)
+			p.devices[i].lang = lang(l)
+		}
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing data")

@@ -296,6 +296,18 @@ func TestPlayerRecordRoundTrip(t *testing.T) {
 	if back, err := decodePlayer(encodePlayer(long)); err != nil || len(back.devices) != maxDevices {
 		t.Fatalf("ten long devices do not round-trip: %v", err)
 	}
+	// A record of format 1 (release 0.1.0: devices without a language)
+	// still reads, its devices in English.
+	old := []byte{playerFormat1, 0, 1, 3, 'h', 't', 's'}
+	old = append(append(old, make([]byte, 65)...), make([]byte, 16)...)
+	if back, err := decodePlayer(old); err != nil || len(back.devices) != 1 || back.devices[0].endpoint != "hts" || back.devices[0].lang != langEN {
+		t.Fatalf("a format 1 record: %+v, %v", back, err)
+	}
+	it := &playerRecord{}
+	it.putDevice(device{endpoint: "https://push.example/it", p256dh: make([]byte, 65), auth: make([]byte, 16), lang: langIT})
+	if back, err := decodePlayer(encodePlayer(it)); err != nil || back.devices[0].lang != langIT {
+		t.Fatalf("a device's language does not round-trip: %+v, %v", back, err)
+	}
 	if last := p.devices[len(p.devices)-1].endpoint; !strings.HasSuffix(last, "e11") {
 		t.Errorf("the newest device was dropped: %s", last[len(last)-5:])
 	}

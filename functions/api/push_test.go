@@ -115,7 +115,8 @@ func (s *server) vapidKey() string {
 // Two keys play through the API with a real push service stand-in (it
 // decrypts RFC 8291 and checks the VAPID token against GET /api/push):
 // each move sends exactly one turn message, with the new version, to the
-// seat whose turn it became, and none to the mover; a 410 removes the
+// seat whose turn it became, in its device's language, and none to the
+// mover; a 410 removes the
 // device; a push service that hangs does not hold a move past 1 s.
 func TestPushesReachTheRightDevice(t *testing.T) {
 	svc := pushService{t, testenv.WebPush(t)}
@@ -127,6 +128,8 @@ func TestPushesReachTheRightDevice(t *testing.T) {
 	}
 	subA, hashA := svc.subscribe(key)
 	subB, hashB := svc.subscribe(key)
+	// Bea's device reads Italian (API.md: "lang", default en).
+	subB = strings.TrimSuffix(subB, "}") + `,"lang":"it"}`
 	for _, d := range []struct{ key, sub string }{{keyAna, subA}, {keyBea, subB}} {
 		if r := s.do("PUT", "/api/me/push", d.sub, d.key); r.status != 204 {
 			t.Fatalf("PUT /api/me/push: %d %s", r.status, r.body)
@@ -168,6 +171,7 @@ func TestPushesReachTheRightDevice(t *testing.T) {
 			want[next] = append(want[next], message{Game: id, Version: v.Version, Kind: "turn"})
 		}
 	}
+	prefixes := []string{"Your turn — Five Up with Bea", "Tocca a te — Five Up con Ana"}
 	for seat, hash := range hashes {
 		got := svc.received(hash)
 		if len(got) != len(want[seat]) {
@@ -175,7 +179,7 @@ func TestPushesReachTheRightDevice(t *testing.T) {
 		}
 		for i, m := range got {
 			if m.Game != want[seat][i].Game || m.Version != want[seat][i].Version || m.Kind != "turn" ||
-				!strings.HasPrefix(m.Title, "Your turn — Five Up with ") || m.Body == "" {
+				!strings.HasPrefix(m.Title, prefixes[seat]) || m.Body == "" {
 				t.Errorf("seat %d message %d = %+v, want %+v", seat, i, m, want[seat][i])
 			}
 			for _, k := range keys {
@@ -270,10 +274,10 @@ func TestAHangingPushServiceDoesNotHoldAMove(t *testing.T) {
 func TestPushTextsIsolateRightToLeftNames(t *testing.T) {
 	name := func(s string) *string { return &s }
 	v := &engine.View{Variant: engine.FiveUp, Seats: []engine.ViewSeat{{Name: name("Ana")}, {Name: name("דנה")}, {Name: name("سارا")}, {Name: nil}}}
-	if got, want := tableName(v, 0), "Five Up with \u2068דנה\u2069 and \u2068سارا\u2069"; got != want {
+	if got, want := tableName(v, 0, langEN), "Five Up with \u2068דנה\u2069 and \u2068سارا\u2069"; got != want {
 		t.Errorf("tableName = %q, want %q", got, want)
 	}
-	if got, want := tableName(v, 1), "Five Up with Ana and \u2068سارا\u2069"; got != want {
+	if got, want := tableName(v, 1, langEN), "Five Up with Ana and \u2068سارا\u2069"; got != want {
 		t.Errorf("tableName = %q, want %q", got, want)
 	}
 }

@@ -150,11 +150,14 @@ func (h *Handler) startRematch(c *call, g *loaded, old *engine.Match, nextID str
 			continue
 		}
 		v := m.View(s, engine.ViewMeta{ID: nextID, Version: 1})
-		body := seatName(v, c.seat) + " started the rematch."
-		if acting(m, s) {
-			body += " It is your turn."
-		}
-		msgs[s] = message{Game: nextID, Version: 1, Kind: "rematch", Title: "Rematch — " + tableName(v, s), Body: body}
+		yours := acting(m, s)
+		msgs[s] = inEveryLang(nextID, 1, "rematch", func(l lang) (string, string) {
+			body := fill(catalog[l].startedRematch, seatName(v, c.seat))
+			if yours {
+				body += catalog[l].alsoYourTurn
+			}
+			return catalog[l].rematch + tableName(v, s, l), body
+		})
 	}
 	h.send(ctx, c.r.Host, nextID, 1, st, msgs)
 	return true, nil

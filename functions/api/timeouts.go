@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"tessera/engine"
@@ -171,22 +170,10 @@ func (h *Handler) remind(ctx context.Context, host, id string, g *loaded) (bool,
 		}
 		v := m.View(s, engine.ViewMeta{ID: id, Version: g.item.Version})
 		left := g.state.deadlineOf(s).Sub(now).Round(time.Minute)
-		msgs[s] = message{Game: id, Version: g.item.Version, Kind: "reminder",
-			Title: "Your turn — " + inWords(left) + " left", Body: "Your move in " + tableName(v, s) + "."}
+		msgs[s] = inEveryLang(id, g.item.Version, "reminder", func(l lang) (string, string) {
+			return catalog[l].yourTurn + fill(catalog[l].left, inWords(left, l)), fill(catalog[l].yourMoveIn, tableName(v, s, l))
+		})
 	}
 	h.send(ctx, host, id, g.item.Version, g.state, msgs)
 	return true, nil
-}
-
-// inWords is "2 days", "5 h", "15 min".
-func inWords(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return strconv.Itoa(int(d/(24*time.Hour))) + " days"
-	case d >= 2*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + " h"
-	case d >= time.Minute:
-		return strconv.Itoa(int(d/time.Minute)) + " min"
-	}
-	return "less than a minute"
 }
