@@ -97,6 +97,7 @@ func (h *Handler) refreshRecord(ctx context.Context, hash []byte) error {
 		if !errors.Is(err, store.ErrConflict) {
 			return err
 		}
+		backOff(ctx, attempt)
 	}
 	return fmt.Errorf("%w: player record: %d refreshes in a row lost a race", store.ErrUnavailable, playerAttempts)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -44,8 +45,11 @@ const (
 	maxDevices     = 10
 	maxDeviceBytes = maxDevices * (binary.MaxVarintLen16 + push.MaxEndpoint + push.PublicKeyLen + push.AuthLen + 1)
 	// playerAttempts bounds the retries of a record lost to a concurrent
-	// write: adding a game or a device commutes with any other change.
-	playerAttempts = 8
+	// write: adding a game or a device commutes with any other change, so
+	// it must not fail for losing races (attack kit D3: 16 keyed creates at
+	// once with one key lost 8 in a row). Between attempts a writer waits
+	// a random time that doubles, up to 64 ms: at most about 2 s in all.
+	playerAttempts = 40
 )
 
 // playerID names the record of the key whose hash is h. It cannot be a
@@ -228,6 +232,7 @@ func (h *Handler) updatePlayer(ctx context.Context, hash []byte, change func(*pl
 		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
 			return err
 		}
+		backOff(ctx, attempt)
 	}
 	return fmt.Errorf("%w: player record: %d writes in a row lost a race", store.ErrUnavailable, playerAttempts)
 }
@@ -266,4 +271,17 @@ func (h *Handler) leastRecent(ctx context.Context, ids []string) (string, bool) 
 		}
 	}
 	return victim, victim != ""
+}
+
+// backOff waits before retry attempt+1 of a write that lost a race: a
+// random time below 2^attempt ms, at most 64 ms, so writers that collided
+// spread out.
+func backOff(ctx context.Context, attempt int) {
+	d := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }

@@ -358,3 +358,34 @@ func TestAFullRecordKeepsTheMostRecentlyUpdatedGames(t *testing.T) {
 			len(listed), listed[extra], listed[ids[0]], listed[ids[1]])
 	}
 }
+
+// 16 creates at once with one key all succeed and all are listed: adding
+// a game to a key's record commutes, so losing races never makes it 503
+// (attack kit D3), on every store.
+func TestConcurrentKeyedCreatesAllSucceed(t *testing.T) {
+	for _, rs := range raceStores {
+		t.Run(rs.name, func(t *testing.T) {
+			st, _ := rs.open(t)
+			s := newServer(t, st, 106)
+			var mu sync.Mutex
+			tick := fixedNow
+			s.h = New(Config{Store: st, Rand: seededReader(106), Now: func() time.Time {
+				mu.Lock()
+				defer mu.Unlock()
+				tick = tick.Add(time.Microsecond)
+				return tick
+			}})
+			answers := parallel(s, 16, func(int) (string, string, string, string) {
+				return "POST", "/api/games", `{"variant":"fiveup","players":2,"name":"Ana","key":"` + keyAna + `"}`, ""
+			})
+			for _, r := range answers {
+				if r.status != 201 {
+					t.Fatalf("a keyed create answered %d %s", r.status, r.body)
+				}
+			}
+			if m := s.me(keyAna); len(m.Games) != 16 {
+				t.Fatalf("my games lists %d, want 16", len(m.Games))
+			}
+		})
+	}
+}
