@@ -96,6 +96,12 @@ func now() time.Time {
 func newHandler(a *api.Handler, logger *slog.Logger) http.Handler {
 	page := logRequests(logger, frontend.Handler())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "PRI" {
+			// HTTP/2's connection preface on a cleartext HTTP/1 server
+			// (no h2c here): not a page to answer 404 for (attack kit).
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
 		if p := r.URL.EscapedPath(); p == "/api" || strings.HasPrefix(p, "/api/") {
 			a.ServeHTTP(w, r)
 			return

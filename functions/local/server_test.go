@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -264,6 +266,27 @@ func TestStrayAPIPathsAre404(t *testing.T) {
 		}
 		if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
 			t.Errorf("%s %s: X-Content-Type-Options %q", tc.method, tc.path, got)
+		}
+	}
+}
+
+// HTTP/2's preface sent in clear to this HTTP/1 server is 400, not the
+// page's 404.
+func TestAnHTTP2PrefaceIs400(t *testing.T) {
+	base, _, _ := inProcess(t, "-data", t.TempDir())
+	for _, raw := range []string{"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := conn.Write([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+		line, _ := bufio.NewReader(conn).ReadString('\n')
+		conn.Close()
+		if !strings.HasPrefix(line, "HTTP/1.1 400") {
+			t.Errorf("%q: answered %q, want 400", strings.SplitN(raw, "\r", 2)[0], line)
 		}
 	}
 }
