@@ -183,3 +183,68 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// blockingSink holds every push until release is closed, counting how
+// many wait at once.
+type blockingSink struct {
+	mu       sync.Mutex
+	inFlight int
+	most     int
+	release  chan struct{}
+}
+
+func (b *blockingSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	b.mu.Lock()
+	b.inFlight++
+	b.most = max(b.most, b.inFlight)
+	b.mu.Unlock()
+	select {
+	case <-b.release:
+	case <-r.Context().Done():
+	}
+	b.mu.Lock()
+	b.inFlight--
+	b.mu.Unlock()
+	w.WriteHeader(http.StatusCreated)
+}
+
+// A sweep's pushes never hold its next game (attack kit D1: a device whose
+// push service hangs delayed every timeout after it by up to 0.9 s): with
+// five games timing out and every push held by the push service, all
+// five games' pushes are in flight at once.
+func TestASweepDoesNotWaitForItsPushes(t *testing.T) {
+	sink := &blockingSink{release: make(chan struct{})}
+	service := httptest.NewServer(sink)
+	defer service.Close()
+	defer close(sink.release)
+	clock := &fakeClock{now: fixedNow}
+	st := memory.New()
+	h := New(Config{Store: st, Now: clock.Now, Rand: seededReader(9), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		Push: &PushConfig{Insecure: true, Subject: "mailto:t@tessera.invalid"}})
+	s := &server{t: t, store: st, logs: &logBuffer{}, h: h}
+	const games = 5
+	for range games {
+		id, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Ana","moveTime":60,"key":"` + keyAna + `"}`)
+		s.join(id, `{"name":"Bea","key":"`+keyBea+`"}`)
+	}
+	for _, k := range []string{keyAna, keyBea} {
+		if r := s.do("PUT", "/api/me/push", sub(service.URL+"/"+k[:3]), k); r.status != 204 {
+			t.Fatalf("PUT /api/me/push: %d %s", r.status, r.body)
+		}
+	}
+	clock.Add(2 * time.Minute)
+	done := make(chan int, 1)
+	go func() { n, _ := h.Sweep(context.Background(), "test"); done <- n }()
+	waitFor(t, func() bool {
+		sink.mu.Lock()
+		defer sink.mu.Unlock()
+		return sink.most >= games
+	})
+	sink.mu.Lock()
+	t.Logf("%d pushes in flight at once", sink.most)
+	sink.mu.Unlock()
+	if n := <-done; n != games {
+		t.Fatalf("the sweep took %d games, want %d", n, games)
+	}
+}

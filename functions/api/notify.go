@@ -202,6 +202,34 @@ func (h *Handler) send(ctx context.Context, host, id string, version int64, st *
 	if h.push == nil || len(msgs) == 0 {
 		return
 	}
+	if q, ok := ctx.Value(sendQueueKey{}).(*sendQueue); ok {
+		// A sweep: the pushes go out beside it, never holding the next
+		// game's timeout (attack kit D1); the sweep waits for them last.
+		q.wg.Add(1)
+		q.slots <- struct{}{}
+		go func() {
+			defer func() { <-q.slots; q.wg.Done() }()
+			h.sendNow(context.WithoutCancel(ctx), host, id, version, st, msgs)
+		}()
+		return
+	}
+	h.sendNow(ctx, host, id, version, st, msgs)
+}
+
+// sendQueue holds a sweep's pushes: at most cap(slots) games' pushes at
+// once, each within pushBudget.
+type sendQueue struct {
+	wg    sync.WaitGroup
+	slots chan struct{}
+}
+
+type sendQueueKey struct{}
+
+// sweepSends is how many games' pushes a sweep sends at once.
+const sweepSends = 32
+
+// sendNow delivers msgs within pushBudget.
+func (h *Handler) sendNow(ctx context.Context, host, id string, version int64, st *storedGame, msgs map[int]message) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushBudget)
 	defer cancel()
 	keys, err := h.vapid(ctx)

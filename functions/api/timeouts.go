@@ -89,6 +89,10 @@ func (h *Handler) Sweep(ctx context.Context, host string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The pushes go out beside the sweep (send), not between its games.
+	q := &sendQueue{slots: make(chan struct{}, sweepSends)}
+	defer q.wg.Wait()
+	ctx = context.WithValue(ctx, sendQueueKey{}, q)
 	n := 0
 	for _, id := range ids {
 		if ctx.Err() != nil {
