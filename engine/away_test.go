@@ -138,3 +138,29 @@ func TestPropertiesAwayAndBack(t *testing.T) {
 		})
 	}
 }
+
+// A seat's away and back moves are bounded per hand (MaxAskedChanges; the
+// next is ErrLimit and changes nothing); a new hand starts the count again,
+// and a timeout is never refused.
+func TestAwayAndBackAreBoundedPerHand(t *testing.T) {
+	m := newStarted(t, Options{Variant: FiveUp, Players: 2, Target: 250}, Seed{4, 4})
+	seat := 1 - m.ToAct()[0] // not the seat to play: its moves change nothing else
+	kinds := []MoveKind{Away, Back}
+	for i := range MaxAskedChanges {
+		if err := m.Apply(seat, Move{Kind: kinds[i%2]}); err != nil {
+			t.Fatalf("change %d: %v", i+1, err)
+		}
+	}
+	before := m.Seq()
+	if err := m.Apply(seat, Move{Kind: kinds[MaxAskedChanges%2]}); !errors.Is(err, ErrLimit) || m.Seq() != before {
+		t.Fatalf("change %d: %v (seq %d -> %d), want ErrLimit and no change", MaxAskedChanges+1, err, before, m.Seq())
+	}
+	other := 1 - seat
+	if err := m.Timeout(other); err != nil {
+		t.Fatalf("a timeout after the limit: %v", err)
+	}
+	d, err := Decode(Encode(m))
+	if err != nil || d.Seq() != m.Seq() {
+		t.Fatalf("a match at the limit does not round-trip: %v", err)
+	}
+}

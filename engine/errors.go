@@ -19,4 +19,7 @@ var (
 	ErrGameFull = errors.New("game full")
 	// ErrCorrupt: an encoded state that cannot be decoded or replayed.
 	ErrCorrupt = errors.New("corrupt state")
+	// ErrLimit: a move within the rules that a bound refuses (a seat's
+	// away and back moves in one hand: MaxAskedChanges).
+	ErrLimit = errors.New("limit reached")
 )

@@ -361,9 +361,13 @@ func (m *Match) Apply(seat int, mv Move) error {
 		return m.answer(seat, mv.Kind == Redeal)
 	case Play:
 		return m.play(seat, mv.Tile, mv.End)
-	case Away:
-		return m.change(seat, AwayAsked)
-	case Back:
+	case Away, Back:
+		if m.askedChanges(seat) >= MaxAskedChanges {
+			return fmt.Errorf("%w: a seat may go away or come back %d times a hand", ErrLimit, MaxAskedChanges)
+		}
+		if mv.Kind == Away {
+			return m.change(seat, AwayAsked)
+		}
 		return m.change(seat, BackAgain)
 	}
 	return fmt.Errorf("%w: unknown move kind %d", ErrBadInput, mv.Kind)
@@ -456,6 +460,26 @@ func (m *Match) endHand(res Result, winner, next int) {
 	m.status, m.winner, m.phase, m.result = StatusFinished, winner, PhaseOver, &res
 	m.confirming = 0
 	m.emit(Event{Type: EventMatchEnd, Team: winner})
+}
+
+// MaxAskedChanges bounds a seat's away and back moves in one hand, so that
+// no seat can grow the log (and every view) without end by toggling
+// (attack kit D2: 6,000 toggles made a view of 489 KB). A timeout is never
+// refused.
+const MaxAskedChanges = 6
+
+// askedChanges counts seat's away and back moves in the current hand.
+func (m *Match) askedChanges(seat int) int {
+	n := 0
+	if len(m.records) == 0 {
+		return 0
+	}
+	for _, c := range m.records[len(m.records)-1].Changes {
+		if c.Seat == seat && c.Kind != AwayTimeout {
+			n++
+		}
+	}
+	return n
 }
 
 // Timeout is a person whose time to act ran out (the service keeps the

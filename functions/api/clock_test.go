@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
+	"tessera/engine"
 	"testing"
 	"time"
 
@@ -320,4 +321,28 @@ func TestTimeoutInTheRedealQuestion(t *testing.T) {
 		t.Fatalf("nobody answered the redeal question: %+v", after.Log)
 	}
 	t.Fatal("no seed in 400 deals a redeal question: the test proves nothing")
+}
+
+// A seat's away and back moves are bounded per hand: past
+// engine.MaxAskedChanges, 409 limit_reached, and nothing changes (attack
+// kit D2: unbounded toggles grew every view).
+func TestAwayAndBackTogglesAreBounded(t *testing.T) {
+	s := newServer(t, newMemoryStore(), 77)
+	id, tokens := s.fullGame(`{"variant":"fiveup","players":2,"name":"Ana"}`)
+	kinds := []string{"away", "back"}
+	var r response
+	for i := 0; i <= engine.MaxAskedChanges; i++ {
+		v := s.poll(id, "")
+		r = s.do("POST", "/api/games/"+id+"/moves", `{"version":`+itoa(v.Version)+`,"type":"`+kinds[i%2]+`"}`, tokens[1])
+		if i < engine.MaxAskedChanges && r.status != 200 {
+			t.Fatalf("move %d (%s): %d %s", i+1, kinds[i%2], r.status, r.body)
+		}
+	}
+	before := s.stored(id)
+	if e := mustError(t, r); r.status != 409 || e.Error.Code != "limit_reached" {
+		t.Fatalf("move %d: %d %s, want 409 limit_reached", engine.MaxAskedChanges+1, r.status, r.body)
+	}
+	if after := s.stored(id); after.Version != before.Version {
+		t.Fatal("a refused toggle changed the game")
+	}
 }

@@ -22,6 +22,7 @@ const (
 	codeNotFinished      = "not_finished"
 	codeTooLarge         = "too_large"
 	codeIllegalMove      = "illegal_move"
+	codeLimitReached     = "limit_reached"
 	codeRateLimited      = "rate_limited"
 	codeUnavailable      = "unavailable"
 	codeInternal         = "internal"
@@ -77,6 +78,8 @@ func classify(err error) (status int, code string, public bool) {
 		return 409, codeNotYourTurn, true
 	case errors.Is(err, engine.ErrIllegalMove):
 		return 422, codeIllegalMove, true
+	case errors.Is(err, engine.ErrLimit):
+		return 409, codeLimitReached, true
 	case errors.Is(err, store.ErrUnavailable):
 		return 503, codeUnavailable, false
 	}
