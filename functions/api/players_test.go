@@ -221,18 +221,7 @@ func TestConcurrentKeyedJoinsTakeOneSeat(t *testing.T) {
 	for _, rs := range raceStores {
 		t.Run(rs.name, func(t *testing.T) {
 			st, arm := rs.open(t)
-			s := newServer(t, st, 105)
-			// Each request stamps its own time, as a real clock does: the
-			// DynamoDB adapter takes a failed condition whose stored item is
-			// byte for byte its own write for its own retry (store/dynamo).
-			var mu sync.Mutex
-			tick := fixedNow
-			s.h = New(Config{Store: st, Rand: seededReader(105), Now: func() time.Time {
-				mu.Lock()
-				defer mu.Unlock()
-				tick = tick.Add(time.Microsecond)
-				return tick
-			}})
+			s := tickingServer(t, st, 105)
 			id, _, _ := s.create(`{"variant":"fiveup","players":4,"name":"Ana"}`)
 			arm()
 			answers := parallel(s, raceMoves, func(int) (string, string, string, string) {
@@ -366,15 +355,7 @@ func TestConcurrentKeyedCreatesAllSucceed(t *testing.T) {
 	for _, rs := range raceStores {
 		t.Run(rs.name, func(t *testing.T) {
 			st, _ := rs.open(t)
-			s := newServer(t, st, 106)
-			var mu sync.Mutex
-			tick := fixedNow
-			s.h = New(Config{Store: st, Rand: seededReader(106), Now: func() time.Time {
-				mu.Lock()
-				defer mu.Unlock()
-				tick = tick.Add(time.Microsecond)
-				return tick
-			}})
+			s := tickingServer(t, st, 106)
 			answers := parallel(s, 16, func(int) (string, string, string, string) {
 				return "POST", "/api/games", `{"variant":"fiveup","players":2,"name":"Ana","key":"` + keyAna + `"}`, ""
 			})
@@ -388,4 +369,21 @@ func TestConcurrentKeyedCreatesAllSucceed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tickingServer is a server whose every request stamps its own time, as a
+// real clock does: the DynamoDB adapter takes a failed condition whose
+// stored item is byte for byte its own write for its own retry
+// (store/dynamo).
+func tickingServer(t *testing.T, st store.Store, seed uint64) *server {
+	s := newServer(t, st, seed)
+	var mu sync.Mutex
+	tick := fixedNow
+	s.h = New(Config{Store: st, Rand: seededReader(seed), Now: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		tick = tick.Add(time.Microsecond)
+		return tick
+	}})
+	return s
 }
