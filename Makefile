@@ -107,12 +107,12 @@ test-vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./functions/worker ./functions/workerapp ./functions/store/d1 ./functions/jsutil
 
 test-race:
-	$(GO) test -race ./functions/api/... ./functions/store/...
+	$(GO) test -race ./functions/game/... ./functions/api/... ./functions/store/...
 
 # Everything except the packages test-race already covered and the browser
 # tests, which test-browser runs.
 test-go:
-	$(GO) test $$($(GO) list ./... | grep -v -e '^tessera/functions/api' -e '^tessera/functions/store' -e '^tessera/frontend')
+	$(GO) test $$($(GO) list ./... | grep -v -e '^tessera/functions/api' -e '^tessera/functions/game' -e '^tessera/functions/store' -e '^tessera/frontend')
 
 # test-browser runs the frontend's tests: its Go tests (handler, budgets) and
 # the node tests under browsertest/, which drive Debian's chromium through

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
 )
@@ -103,7 +104,7 @@ func TestCreateWithComputersStartsAndWaitsForAPerson(t *testing.T) {
 		}
 		for seat := 1; seat < 4; seat++ {
 			st := v.Seats[seat]
-			if st.Bot == nil || *st.Bot != "easy" || st.Name == nil || *st.Name != botNames[seat] || !st.Taken {
+			if st.Bot == nil || *st.Bot != "easy" || st.Name == nil || *st.Name != game.BotName(seat) || !st.Taken {
 				t.Fatalf("seat %d = %+v, want the server-named easy bot", seat, st)
 			}
 		}
@@ -194,20 +195,20 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // checksum valid but makes the match impossible to replay.
 func corruptRecords(t *testing.T, id string, item store.Item) []byte {
 	t.Helper()
-	st, err := openStored(id, item)
+	st, err := game.OpenStored(id, item)
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := append([]byte(nil), st.match[:len(st.match)-4]...)
+	body := append([]byte(nil), st.Match[:len(st.Match)-4]...)
 	body = append(body, 0xff) // trailing data after the records
-	st.match = binary.LittleEndian.AppendUint32(body, crc32.ChecksumIEEE(body))
-	if _, err := decodeStored(encodeStored(st)); err != nil {
+	st.Match = binary.LittleEndian.AppendUint32(body, crc32.ChecksumIEEE(body))
+	if _, err := game.DecodeStored(game.EncodeStored(st)); err != nil {
 		t.Fatalf("the stored game should still decode: %v", err)
 	}
-	if _, err := engine.Decode(st.match); err == nil {
+	if _, err := engine.Decode(st.Match); err == nil {
 		t.Fatal("the match should not decode")
 	}
-	return sealStored(id, item.Version+1, st)
+	return game.SealStored(id, item.Version+1, st)
 }
 
 func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
@@ -273,20 +274,20 @@ func TestRetriedMoveID(t *testing.T) {
 }
 
 func TestRememberKeepsSixteenMoveIDsPerSeat(t *testing.T) {
-	st := &storedGame{seats: make([]seatAuth, 2)}
+	st := &game.Stored{Seats: make([]game.SeatAuth, 2)}
 	for i := 0; i < 40; i++ {
-		st.remember(1, "id-"+itoa(int64(i)))
+		st.Remember(1, "id-"+itoa(int64(i)))
 	}
-	st2, err := decodeStored(encodeStored(st))
+	st2, err := game.DecodeStored(game.EncodeStored(st))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 40; i++ {
-		want := i >= 40-keptMoveIDs
-		if got := st2.applied(1, "id-"+itoa(int64(i))); got != want {
+		want := i >= 40-game.KeptMoveIDs
+		if got := st2.Applied(1, "id-"+itoa(int64(i))); got != want {
 			t.Errorf("applied(id-%d) = %v, want %v", i, got, want)
 		}
-		if st2.applied(0, "id-"+itoa(int64(i))) {
+		if st2.Applied(0, "id-"+itoa(int64(i))) {
 			t.Errorf("seat 0 remembers seat 1's move id-%d", i)
 		}
 	}

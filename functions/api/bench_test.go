@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store/memory"
 )
 
@@ -19,11 +20,11 @@ func nextMove(b *testing.B, s *server, id string, tokens []string, n int) (body,
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := openStored(id, item)
+	st, err := game.OpenStored(id, item)
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := engine.Decode(st.match)
+	m, err := engine.Decode(st.Match)
 	if err != nil {
 		b.Fatal(err)
 	}

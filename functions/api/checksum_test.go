@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/functions/game"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
 )
@@ -74,13 +75,13 @@ func TestStoredChecksumCoversTheVersion(t *testing.T) {
 }
 
 func TestOpenStoredRefusesVersionsOutOfRange(t *testing.T) {
-	st := &storedGame{seats: make([]seatAuth, 2)}
-	for _, v := range []int64{0, -1, maxStoredVersion + 1, 1<<63 - 1} {
-		if _, err := openStored("abcdefghij", store.Item{Version: v, State: sealStored("abcdefghij", v, st)}); err == nil {
+	st := &game.Stored{Seats: make([]game.SeatAuth, 2)}
+	for _, v := range []int64{0, -1, game.MaxStoredVersion + 1, 1<<63 - 1} {
+		if _, err := game.OpenStored("abcdefghij", store.Item{Version: v, State: game.SealStored("abcdefghij", v, st)}); err == nil {
 			t.Errorf("version %d opened", v)
 		}
 	}
-	if _, err := openStored("abcdefghij", store.Item{Version: 7, State: sealStored("abcdefghij", 7, st)}); err != nil {
+	if _, err := game.OpenStored("abcdefghij", store.Item{Version: 7, State: game.SealStored("abcdefghij", 7, st)}); err != nil {
 		t.Errorf("version 7: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -199,11 +200,11 @@ func testSweepAndRaces(t *testing.T, st store.Store) {
 	h := s.h.(*Handler)
 	id, keys := s.twoPlayers(60)
 	v := s.clockView(id, "")
-	if n, err := h.Sweep(t.Context(), "test"); err != nil || n != 0 {
+	if n, err := h.svc.Sweep(t.Context(), "test"); err != nil || n != 0 {
 		t.Fatalf("Sweep before anything is due = %d, %v", n, err)
 	}
 	clock.Add(61 * time.Second)
-	if n, err := h.Sweep(t.Context(), "test"); err != nil || n != 1 {
+	if n, err := h.svc.Sweep(t.Context(), "test"); err != nil || n != 1 {
 		t.Fatalf("Sweep after the deadline = %d, %v, want 1", n, err)
 	}
 	after := s.clockView(id, "")
@@ -226,7 +227,7 @@ func testSweepAndRaces(t *testing.T, st store.Store) {
 			case 2:
 				s.do("GET", "/api/games/"+id, "", "")
 			default:
-				h.Sweep(t.Context(), "test")
+				h.svc.Sweep(t.Context(), "test")
 			}
 		}()
 	}
@@ -259,22 +260,22 @@ func testReminderIsNotedOnce(t *testing.T, st store.Store) {
 	v := s.clockView(id, "")
 	turn := *v.Hand.Turn
 	clock.Add(299 * time.Second)
-	if n, _ := h.Sweep(t.Context(), "test"); n != 0 {
+	if n, _ := h.svc.Sweep(t.Context(), "test"); n != 0 {
 		t.Fatalf("a sweep before the reminder did %d", n)
 	}
 	clock.Add(time.Second)
-	if n, err := h.Sweep(t.Context(), "test"); err != nil || n != 1 {
+	if n, err := h.svc.Sweep(t.Context(), "test"); err != nil || n != 1 {
 		t.Fatalf("the reminder's sweep = %d, %v; want 1", n, err)
 	}
 	item := s.stored(id)
-	g, err := openStored(id, item)
-	if err != nil || !g.seats[turn].reminded || item.Version != v.Version {
-		t.Fatalf("after the reminder: reminded %v, version %d (was %d), %v", g.seats[turn].reminded, item.Version, v.Version, err)
+	g, err := game.OpenStored(id, item)
+	if err != nil || !g.Seats[turn].Reminded || item.Version != v.Version {
+		t.Fatalf("after the reminder: reminded %v, version %d (was %d), %v", g.Seats[turn].Reminded, item.Version, v.Version, err)
 	}
-	if !item.Due.Equal(time.Unix(g.seats[turn].since+400, 0)) {
+	if !item.Due.Equal(time.Unix(g.Seats[turn].Since+400, 0)) {
 		t.Errorf("due %v, want the deadline", item.Due)
 	}
-	if n, _ := h.Sweep(t.Context(), "test"); n != 0 {
+	if n, _ := h.svc.Sweep(t.Context(), "test"); n != 0 {
 		t.Errorf("a second sweep reminded again (%d)", n)
 	}
 	if got := s.clockView(id, ""); got.Version != v.Version {
@@ -300,7 +301,7 @@ func TestTimeoutInTheRedealQuestion(t *testing.T) {
 			t.Fatal("no deadline while a seat is asked about a redeal")
 		}
 		clock.Add(61 * time.Second)
-		if n, err := s.h.(*Handler).Sweep(t.Context(), "test"); err != nil || n != 1 {
+		if n, err := s.h.(*Handler).svc.Sweep(t.Context(), "test"); err != nil || n != 1 {
 			t.Fatalf("Sweep = %d, %v", n, err)
 		}
 		after := s.clockView(id, "")

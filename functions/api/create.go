@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -16,12 +17,12 @@ const createAttempts = 5
 // computer players asked for. If that fills the table, the first hand is
 // dealt and played until a person must act, all at version 1.
 func (h *Handler) create(c *call, body []byte) {
-	req, err := decodeCreate(body, h.hasLevel)
+	req, err := decodeCreate(body, h.svc.HasLevel)
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	seed, err := newSeed(h.rand)
+	seed, err := game.NewSeed(h.rand)
 	if err != nil {
 		c.fail(err)
 		return
@@ -31,7 +32,7 @@ func (h *Handler) create(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	token, hash, err := h.seatToken(req.Key)
+	token, hash, err := h.svc.SeatToken(req.Key)
 	if err != nil {
 		c.fail(err)
 		return
@@ -41,46 +42,46 @@ func (h *Handler) create(c *call, body []byte) {
 		return
 	}
 	for _, b := range req.Bots {
-		if err := m.TakeSeat(b.Seat, engine.Seat{Name: botName(b.Seat), Bot: b.Level}); err != nil {
+		if err := m.TakeSeat(b.Seat, engine.Seat{Name: game.BotName(b.Seat), Bot: b.Level}); err != nil {
 			c.fail(err)
 			return
 		}
 	}
-	if err := h.runBots(m, &c.think); err != nil {
+	if err := h.svc.RunBots(m, &c.think); err != nil {
 		c.fail(err)
 		return
 	}
 	now := h.now()
-	st := newStored(m, hash)
-	st.moveTime = req.MoveTime
-	st.afterChange(m, before{}, now)
+	st := game.NewStored(m, hash)
+	st.MoveTime = req.MoveTime
+	st.AfterChange(m, game.Before{}, now)
 	ctx := c.r.Context()
 	for attempt := 0; ; attempt++ {
-		id, err := newGameID(h.rand)
+		id, err := game.NewGameID(h.rand)
 		if err != nil {
 			c.fail(err)
 			return
 		}
 		if req.Key != "" {
 			// The record first: see player.go.
-			if err := h.addToRecord(ctx, hash, id); err != nil {
+			if err := h.svc.AddToRecord(ctx, hash, id); err != nil {
 				c.fail(err)
 				return
 			}
 		}
-		err = h.createGame(ctx, id, st, now)
+		err = h.svc.CreateGame(ctx, id, st, now)
 		if errors.Is(err, store.ErrExists) && attempt+1 < createAttempts {
 			continue
 		}
 		if errors.Is(err, store.ErrExists) {
-			err = fmt.Errorf("%w: %d game ids in a row exist", errInternal, createAttempts)
+			err = fmt.Errorf("%w: %d game ids in a row exist", game.ErrInternal, createAttempts)
 		}
 		if err != nil {
 			c.fail(err)
 			return
 		}
 		c.gameID, c.seat, c.version = id, 0, 1
-		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(0, st.meta(id, 1, now)), Seat: 0, Token: token})
+		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(0, st.Meta(id, 1, now)), Seat: 0, Token: token})
 		return
 	}
 }

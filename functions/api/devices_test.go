@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
 )
@@ -92,15 +93,15 @@ func testPushDevices(t *testing.T, mem store.Store) {
 		s.do("PUT", "/api/me/push", sub("https://push.example/d"+itoa(int64(i))), keyAna)
 	}
 	ds := devicesOf(t, mem, keyAna)
-	if len(ds) != maxDevices || ds[0].endpoint != "https://push.example/d2" || ds[9].endpoint != "https://push.example/d11" {
-		t.Fatalf("after 14 devices: %d, first %s: want the 10 newest", len(ds), ds[0].endpoint)
+	if len(ds) != game.MaxDevices || ds[0].Endpoint != "https://push.example/d2" || ds[9].Endpoint != "https://push.example/d11" {
+		t.Fatalf("after 14 devices: %d, first %s: want the 10 newest", len(ds), ds[0].Endpoint)
 	}
 	for i := 0; i < 2; i++ {
 		if r := s.do("DELETE", "/api/me/push", `{"endpoint":"https://push.example/d5"}`, keyAna); r.status != 204 {
 			t.Fatalf("DELETE: %d %s, want 204 (also the second time)", r.status, r.body)
 		}
 	}
-	if n := len(devicesOf(t, mem, keyAna)); n != maxDevices-1 {
+	if n := len(devicesOf(t, mem, keyAna)); n != game.MaxDevices-1 {
 		t.Fatalf("after DELETE: %d devices", n)
 	}
 	if r := s.do("DELETE", "/api/me/push", `{"endpoint":"https://push.example/x","more":1}`, keyAna); r.status != 400 {
@@ -130,19 +131,19 @@ func TestWhoIsTold(t *testing.T) {
 	o := engine.Options{Variant: engine.FiveUp, Players: 3, Target: 5, Redeal: false}
 	for k := uint64(0); k < 40; k++ {
 		m, _ := engine.NewMatch(o, engine.Seed{k, 9})
-		st := &storedGame{seats: make([]seatAuth, 3)}
+		st := &game.Stored{Seats: make([]game.SeatAuth, 3)}
 		for s, n := range []string{"Ana", "Bea", ""} {
 			seat := engine.Seat{Name: n}
 			if n == "" {
 				seat = engine.Seat{Name: "Bot 2", Bot: "easy"}
 			} else {
-				st.seats[s].tokenHash = hashToken(n + "-0123456789abcdefghijk")
+				st.Seats[s].TokenHash = game.HashToken(n + "-0123456789abcdefghijk")
 			}
 			m.TakeSeat(s, seat)
 		}
 		for m.Status() == engine.StatusPlaying {
 			actor := m.ToAct()[0]
-			b := snapshot(m)
+			b := game.Snapshot(m)
 			var mv engine.Move
 			if m.Confirming(actor) {
 				mv = engine.Move{Kind: engine.Keep}
@@ -152,7 +153,7 @@ func TestWhoIsTold(t *testing.T) {
 			if err := m.Apply(actor, mv); err != nil {
 				t.Fatal(err)
 			}
-			msgs := messages("g", 7, m, st, b, st.seats[actor].tokenHash)
+			msgs := game.Messages("g", 7, m, st, b, st.Seats[actor].TokenHash)
 			if _, ok := msgs[actor]; ok {
 				t.Fatalf("the mover (seat %d) is told: %+v", actor, msgs[actor])
 			}
@@ -178,7 +179,7 @@ func TestWhoIsTold(t *testing.T) {
 				if actor == 2 {
 					other = 0
 				}
-				if msgs[other].Kind != "end" && st.seats[other].tokenHash != nil {
+				if msgs[other].Kind != "end" && st.Seats[other].TokenHash != nil {
 					t.Fatalf("seat %d is not told the match ended: %+v", other, msgs)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -37,7 +38,6 @@ var (
 	errTooLarge     = errors.New("request body too large")
 	errStale        = errors.New("stale version")
 	errNotFinished  = errors.New("the match is not finished")
-	errInternal     = errors.New("internal error")
 )
 
 // apiError is an answer that is not a success: what status() made of an
@@ -87,7 +87,7 @@ func classify(err error) (status int, code string, public bool) {
 	// unexpected store error) is ours to fix, but a store error we do not
 	// know is treated as the store being unavailable: the request may be
 	// retried and nothing was applied.
-	if errors.Is(err, engine.ErrCorrupt) || errors.Is(err, store.ErrCorrupt) || errors.Is(err, errInternal) {
+	if errors.Is(err, engine.ErrCorrupt) || errors.Is(err, store.ErrCorrupt) || errors.Is(err, game.ErrInternal) {
 		return 500, codeInternal, false
 	}
 	return 503, codeUnavailable, false

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"tessera/engine"
+	"tessera/functions/game"
 )
 
 // Fuzz targets for request decoding: any input is either refused as a 400
@@ -137,19 +138,19 @@ func encodeCreateRequest(req createRequest) []byte {
 
 func FuzzDecodeState(f *testing.F) {
 	m, _ := engine.NewMatch(engine.DefaultOptions(engine.FiveUp), engine.Seed{1, 2})
-	st := newStored(m, hashToken("a token"))
-	st.remember(0, "a")
-	f.Add(encodeStored(st))
-	f.Add([]byte{storedFormat, 0, 0})
+	st := game.NewStored(m, game.HashToken("a token"))
+	st.Remember(0, "a")
+	f.Add(game.EncodeStored(st))
+	f.Add([]byte{game.StoredFormat, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := decodeStored(b)
+		st, err := game.DecodeStored(b)
 		if err != nil {
 			return
 		}
 		// Varints may be written non-minimally, so the bytes may differ;
 		// the decoded state may not.
-		again, err := decodeStored(encodeStored(st))
-		if err != nil || !bytes.Equal(again.match, st.match) || fmt.Sprint(again.seats) != fmt.Sprint(st.seats) {
+		again, err := game.DecodeStored(game.EncodeStored(st))
+		if err != nil || !bytes.Equal(again.Match, st.Match) || fmt.Sprint(again.Seats) != fmt.Sprint(st.Seats) {
 			t.Fatalf("round trip of %x: %+v -> %+v, %v", b, st, again, err)
 		}
 	})
@@ -170,11 +171,11 @@ func FuzzDecodeDevice(f *testing.F) {
 			}
 			return
 		}
-		if len(d.p256dh) != 65 || len(d.auth) != 16 || !strings.HasPrefix(d.endpoint, "http") {
+		if len(d.P256dh) != 65 || len(d.Auth) != 16 || !strings.HasPrefix(d.Endpoint, "http") {
 			t.Fatalf("accepted %+v", d)
 		}
-		if !insecure && !strings.HasPrefix(d.endpoint, "https://") {
-			t.Fatalf("accepted %q without insecure", d.endpoint)
+		if !insecure && !strings.HasPrefix(d.Endpoint, "https://") {
+			t.Fatalf("accepted %q without insecure", d.Endpoint)
 		}
 	})
 }
@@ -182,17 +183,17 @@ func FuzzDecodeDevice(f *testing.F) {
 // FuzzDecodePlayer: a stored player record decodes or is ErrCorrupt, never
 // a panic, and what decodes writes back to itself.
 func FuzzDecodePlayer(f *testing.F) {
-	p := &playerRecord{}
-	p.addGame("abcdefghijklmnop")
-	p.putDevice(device{endpoint: "https://push.example/1", p256dh: make([]byte, 65), auth: make([]byte, 16)})
-	f.Add(encodePlayer(p))
-	f.Add([]byte{playerFormat, 0, 0})
+	p := &game.Record{}
+	p.AddGame("abcdefghijklmnop")
+	p.PutDevice(game.Device{Endpoint: "https://push.example/1", P256dh: make([]byte, 65), Auth: make([]byte, 16)})
+	f.Add(game.EncodePlayer(p))
+	f.Add([]byte{game.PlayerFormat, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p, err := decodePlayer(b)
+		p, err := game.DecodePlayer(b)
 		if err != nil {
 			return
 		}
-		again, err := decodePlayer(encodePlayer(p))
+		again, err := game.DecodePlayer(game.EncodePlayer(p))
 		if err != nil || fmt.Sprint(again) != fmt.Sprint(p) {
 			t.Fatalf("round trip of %x: %+v -> %+v, %v", b, p, again, err)
 		}

@@ -3,28 +3,22 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
 // What every endpoint that reads a stored game shares.
 
-// loaded is a game as read from the store.
-type loaded struct {
-	item  store.Item
-	state *storedGame
-}
-
 // load reads the game c names: 404 for an id that cannot exist or is not
 // stored, the store's errors otherwise, ErrCorrupt for a stored game that
 // does not decode.
-func (h *Handler) load(ctx context.Context, c *call) (*loaded, error) {
-	if !validGameID(c.gameID) {
+func (h *Handler) load(ctx context.Context, c *call) (*game.Loaded, error) {
+	if !game.ValidGameID(c.gameID) {
 		return nil, errNotFound
 	}
 	item, err := h.store.Load(ctx, c.gameID)
@@ -34,54 +28,35 @@ func (h *Handler) load(ctx context.Context, c *call) (*loaded, error) {
 	return loadedFrom(c, item)
 }
 
-func loadedFrom(c *call, item store.Item) (*loaded, error) {
+func loadedFrom(c *call, item store.Item) (*game.Loaded, error) {
 	c.version = item.Version
-	st, err := openStored(c.gameID, item)
+	st, err := game.OpenStored(c.gameID, item)
 	if err != nil {
 		return nil, err
 	}
-	return &loaded{item: item, state: st}, nil
-}
-
-// replay rebuilds the stored match.
-func (g *loaded) replay() (*engine.Match, error) {
-	m, err := engine.Decode(g.state.match)
-	if err != nil {
-		return nil, err
-	}
-	if len(g.state.seats) != m.Options().Players {
-		return nil, fmt.Errorf("%w: stored game: %d seats for %d players",
-			engine.ErrCorrupt, len(g.state.seats), m.Options().Players)
-	}
-	return m, nil
+	return &game.Loaded{Item: item, State: st}, nil
 }
 
 // saveAfterBots plays the computer players' moves that follow a person's
 // change to m, then saves the match in place of g at the next version, on
 // condition that the stored version is still g's (store.ErrConflict if
 // not). It returns the time the save stamped.
-func (h *Handler) saveAfterBots(ctx context.Context, c *call, g *loaded, m *engine.Match, b before) (time.Time, error) {
-	if err := h.runBots(m, &c.think); err != nil {
+func (h *Handler) saveAfterBots(ctx context.Context, c *call, g *game.Loaded, m *engine.Match, b game.Before) (time.Time, error) {
+	if err := h.svc.RunBots(m, &c.think); err != nil {
 		return time.Time{}, err
 	}
 	now := h.now()
-	g.state.afterChange(m, b, now)
-	g.state.match = engine.Encode(m)
-	return now, h.saveGame(ctx, c.gameID, g.state, g.item, now)
+	g.State.AfterChange(m, b, now)
+	g.State.Match = engine.Encode(m)
+	return now, h.svc.SaveGame(ctx, c.gameID, g.State, g.Item, now)
 }
-
-// saveContext is the context of a conditional write: it keeps the
-// request's values and its deadline from the store's own bounds, but not
-// its cancellation, so a client that hangs up never cancels a write half
-// way.
-func saveContext(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
 // authenticate finds the seat of the request's bearer token: -1 (a
 // spectator) without an Authorization header when spectators are allowed,
 // 401 for a malformed token or one that is none of this game's seats.
 // The match is not replayed: the token hashes are the API's own, beside it
 // (the poll's fast path).
-func (g *loaded) authenticate(c *call, spectatorOK bool) (int, error) {
+func authenticate(g *game.Loaded, c *call, spectatorOK bool) (int, error) {
 	token, present, ok := bearer(c.r)
 	if !present && spectatorOK {
 		return engine.Spectator, nil
@@ -89,7 +64,7 @@ func (g *loaded) authenticate(c *call, spectatorOK bool) (int, error) {
 	if !ok {
 		return 0, errUnauthorized
 	}
-	seat := seatOf(g.state.seats, token)
+	seat := game.SeatOf(g.State.Seats, token)
 	if seat < 0 {
 		return 0, errUnauthorized
 	}

@@ -16,7 +16,7 @@ import (
 
 	"tessera/engine"
 	"tessera/engine/bot"
-	"tessera/functions/push"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -33,18 +33,15 @@ type Config struct {
 	RateLimit *RateLimit
 }
 
-// Handler serves every endpoint of API.md, and sweeps the clocks (Sweep).
+// Handler serves every endpoint of API.md over the game service.
 type Handler struct {
+	svc   *game.Service
 	store store.Store
 	log   *slog.Logger
 	now   func() time.Time
 	rand  io.Reader
-	bots  map[string]bot.Player
 	push  *PushConfig
-	// vapidKeys caches the deployment's VAPID pair (devices.go).
-	vapidKeys vapidKeys
-	sender    *push.Sender
-	limit     *limiter // nil: no rate limit
+	limit *limiter // nil: no rate limit
 }
 
 // New returns the API handler. It panics when cfg.Store is nil: that is a
@@ -53,31 +50,18 @@ func New(cfg Config) *Handler {
 	if cfg.Store == nil {
 		panic("api: Config.Store is required")
 	}
-	h := &Handler{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push}
-	if h.log == nil {
-		h.log = slog.New(slog.DiscardHandler)
-	}
-	if h.now == nil {
-		h.now = time.Now
-	}
-	if h.rand == nil {
-		h.rand = rand.Reader
-	}
-	if h.bots == nil {
-		h.bots = bot.Levels()
-	}
+	svc := game.New(game.Config{Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Rand: cfg.Rand, Bots: cfg.Bots, Push: cfg.Push})
+	h := &Handler{svc: svc, store: cfg.Store, log: svc.Log(), now: svc.Now, rand: svc.Rand(), push: cfg.Push}
 	if cfg.RateLimit != nil {
 		h.limit = newLimiter(*cfg.RateLimit)
 	}
-	if h.push != nil {
-		client := h.push.Client
-		if client == nil {
-			client = push.Client(h.push.Insecure)
-		}
-		h.sender = &push.Sender{Client: client, Subject: h.push.Subject, Now: h.now}
-	}
 	return h
 }
+
+// Service is the game service the handler serves: its Sweep is what the
+// local server's ticker, the Lambda clock and the Worker's Cron Trigger
+// each call.
+func (h *Handler) Service() *game.Service { return h.svc }
 
 // route is one of the endpoints.
 type route int
@@ -145,7 +129,7 @@ type call struct {
 	gameID  string
 	seat    int // -1 until known
 	version int64
-	think   thinking // the computer players' costly decisions
+	think   game.Thinking // the computer players' costly decisions
 	status  int
 	code    string
 	cause   error // the internal error behind a 5xx, for the log
@@ -163,7 +147,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			c.cause = errors.New("panic")
 			h.log.Error("panic", "requestId", reqID, "panic", p, "stack", string(debug.Stack()))
 			if c.status == 0 {
-				c.fail(errInternal)
+				c.fail(game.ErrInternal)
 			}
 		}
 		h.logCall(c, reqID, time.Since(start))
@@ -177,7 +161,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				message: "Too many requests from your address; try again in a moment.", retry: retryAfter(wait)})
 			return
 		}
-		defer func() { h.limit.charge(addr, c.think.hard) }()
+		defer func() { h.limit.charge(addr, c.think.Hard) }()
 	}
 	if rt == routeNone {
 		c.fail(errNotFound)
@@ -284,7 +268,7 @@ func plainID(s string) bool {
 func (h *Handler) logCall(c *call, reqID string, took time.Duration) {
 	attrs := []any{"requestId", reqID, "route", routeNames[c.route], "method", c.r.Method,
 		"status", c.status, "ms", float64(took.Microseconds()) / 1000}
-	if validGameID(c.gameID) {
+	if game.ValidGameID(c.gameID) {
 		attrs = append(attrs, "gameId", c.gameID)
 	}
 	if c.seat >= 0 {
@@ -299,27 +283,12 @@ func (h *Handler) logCall(c *call, reqID string, took time.Duration) {
 	switch {
 	case c.status >= 500:
 		if c.cause != nil {
-			attrs = append(attrs, "cause", logCause(c.cause))
+			attrs = append(attrs, "cause", game.LogCause(c.cause))
 		}
 		h.log.Error("request failed", attrs...)
 	default:
 		h.log.Info("request", attrs...)
 	}
-}
-
-// logCause describes an internal error for the log. A corrupt stored state
-// is reported by kind only: the engine's replay messages may name tiles.
-func logCause(err error) string {
-	if errors.Is(err, errStoredCheck) {
-		return err.Error()
-	}
-	if errors.Is(err, engine.ErrCorrupt) {
-		return "stored state does not decode (" + engine.ErrCorrupt.Error() + ")"
-	}
-	if errors.Is(err, store.ErrCorrupt) {
-		return err.Error() // the store's checks name no tile
-	}
-	return err.Error()
 }
 
 // writeJSON answers status with v as JSON. A view, and a seat's answer

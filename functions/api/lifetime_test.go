@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/functions/game"
 	"tessera/functions/store"
 	"tessera/functions/store/bolt"
 	"tessera/functions/store/memory"
@@ -143,7 +144,7 @@ func TestLifetimesByKind(t *testing.T) {
 			if r := s.do("GET", "/api/games/"+old, "", ""); r.status != 404 {
 				t.Errorf("a game nobody wrote for 250 days: %d, want 404", r.status)
 			}
-			if _, err := st.Load(t.Context(), playerID(hashToken(bare))); err == nil {
+			if _, err := st.Load(t.Context(), game.PlayerID(game.HashToken(bare))); err == nil {
 				t.Errorf("a record that only held a device is still kept after 250 days")
 			}
 		})
@@ -167,9 +168,9 @@ func TestARejectedKeyDropsTheDevice(t *testing.T) {
 	}
 	s.playOnce(id, []string{tokA, tokB}, "m1")
 	waitFor(t, func() bool {
-		a, _, _ := s.h.(*Handler).loadPlayer(t.Context(), hashToken(keyAna))
-		b, _, _ := s.h.(*Handler).loadPlayer(t.Context(), hashToken(keyBea))
-		return len(sink.got()) > 0 && len(a.devices)+len(b.devices) == 1
+		a, _, _ := s.h.(*Handler).svc.LoadPlayer(t.Context(), game.HashToken(keyAna))
+		b, _, _ := s.h.(*Handler).svc.LoadPlayer(t.Context(), game.HashToken(keyBea))
+		return len(sink.got()) > 0 && len(a.Devices)+len(b.Devices) == 1
 	})
 }
 
@@ -235,7 +236,7 @@ func TestASweepDoesNotWaitForItsPushes(t *testing.T) {
 	}
 	clock.Add(2 * time.Minute)
 	done := make(chan int, 1)
-	go func() { n, _ := h.Sweep(context.Background(), "test"); done <- n }()
+	go func() { n, _ := h.svc.Sweep(context.Background(), "test"); done <- n }()
 	waitFor(t, func() bool {
 		sink.mu.Lock()
 		defer sink.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/game"
 )
 
 // meGame is one game of GET /api/me.
@@ -36,7 +37,7 @@ func (c *call) playerKey() ([]byte, bool) {
 		c.failWith(errNoKey)
 		return nil, false
 	}
-	return hashToken(key), true
+	return game.HashToken(key), true
 }
 
 // me is GET /api/me: the games in which the key holds a seat, most
@@ -50,40 +51,40 @@ func (h *Handler) me(c *call) {
 		return
 	}
 	ctx := c.r.Context()
-	p, _, err := h.loadPlayer(ctx, hash)
+	p, _, err := h.svc.LoadPlayer(ctx, hash)
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	items, err := h.store.LoadMany(ctx, p.games)
+	items, err := h.store.LoadMany(ctx, p.Games)
 	if err != nil {
 		c.fail(err)
 		return
 	}
 	games := make([]meGame, 0, len(items))
-	for _, id := range p.games {
+	for _, id := range p.Games {
 		item, ok := items[id]
 		if !ok {
 			continue
 		}
-		st, err := openStored(id, item)
+		st, err := game.OpenStored(id, item)
 		if err != nil {
-			h.log.Warn("my games: a stored game does not decode", "gameId", id, "cause", logCause(err))
+			h.log.Warn("my games: a stored game does not decode", "gameId", id, "cause", game.LogCause(err))
 			continue
 		}
-		seat := seatOfHash(st.seats, hash)
+		seat := game.SeatOfHash(st.Seats, hash)
 		if seat < 0 {
 			continue
 		}
-		m, err := engine.Decode(st.match)
+		m, err := engine.Decode(st.Match)
 		if err != nil {
-			h.log.Warn("my games: a stored game does not replay", "gameId", id, "cause", logCause(err))
+			h.log.Warn("my games: a stored game does not replay", "gameId", id, "cause", game.LogCause(err))
 			continue
 		}
 		g := meGame{ID: id, Seat: seat, Variant: m.Options().Variant, Status: m.Status(),
 			YourTurn: slices.Contains(m.ToAct(), seat), Scores: m.Scores(),
 			UpdatedAt: item.UpdatedAt.UTC().Format(time.RFC3339), updated: item.UpdatedAt}
-		if d := st.deadlineOf(seat); g.YourTurn && !d.IsZero() {
+		if d := st.DeadlineOf(seat); g.YourTurn && !d.IsZero() {
 			ds := d.Format(time.RFC3339)
 			g.Deadline = &ds
 		}

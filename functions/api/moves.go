@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -25,7 +26,7 @@ func (h *Handler) move(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	seat, err := g.authenticate(c, false)
+	seat, err := authenticate(g, c, false)
 	if err != nil {
 		c.fail(err)
 		return
@@ -34,25 +35,25 @@ func (h *Handler) move(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	m, err := g.replay()
+	m, err := g.Replay()
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	if g.state.applied(seat, req.MoveID) {
-		c.writeView(m, seat, g.item.Version, g)
+	if g.State.Applied(seat, req.MoveID) {
+		c.writeView(m, seat, g.Item.Version, g)
 		return
 	}
-	if req.Version != g.item.Version {
+	if req.Version != g.Item.Version {
 		c.stale(m, seat, g)
 		return
 	}
-	was := snapshot(m)
+	was := game.Snapshot(m)
 	if err := m.Apply(seat, req.Move); err != nil {
 		c.fail(notHeld(m, seat, req.Move, err))
 		return
 	}
-	g.state.remember(seat, req.MoveID)
+	g.State.Remember(seat, req.MoveID)
 	now, err := h.saveAfterBots(ctx, c, g, m, was)
 	if errors.Is(err, store.ErrConflict) {
 		h.lostRace(c, seat, req.MoveID)
@@ -62,9 +63,9 @@ func (h *Handler) move(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	c.version = g.item.Version + 1
-	g.item.UpdatedAt = now
-	h.notify(ctx, c.r.Host, c.gameID, c.version, m, g.state, was, g.state.seats[seat].tokenHash)
+	c.version = g.Item.Version + 1
+	g.Item.UpdatedAt = now
+	h.svc.Notify(ctx, c.r.Host, c.gameID, c.version, m, g.State, was, g.State.Seats[seat].TokenHash)
 	c.writeView(m, seat, c.version, g)
 }
 
@@ -77,28 +78,28 @@ func (h *Handler) lostRace(c *call, seat int, moveID string) {
 		c.fail(err)
 		return
 	}
-	m, err := g.replay()
+	m, err := g.Replay()
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	if g.state.applied(seat, moveID) {
-		c.writeView(m, seat, g.item.Version, g)
+	if g.State.Applied(seat, moveID) {
+		c.writeView(m, seat, g.Item.Version, g)
 		return
 	}
 	c.stale(m, seat, g)
 }
 
 // writeView answers 200 with seat's view and its ETag.
-func (c *call) writeView(m *engine.Match, seat int, version int64, g *loaded) {
+func (c *call) writeView(m *engine.Match, seat int, version int64, g *game.Loaded) {
 	c.w.Header().Set("ETag", etag(version, seat))
-	c.writeJSON(http.StatusOK, m.View(seat, g.state.meta(c.gameID, version, g.item.UpdatedAt)))
+	c.writeJSON(http.StatusOK, m.View(seat, g.State.Meta(c.gameID, version, g.Item.UpdatedAt)))
 }
 
 // stale answers 409 stale_version with the current view.
-func (c *call) stale(m *engine.Match, seat int, g *loaded) {
+func (c *call) stale(m *engine.Match, seat int, g *game.Loaded) {
 	e := toAPIError(errStale)
-	e.game = m.View(seat, g.state.meta(c.gameID, g.item.Version, g.item.UpdatedAt))
+	e.game = m.View(seat, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt))
 	c.failWith(e)
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"tessera/functions/game"
 	"tessera/functions/store/memory"
 )
 
@@ -13,12 +14,12 @@ import (
 // LoadMany, a replay of each to say whose turn it is).
 func BenchmarkMe(b *testing.B) {
 	s := newServer(b, memory.New(), 401)
-	for i := 0; i < maxPlayerGames; i++ {
+	for i := 0; i < game.MaxPlayerGames; i++ {
 		if r := s.do("POST", "/api/games", `{"variant":"fiveup","players":2,"name":"Ana","key":"`+keyAna+`","bots":[{"seat":1,"level":"easy"}]}`, ""); r.status != 201 {
 			b.Fatal(r.status)
 		}
 	}
-	if n := len(s.me(keyAna).Games); n != maxPlayerGames {
+	if n := len(s.me(keyAna).Games); n != game.MaxPlayerGames {
 		b.Fatalf("%d games", n)
 	}
 	req := httptest.NewRequest("GET", "/api/me", nil)

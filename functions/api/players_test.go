@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/functions/game"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
 	"tessera/functions/store/storetest"
@@ -202,7 +203,7 @@ func TestARecordWithoutItsSeatIsNotListed(t *testing.T) {
 	if r := s.do("POST", "/api/games/"+id+"/seats", `{"name":"Bea","key":"`+keyBea+`"}`, ""); r.status != 503 {
 		t.Fatalf("join with a failing save: %d %s, want 503", r.status, r.body)
 	}
-	if item, err := f.Inner.Load(context.Background(), playerID(hashToken(keyBea))); err != nil || len(item.State) == 0 {
+	if item, err := f.Inner.Load(context.Background(), game.PlayerID(game.HashToken(keyBea))); err != nil || len(item.State) == 0 {
 		t.Fatalf("the record was not written first: %v", err)
 	}
 	if m := s.me(keyBea); len(m.Games) != 0 {
@@ -256,65 +257,65 @@ func TestConcurrentKeyedJoinsTakeOneSeat(t *testing.T) {
 }
 
 func TestPlayerRecordRoundTrip(t *testing.T) {
-	p := &playerRecord{}
-	for i := 0; i < maxPlayerGames+5; i++ {
-		id, _ := newGameID(seededReader(uint64(i)))
-		p.addGame(id)
+	p := &game.Record{}
+	for i := 0; i < game.MaxPlayerGames+5; i++ {
+		id, _ := game.NewGameID(seededReader(uint64(i)))
+		p.AddGame(id)
 	}
-	first := p.games[0]
-	if p.addGame(first) || len(p.games) != maxPlayerGames {
-		t.Fatalf("games: %d, re-adding the first changed it", len(p.games))
+	first := p.Games[0]
+	if p.AddGame(first) || len(p.Games) != game.MaxPlayerGames {
+		t.Fatalf("games: %d, re-adding the first changed it", len(p.Games))
 	}
 	for i := 0; i < 12; i++ {
-		p.putDevice(device{endpoint: "https://push.example/" + strings.Repeat("e", 300) + itoa(int64(i)),
-			p256dh: make([]byte, 65), auth: make([]byte, 16)})
+		p.PutDevice(game.Device{Endpoint: "https://push.example/" + strings.Repeat("e", 300) + itoa(int64(i)),
+			P256dh: make([]byte, 65), Auth: make([]byte, 16)})
 	}
-	if len(p.devices) > maxDevices || p.deviceBytes() > maxDeviceBytes {
-		t.Fatalf("%d devices of %d bytes", len(p.devices), p.deviceBytes())
+	if len(p.Devices) > game.MaxDevices || p.DeviceBytes() > game.MaxDeviceBytes {
+		t.Fatalf("%d devices of %d bytes", len(p.Devices), p.DeviceBytes())
 	}
 	// Ten devices of the longest endpoints all fit (API.md: at most ten;
 	// attack kit D6: 1,000-byte endpoints kept only three).
-	long := &playerRecord{}
-	for i := 0; i < maxDevices; i++ {
-		long.putDevice(device{endpoint: "https://push.example/" + strings.Repeat("l", 990) + itoa(int64(i)),
-			p256dh: make([]byte, 65), auth: make([]byte, 16)})
+	long := &game.Record{}
+	for i := 0; i < game.MaxDevices; i++ {
+		long.PutDevice(game.Device{Endpoint: "https://push.example/" + strings.Repeat("l", 990) + itoa(int64(i)),
+			P256dh: make([]byte, 65), Auth: make([]byte, 16)})
 	}
-	if len(long.devices) != maxDevices {
-		t.Fatalf("%d devices of 1,000-byte endpoints kept, want %d", len(long.devices), maxDevices)
+	if len(long.Devices) != game.MaxDevices {
+		t.Fatalf("%d devices of 1,000-byte endpoints kept, want %d", len(long.Devices), game.MaxDevices)
 	}
-	if back, err := decodePlayer(encodePlayer(long)); err != nil || len(back.devices) != maxDevices {
+	if back, err := game.DecodePlayer(game.EncodePlayer(long)); err != nil || len(back.Devices) != game.MaxDevices {
 		t.Fatalf("ten long devices do not round-trip: %v", err)
 	}
 	// A record of format 1 (release 0.1.0: devices without a language)
 	// still reads, its devices in English.
-	old := []byte{playerFormat1, 0, 1, 3, 'h', 't', 's'}
+	old := []byte{game.PlayerFormat1, 0, 1, 3, 'h', 't', 's'}
 	old = append(append(old, make([]byte, 65)...), make([]byte, 16)...)
-	if back, err := decodePlayer(old); err != nil || len(back.devices) != 1 || back.devices[0].endpoint != "hts" || back.devices[0].lang != langEN {
+	if back, err := game.DecodePlayer(old); err != nil || len(back.Devices) != 1 || back.Devices[0].Endpoint != "hts" || back.Devices[0].Lang != game.LangEN {
 		t.Fatalf("a format 1 record: %+v, %v", back, err)
 	}
-	it := &playerRecord{}
-	it.putDevice(device{endpoint: "https://push.example/it", p256dh: make([]byte, 65), auth: make([]byte, 16), lang: langIT})
-	if back, err := decodePlayer(encodePlayer(it)); err != nil || back.devices[0].lang != langIT {
+	it := &game.Record{}
+	it.PutDevice(game.Device{Endpoint: "https://push.example/it", P256dh: make([]byte, 65), Auth: make([]byte, 16), Lang: game.LangIT})
+	if back, err := game.DecodePlayer(game.EncodePlayer(it)); err != nil || back.Devices[0].Lang != game.LangIT {
 		t.Fatalf("a device's language does not round-trip: %+v, %v", back, err)
 	}
-	if last := p.devices[len(p.devices)-1].endpoint; !strings.HasSuffix(last, "e11") {
+	if last := p.Devices[len(p.Devices)-1].Endpoint; !strings.HasSuffix(last, "e11") {
 		t.Errorf("the newest device was dropped: %s", last[len(last)-5:])
 	}
-	b := encodePlayer(p)
-	if len(b) > 1+2+maxPlayerGames*idBytes+1+maxDeviceBytes {
+	b := game.EncodePlayer(p)
+	if len(b) > 1+2+game.MaxPlayerGames*game.IDBytes+1+game.MaxDeviceBytes {
 		t.Errorf("record of %d bytes", len(b))
 	}
-	q, err := decodePlayer(b)
-	if err != nil || len(q.games) != len(p.games) || q.games[0] != first || len(q.devices) != len(p.devices) ||
-		q.devices[0].endpoint != p.devices[0].endpoint {
+	q, err := game.DecodePlayer(b)
+	if err != nil || len(q.Games) != len(p.Games) || q.Games[0] != first || len(q.Devices) != len(p.Devices) ||
+		q.Devices[0].Endpoint != p.Devices[0].Endpoint {
 		t.Fatalf("round trip: %v", err)
 	}
 	for i := range b {
-		if _, err := decodePlayer(b[:i]); err == nil {
+		if _, err := game.DecodePlayer(b[:i]); err == nil {
 			t.Fatalf("a record cut to %d bytes decodes", i)
 		}
 	}
-	if _, err := decodePlayer(append(b, 0)); err == nil {
+	if _, err := game.DecodePlayer(append(b, 0)); err == nil {
 		t.Fatal("a record with trailing data decodes")
 	}
 }
@@ -328,7 +329,7 @@ func TestAFullRecordKeepsTheMostRecentlyUpdatedGames(t *testing.T) {
 	s := &server{t: t, store: st, logs: &logBuffer{}}
 	s.h = New(Config{Store: st, Now: clock.Now, Rand: seededReader(5), Logger: slog.New(slog.NewJSONHandler(s.logs, nil))})
 	var ids []string
-	for i := 0; i < maxPlayerGames; i++ {
+	for i := 0; i < game.MaxPlayerGames; i++ {
 		clock.Add(time.Minute)
 		id, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Ana","key":"` + keyAna + `"}`)
 		ids = append(ids, id)
@@ -342,7 +343,7 @@ func TestAFullRecordKeepsTheMostRecentlyUpdatedGames(t *testing.T) {
 	for _, g := range s.me(keyAna).Games {
 		listed[g.ID] = true
 	}
-	if len(listed) != maxPlayerGames || !listed[extra] || !listed[ids[0]] || listed[ids[1]] {
+	if len(listed) != game.MaxPlayerGames || !listed[extra] || !listed[ids[0]] || listed[ids[1]] {
 		t.Fatalf("%d listed; the new %v, the first joined (updated last) %v, the least recently updated %v",
 			len(listed), listed[extra], listed[ids[0]], listed[ids[1]])
 	}

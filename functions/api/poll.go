@@ -2,10 +2,12 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -18,7 +20,7 @@ func (h *Handler) poll(c *call) {
 		c.fail(err)
 		return
 	}
-	seat, err := g.authenticate(c, true)
+	seat, err := authenticate(g, c, true)
 	if err != nil {
 		c.fail(err)
 		return
@@ -27,20 +29,20 @@ func (h *Handler) poll(c *call) {
 		c.fail(err)
 		return
 	}
-	tag := etag(g.item.Version, seat)
+	tag := etag(g.Item.Version, seat)
 	c.w.Header().Set("ETag", tag)
 	if notModified(c.r.Header.Values("If-None-Match"), tag) {
 		c.status = http.StatusNotModified
 		c.w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	m, err := g.replay()
+	m, err := g.Replay()
 	if err != nil {
 		c.w.Header().Del("ETag")
 		c.fail(err)
 		return
 	}
-	c.writeJSON(http.StatusOK, m.View(seat, g.state.meta(c.gameID, g.item.Version, g.item.UpdatedAt)))
+	c.writeJSON(http.StatusOK, m.View(seat, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)))
 }
 
 // loadForPoll reads the game for a poll. A poll whose If-None-Match names the
@@ -50,10 +52,10 @@ func (h *Handler) poll(c *call) {
 // the game. An item older than the page's, or none, is read again strongly,
 // and so is every poll without a version (a page's first GET, or one a push
 // asked for: it drops its ETag). docs/consistency.md.
-func (h *Handler) loadForPoll(ctx context.Context, c *call) (*loaded, error) {
+func (h *Handler) loadForPoll(ctx context.Context, c *call) (*game.Loaded, error) {
 	ev, ok := h.store.(store.Eventual)
 	held := heldVersion(c.r.Header.Values("If-None-Match"))
-	if !ok || held == 0 || !validGameID(c.gameID) {
+	if !ok || held == 0 || !game.ValidGameID(c.gameID) {
 		return h.load(ctx, c)
 	}
 	item, err := ev.LoadEventual(ctx, c.gameID)
@@ -81,4 +83,29 @@ func heldVersion(header []string) int64 {
 		}
 	}
 	return held
+}
+
+// catchUp applies every deadline of g that has passed before a request
+// that passed its checks goes on: the seats become away, the computer
+// plays for them, and that is saved as one change (API.md: any request
+// sees the game as of now). A timeout racing a move is one conditional
+// save against another: exactly one applies, and the other request
+// reloads and answers from the game as it then is.
+func (h *Handler) catchUp(ctx context.Context, c *call, g *game.Loaded) (*game.Loaded, error) {
+	for attempt := 0; ; attempt++ {
+		done, err := h.svc.ApplyTimeouts(ctx, c.r.Host, c.gameID, g, &c.think)
+		if errors.Is(err, store.ErrConflict) && attempt+1 < game.TimeoutAttempts {
+			if g, err = h.load(ctx, c); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			c.version = g.Item.Version
+		}
+		return g, nil
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
 	"tessera/internal/testenv"
@@ -63,7 +64,7 @@ func (p pushService) subscribe(vapidKey string) (string, string) {
 }
 
 // received is every message the device got, decrypted.
-func (p pushService) received(clientHash string) []message {
+func (p pushService) received(clientHash string) []game.Message {
 	p.t.Helper()
 	body, _ := json.Marshal(map[string]string{"clientHash": clientHash})
 	resp, err := http.Post(p.base+"/get-notifications", "application/json", bytes.NewReader(body))
@@ -80,9 +81,9 @@ func (p pushService) received(clientHash string) []message {
 	if resp.StatusCode != 200 || json.Unmarshal(raw, &out) != nil {
 		p.t.Fatalf("get-notifications: %d %s", resp.StatusCode, raw)
 	}
-	var msgs []message
+	var msgs []game.Message
 	for _, m := range out.Data.Messages {
-		var msg message
+		var msg game.Message
 		if err := json.Unmarshal([]byte(m), &msg); err != nil {
 			p.t.Fatalf("a push that is not API.md's payload: %q", m)
 		}
@@ -145,11 +146,11 @@ func TestPushesReachTheRightDevice(t *testing.T) {
 	}
 	keys := []string{keyAna, keyBea}
 	hashes := []string{hashA, hashB}
-	want := [2][]message{}
+	want := [2][]game.Message{}
 	v := s.poll(id, keyAna)
 	if turn := v.Hand.Turn; turn != nil && *turn == 0 {
 		// Bea's join made it Ana's turn.
-		want[0] = append(want[0], message{Game: id, Version: v.Version, Kind: "turn"})
+		want[0] = append(want[0], game.Message{Game: id, Version: v.Version, Kind: "turn"})
 	}
 	for moves := 0; moves < 6 && v.Status == "playing"; moves++ {
 		actor := 0
@@ -168,7 +169,7 @@ func TestPushesReachTheRightDevice(t *testing.T) {
 			break
 		}
 		if next := *v.Hand.Turn; next != actor {
-			want[next] = append(want[next], message{Game: id, Version: v.Version, Kind: "turn"})
+			want[next] = append(want[next], game.Message{Game: id, Version: v.Version, Kind: "turn"})
 		}
 	}
 	prefixes := []string{"Your turn — Five Up with Bea", "Tocca a te — Five Up con Ana"}
@@ -213,17 +214,17 @@ func TestPushesReachTheRightDevice(t *testing.T) {
 }
 
 // devicesOf reads a key's record straight from the store.
-func devicesOf(t *testing.T, st store.Store, key string) []device {
+func devicesOf(t *testing.T, st store.Store, key string) []game.Device {
 	t.Helper()
-	item, err := st.Load(context.Background(), playerID(hashToken(key)))
+	item, err := st.Load(context.Background(), game.PlayerID(game.HashToken(key)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := decodePlayer(item.State)
+	p, err := game.DecodePlayer(item.State)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.devices
+	return p.Devices
 }
 
 // A push service that never answers costs a move at most the push budget.
@@ -263,7 +264,7 @@ func TestAHangingPushServiceDoesNotHoldAMove(t *testing.T) {
 	if took > time.Second {
 		t.Errorf("a hanging push service held a request %v, want under 1 s", took)
 	}
-	if took < pushBudget/2 {
+	if took < game.PushBudget/2 {
 		t.Errorf("the request took %v: the hanging service was not even tried", took)
 	}
 }
@@ -274,10 +275,10 @@ func TestAHangingPushServiceDoesNotHoldAMove(t *testing.T) {
 func TestPushTextsIsolateRightToLeftNames(t *testing.T) {
 	name := func(s string) *string { return &s }
 	v := &engine.View{Variant: engine.FiveUp, Seats: []engine.ViewSeat{{Name: name("Ana")}, {Name: name("דנה")}, {Name: name("سارا")}, {Name: nil}}}
-	if got, want := tableName(v, 0, langEN), "Five Up with \u2068דנה\u2069 and \u2068سارا\u2069"; got != want {
+	if got, want := game.TableName(v, 0, game.LangEN), "Five Up with \u2068דנה\u2069 and \u2068سارا\u2069"; got != want {
 		t.Errorf("tableName = %q, want %q", got, want)
 	}
-	if got, want := tableName(v, 1, langEN), "Five Up with Ana and \u2068سارا\u2069"; got != want {
+	if got, want := game.TableName(v, 1, game.LangEN), "Five Up with Ana and \u2068سارا\u2069"; got != want {
 		t.Errorf("tableName = %q, want %q", got, want)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"tessera/engine"
 	"tessera/engine/bot"
+	"tessera/functions/game"
 )
 
 // fakeClock is a settable clock.
@@ -168,7 +169,7 @@ func TestRateLimitThinking(t *testing.T) {
 	}
 }
 
-// TestHardPerRequest: past HardPerRequest hard decisions in one request,
+// TestHardPerRequest: past game.HardPerRequest hard decisions in one request,
 // the hard seats play at the medium level.
 func TestHardPerRequest(t *testing.T) {
 	hardCalls, mediumCalls := 0, 0
@@ -177,14 +178,14 @@ func TestHardPerRequest(t *testing.T) {
 		"medium": func(v *engine.View, s uint64) (engine.Move, bool) { mediumCalls++; return bot.Easy(v, s) },
 		"hard":   func(v *engine.View, s uint64) (engine.Move, bool) { hardCalls++; return bot.Easy(v, s) },
 	}})
-	var think thinking
-	p := h.players(&think)["hard"]
+	var think game.Thinking
+	p := h.svc.Players(&think)["hard"]
 	v := &engine.View{You: &engine.ViewYou{}}
-	for i := 0; i < HardPerRequest+5; i++ {
+	for i := 0; i < game.HardPerRequest+5; i++ {
 		p(v, 1)
 	}
-	if hardCalls != HardPerRequest || mediumCalls != 5 || think.hard != HardPerRequest {
-		t.Fatalf("hard %d, medium %d, counted %d; want %d, 5, %d", hardCalls, mediumCalls, think.hard, HardPerRequest, HardPerRequest)
+	if hardCalls != game.HardPerRequest || mediumCalls != 5 || think.Hard != game.HardPerRequest {
+		t.Fatalf("hard %d, medium %d, counted %d; want %d, 5, %d", hardCalls, mediumCalls, think.Hard, game.HardPerRequest, game.HardPerRequest)
 	}
 }
 

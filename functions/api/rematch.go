@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -20,7 +21,7 @@ const rematchAttempts = 5
 // finds it. Knowing it tells nothing a game's `next` does not.
 func rematchID(id string) string {
 	sum := sha256.Sum256([]byte("tessera rematch of " + id))
-	return idEncoding.EncodeToString(sum[:idBytes])
+	return game.IDEncoding.EncodeToString(sum[:game.IDBytes])
 }
 
 // rematch is POST /api/games/{id}/rematch (API.md "Rematch"): the first
@@ -45,13 +46,13 @@ func (h *Handler) rematch(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	seat, err := g.authenticate(c, false)
+	seat, err := authenticate(g, c, false)
 	if err != nil {
 		c.fail(err)
 		return
 	}
 	token, _, _ := bearer(c.r)
-	old, err := g.replay()
+	old, err := g.Replay()
 	if err != nil {
 		c.fail(err)
 		return
@@ -62,7 +63,7 @@ func (h *Handler) rematch(c *call, body []byte) {
 	}
 	nextID := rematchID(c.gameID)
 	created := false
-	if g.state.next == "" {
+	if g.State.Next == "" {
 		if created, err = h.startRematch(c, g, old, nextID); err != nil {
 			c.fail(err)
 			return
@@ -77,12 +78,12 @@ func (h *Handler) rematch(c *call, body []byte) {
 		c.fail(err)
 		return
 	}
-	st, err := openStored(nextID, item)
+	st, err := game.OpenStored(nextID, item)
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	m, err := engine.Decode(st.match)
+	m, err := engine.Decode(st.Match)
 	if err != nil {
 		c.fail(err)
 		return
@@ -91,14 +92,14 @@ func (h *Handler) rematch(c *call, body []byte) {
 	if created {
 		status = http.StatusCreated
 	}
-	c.writeJSON(status, seatAnswer{Game: m.View(seat, st.meta(nextID, item.Version, item.UpdatedAt)), Seat: seat, Token: token})
+	c.writeJSON(status, seatAnswer{Game: m.View(seat, st.Meta(nextID, item.Version, item.UpdatedAt)), Seat: seat, Token: token})
 }
 
 // startRematch creates the next match of g unless it exists; created
 // reports whether this call made it.
-func (h *Handler) startRematch(c *call, g *loaded, old *engine.Match, nextID string) (created bool, err error) {
+func (h *Handler) startRematch(c *call, g *game.Loaded, old *engine.Match, nextID string) (created bool, err error) {
 	ctx := c.r.Context()
-	seed, err := newSeed(h.rand)
+	seed, err := game.NewSeed(h.rand)
 	if err != nil {
 		return false, err
 	}
@@ -106,36 +107,36 @@ func (h *Handler) startRematch(c *call, g *loaded, old *engine.Match, nextID str
 	if err != nil {
 		return false, err
 	}
-	st := &storedGame{seats: make([]seatAuth, len(g.state.seats)), moveTime: g.state.moveTime,
-		previous: c.gameID, seriesMatches: g.state.seriesMatches + 1,
-		seriesWins: make([]int, old.Options().Teams())}
-	copy(st.seriesWins, g.state.seriesWins)
+	st := &game.Stored{Seats: make([]game.SeatAuth, len(g.State.Seats)), MoveTime: g.State.MoveTime,
+		Previous: c.gameID, SeriesMatches: g.State.SeriesMatches + 1,
+		SeriesWins: make([]int, old.Options().Teams())}
+	copy(st.SeriesWins, g.State.SeriesWins)
 	if w := old.Winner(); w >= 0 {
-		st.seriesWins[w]++
+		st.SeriesWins[w]++
 	}
-	for s := range st.seats {
+	for s := range st.Seats {
 		seat := old.Seat(s)
 		if err := m.TakeSeat(s, engine.Seat{Name: seat.Name, Bot: seat.Bot}); err != nil {
 			return false, err
 		}
-		st.seats[s].tokenHash = g.state.seats[s].tokenHash
+		st.Seats[s].TokenHash = g.State.Seats[s].TokenHash
 	}
 	// The players' records first, as for any seat taken (player.go).
-	for _, a := range st.seats {
-		if a.tokenHash != nil {
-			if err := h.addToRecord(ctx, a.tokenHash, nextID); err != nil {
+	for _, a := range st.Seats {
+		if a.TokenHash != nil {
+			if err := h.svc.AddToRecord(ctx, a.TokenHash, nextID); err != nil {
 				return false, err
 			}
 		}
 	}
-	b := snapshot(m)
-	if err := h.runBots(m, &c.think); err != nil {
+	b := game.Snapshot(m)
+	if err := h.svc.RunBots(m, &c.think); err != nil {
 		return false, err
 	}
 	now := h.now()
-	st.afterChange(m, before{logLen: b.logLen}, now)
-	st.match = engine.Encode(m)
-	err = h.createGame(saveContext(ctx), nextID, st, now)
+	st.AfterChange(m, game.Before{LogLen: b.LogLen}, now)
+	st.Match = engine.Encode(m)
+	err = h.svc.CreateGame(game.SaveContext(ctx), nextID, st, now)
 	if errors.Is(err, store.ErrExists) {
 		return false, nil
 	}
@@ -144,22 +145,15 @@ func (h *Handler) startRematch(c *call, g *loaded, old *engine.Match, nextID str
 	}
 	// Every person hears of it but the caller (the body says when it is
 	// their turn already).
-	msgs := map[int]message{}
-	for s, a := range st.seats {
-		if a.tokenHash == nil || s == c.seat {
+	msgs := map[int]game.Message{}
+	for s, a := range st.Seats {
+		if a.TokenHash == nil || s == c.seat {
 			continue
 		}
 		v := m.View(s, engine.ViewMeta{ID: nextID, Version: 1})
-		yours := acting(m, s)
-		msgs[s] = inEveryLang(nextID, 1, "rematch", func(l lang) (string, string) {
-			body := fill(catalog[l].startedRematch, seatName(v, c.seat))
-			if yours {
-				body += catalog[l].alsoYourTurn
-			}
-			return catalog[l].rematch + tableName(v, s, l), body
-		})
+		msgs[s] = game.RematchMessage(nextID, v, s, c.seat, game.Acting(m, s))
 	}
-	h.send(ctx, c.r.Host, nextID, 1, st, msgs)
+	h.svc.Send(ctx, c.r.Host, nextID, 1, st, msgs)
 	return true, nil
 }
 
@@ -171,11 +165,11 @@ func (h *Handler) noteNext(c *call, nextID string) error {
 		if err != nil {
 			return err
 		}
-		if g.state.next != "" {
+		if g.State.Next != "" {
 			return nil
 		}
-		g.state.next = nextID
-		err = h.saveGame(ctx, c.gameID, g.state, g.item, h.now())
+		g.State.Next = nextID
+		err = h.svc.SaveGame(ctx, c.gameID, g.State, g.Item, h.now())
 		if !errors.Is(err, store.ErrConflict) {
 			return err
 		}

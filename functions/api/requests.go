@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"tessera/engine"
+	"tessera/functions/game"
 )
 
 // The three request bodies of API.md, decoded strictly: every rule of
@@ -18,9 +19,6 @@ const maxNameLen = 24
 
 // maxMoveID is a moveId's length in characters (code points).
 const maxMoveID = 64
-
-// maxSeats is the largest table (4 players).
-const maxSeats = 4
 
 // botRequest is one entry of a create's bots.
 type botRequest struct {
@@ -58,7 +56,7 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	name, hasName := f.str("name")
 	f.require("name", hasName)
 	key := f.key()
-	moveTime, _ := f.int("moveTime", minMoveTime, maxMoveTime)
+	moveTime, _ := f.int("moveTime", game.MinMoveTime, game.MaxMoveTime)
 	bots, hasBots := f.array("bots")
 	if f.err != nil {
 		return createRequest{}, f.err
@@ -105,7 +103,7 @@ func decodeBots(arr []any, players int, levels func(string) bool) ([]botRequest,
 		return nil, badRequest("more bots than free seats")
 	}
 	out := make([]botRequest, 0, len(arr))
-	var used [maxSeats]bool
+	var used [game.MaxSeats]bool
 	for i, v := range arr {
 		obj, ok := v.(object)
 		if !ok {
@@ -146,7 +144,7 @@ func decodeSeat(body []byte) (seatRequest, error) {
 	f := fields{obj: obj, what: "the body"}
 	name, hasName := f.str("name")
 	f.require("name", hasName)
-	seat, hasSeat := f.int("seat", 0, maxSeats-1)
+	seat, hasSeat := f.int("seat", 0, game.MaxSeats-1)
 	key := f.key()
 	if err := f.done(); err != nil {
 		return seatRequest{}, err
@@ -287,7 +285,7 @@ func visible(r rune) bool {
 // "Players").
 func (f *fields) key() string {
 	key, ok := f.str("key")
-	if ok && !wellFormedKey(key) {
+	if ok && !game.WellFormedKey(key) {
 		f.fail(badRequest("a key is 22 to 64 characters of A-Z a-z 0-9 - _"))
 		return ""
 	}

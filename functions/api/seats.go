@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -34,15 +35,15 @@ func (h *Handler) takeSeat(c *call, body []byte) {
 			c.fail(err)
 			return
 		}
-		m, err := g.replay()
+		m, err := g.Replay()
 		if err != nil {
 			c.fail(err)
 			return
 		}
 		if req.Key != "" {
-			if held := seatOfHash(g.state.seats, hashToken(req.Key)); held >= 0 {
+			if held := game.SeatOfHash(g.State.Seats, game.HashToken(req.Key)); held >= 0 {
 				c.seat = held
-				c.writeJSON(http.StatusOK, seatAnswer{Game: m.View(held, g.state.meta(c.gameID, g.item.Version, g.item.UpdatedAt)),
+				c.writeJSON(http.StatusOK, seatAnswer{Game: m.View(held, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)),
 					Seat: held, Token: req.Key})
 				return
 			}
@@ -55,20 +56,20 @@ func (h *Handler) takeSeat(c *call, body []byte) {
 			}
 		}
 		if token == "" {
-			if token, hash, err = h.seatToken(req.Key); err != nil {
+			if token, hash, err = h.svc.SeatToken(req.Key); err != nil {
 				c.fail(err)
 				return
 			}
 		}
-		was := snapshot(m)
+		was := game.Snapshot(m)
 		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name}); err != nil {
 			c.fail(err)
 			return
 		}
-		g.state.seats[seat].tokenHash = hash
+		g.State.Seats[seat].TokenHash = hash
 		if req.Key != "" && !recorded {
 			// The record first: see player.go.
-			if err := h.addToRecord(ctx, hash, c.gameID); err != nil {
+			if err := h.svc.AddToRecord(ctx, hash, c.gameID); err != nil {
 				c.fail(err)
 				return
 			}
@@ -82,9 +83,9 @@ func (h *Handler) takeSeat(c *call, body []byte) {
 			c.fail(err)
 			return
 		}
-		c.seat, c.version = seat, g.item.Version+1
-		h.notify(ctx, c.r.Host, c.gameID, c.version, m, g.state, was, hash)
-		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(seat, g.state.meta(c.gameID, c.version, now)),
+		c.seat, c.version = seat, g.Item.Version+1
+		h.svc.Notify(ctx, c.r.Host, c.gameID, c.version, m, g.State, was, hash)
+		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(seat, g.State.Meta(c.gameID, c.version, now)),
 			Seat: seat, Token: token})
 		return
 	}

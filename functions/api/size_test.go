@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strconv"
+	"tessera/functions/game"
 	"tessera/functions/store"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func playForSize(seed uint64, write func(blob int, version int64)) ([]byte, int6
 	version := int64(1)
 	hashes := make([][]byte, 4)
 	for seat := 0; seat < 4; seat++ {
-		hashes[seat] = make([]byte, hashBytes)
+		hashes[seat] = make([]byte, game.HashBytes)
 		for i := range hashes[seat] {
 			hashes[seat][i] = byte(rng.Uint32())
 		}
@@ -53,9 +54,9 @@ func playForSize(seed uint64, write func(blob int, version int64)) ([]byte, int6
 			version++
 		}
 	}
-	st := newStored(m, hashes[0])
+	st := game.NewStored(m, hashes[0])
 	for seat, h := range hashes {
-		st.seats[seat].tokenHash = h
+		st.Seats[seat].TokenHash = h
 	}
 	var buf []engine.Move
 	for m.Status() == engine.StatusPlaying {
@@ -73,14 +74,14 @@ func playForSize(seed uint64, write func(blob int, version int64)) ([]byte, int6
 		if err := m.Apply(seat, mv); err != nil {
 			panic(err)
 		}
-		st.remember(seat, fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", rng.Uint32(), rng.Uint32()&0xffff,
+		st.Remember(seat, fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", rng.Uint32(), rng.Uint32()&0xffff,
 			rng.Uint32()&0xffff, rng.Uint32()&0xffff, rng.Uint64()&0xffffffffffff))
 		version++
-		st.match = engine.Encode(m)
-		write(len(sealStored(sizeID, version, st)), version)
+		st.Match = engine.Encode(m)
+		write(len(game.SealStored(sizeID, version, st)), version)
 	}
-	st.match = engine.Encode(m)
-	return sealStored(sizeID, version, st), version
+	st.Match = engine.Encode(m)
+	return game.SealStored(sizeID, version, st), version
 }
 
 // sizeID is the game id of the size tests.
@@ -99,7 +100,7 @@ func TestStoredItemSize(t *testing.T) {
 		blob, version := playForSize(uint64(i+1), func(blob int, version int64) {
 			writes = append(writes, dynamoItemBytes("abcdefghijklmnop", version, blob, written))
 		})
-		if _, err := openStored(sizeID, store.Item{Version: version, State: blob}); err != nil {
+		if _, err := game.OpenStored(sizeID, store.Item{Version: version, State: blob}); err != nil {
 			t.Fatal(err)
 		}
 		blobs[i] = len(blob)

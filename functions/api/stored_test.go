@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/functions/game"
 	"tessera/functions/store/memory"
 )
 
@@ -135,8 +136,8 @@ func checkReleaseGame(t *testing.T, g releaseGame, later *regexp.Regexp) {
 	if r.status != 200 && r.status != 201 {
 		t.Fatalf("change: %d %s", r.status, r.body)
 	}
-	if st := s.stored(g.ID); st.State[0] != storedFormat || st.Version != g.Version+1 {
-		t.Fatalf("after a change: format %d version %d, want %d and %d", st.State[0], st.Version, storedFormat, g.Version+1)
+	if st := s.stored(g.ID); st.State[0] != game.StoredFormat || st.Version != g.Version+1 {
+		t.Fatalf("after a change: format %d version %d, want %d and %d", st.State[0], st.Version, game.StoredFormat, g.Version+1)
 	}
 	for i, tok := range g.Tokens {
 		if tok == "" {

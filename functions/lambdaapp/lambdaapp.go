@@ -115,7 +115,7 @@ func RunClock() {
 	logger, a := startup()
 	host := strings.TrimPrefix(strings.TrimPrefix(os.Getenv(setup.EnvPushSubject), "https://"), "mailto:")
 	lambda.Start(func(ctx context.Context, _ json.RawMessage) (map[string]int, error) {
-		n, err := a.Sweep(ctx, host)
+		n, err := a.Service().Sweep(ctx, host)
 		logger.Info("clock sweep", "games", n)
 		return map[string]int{"games": n}, err
 	})

@@ -164,7 +164,7 @@ func sweep(ctx context.Context, a *api.Handler, st store.Store, host string, log
 				expire(ctx, st, logger)
 				lastExpiry = time.Now()
 			}
-			if n, err := a.Sweep(ctx, host); err != nil && ctx.Err() == nil {
+			if n, err := a.Service().Sweep(ctx, host); err != nil && ctx.Err() == nil {
 				logger.Warn("clock sweep", "err", err)
 			} else if n > 0 {
 				logger.Info("clock sweep", "games", n)
@@ -217,7 +217,7 @@ func serve(ctx context.Context, cfg setup.Config, logger *slog.Logger, ready fun
 	if testClock != nil {
 		host := displayAddr(ln.Addr())
 		mux := http.NewServeMux()
-		mux.Handle("POST "+testClockPath, testClock.Handler(func(ctx context.Context) (int, error) { return a.Sweep(ctx, host) }))
+		mux.Handle("POST "+testClockPath, testClock.Handler(func(ctx context.Context) (int, error) { return a.Service().Sweep(ctx, host) }))
 		mux.Handle("/", handler)
 		handler = mux
 		logger.Warn("test build: POST /api/__test/clock moves the clock")

@@ -45,7 +45,7 @@ func Run() {
 	}
 	a := cfg.API(st, logger, now)
 	host := cfg.PublicHost
-	handler := wrapWithSweep(wrap(a), func(ctx context.Context) (int, error) { return a.Sweep(ctx, host) })
+	handler := wrapWithSweep(wrap(a), func(ctx context.Context) (int, error) { return a.Service().Sweep(ctx, host) })
 
 	g.Set("serve", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		req := args[0]
@@ -59,7 +59,7 @@ func Run() {
 	g.Set("scheduled", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		return promise(func() (js.Value, error) {
 			ctx := context.Background()
-			swept, err := a.Sweep(ctx, host)
+			swept, err := a.Service().Sweep(ctx, host)
 			if err != nil {
 				logger.Warn("clock sweep", "err", err)
 			}

@@ -54,8 +54,10 @@ func TestEachBinaryLinksOnlyWhatItUses(t *testing.T) {
 		{"tessera/engine", []string{"tessera/functions", "tessera/engine/bot", bbolt, lambdaGo, awsSDK}, nil},
 		{"tessera/engine/bot", []string{"tessera/functions", bbolt, lambdaGo, awsSDK}, []string{"tessera/engine"}},
 		{"tessera/functions/api", []string{bbolt, lambdaGo, lambdaProxy, awsSDK, "tessera/functions/store/bolt",
-			"tessera/functions/store/dynamo", "tessera/functions/store/memory"}, []string{"tessera/functions/store", "tessera/engine"}},
+			"tessera/functions/store/dynamo", "tessera/functions/store/memory"}, []string{"tessera/functions/store", "tessera/engine", "tessera/functions/game"}},
 		{"tessera/functions/store", []string{"tessera/engine", bbolt, awsSDK, lambdaGo}, nil},
+		{"tessera/functions/game", []string{"tessera/functions/api", bbolt, awsSDK, lambdaGo, "tessera/functions/store/bolt",
+			"tessera/functions/store/dynamo", "tessera/functions/store/memory"}, []string{"tessera/functions/store", "tessera/engine", "tessera/engine/bot/referee"}},
 		{"tessera/functions/create", []string{bbolt, "tessera/functions/store/bolt", "tessera/functions/local", testClock}, []string{lambdaGo, awsSDK, "tessera/functions/setup"}},
 		{"tessera/functions/join", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
 		{"tessera/functions/state", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
@@ -128,6 +130,25 @@ func TestTheRulesKnowNoHTTP(t *testing.T) {
 			if p == "net/http" || strings.HasPrefix(p, "net/http/") {
 				t.Errorf("%s depends on %s", pkg, p)
 			}
+		}
+	}
+}
+
+// TestTheServiceKnowsNoHTTP: the game service imports no net/http itself
+// (ids and values in, values and errors out); its one way out to HTTP is
+// package push, the Web Push client, which imports no server side.
+func TestTheServiceKnowsNoHTTP(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{join .Imports \" \"}}", "tessera/functions/game").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := strings.Fields(string(out))
+	if len(imports) < 5 {
+		t.Fatalf("go list listed %q", out)
+	}
+	for _, p := range imports {
+		if p == "net/http" || strings.HasPrefix(p, "net/http/") || p == "tessera/functions/api" {
+			t.Errorf("the game service imports %s", p)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package api
+package game
 
 import (
 	"strconv"
@@ -14,21 +14,21 @@ import (
 type lang uint8
 
 const (
-	langEN lang = iota
-	langIT
+	LangEN lang = iota
+	LangIT
 	numLangs
 )
 
-var langNames = [numLangs]string{langEN: "en", langIT: "it"}
+var langNames = [numLangs]string{LangEN: "en", LangIT: "it"}
 
-// parseLang reads a language's name.
-func parseLang(s string) (lang, bool) {
+// ParseLang reads a language's name.
+func ParseLang(s string) (lang, bool) {
 	for l, n := range langNames {
 		if n == s {
 			return lang(l), true
 		}
 	}
-	return langEN, false
+	return LangEN, false
 }
 
 // words are one language's push sentences.
@@ -58,7 +58,7 @@ type words struct {
 }
 
 var catalog = [numLangs]words{
-	langEN: {
+	LangEN: {
 		with: " with ", and: " and ",
 		yourTurn: "Your turn — ", timeRanOut: "Your time ran out — ",
 		computerPlays: "The computer plays for you until you take your seat back.",
@@ -71,7 +71,7 @@ var catalog = [numLangs]words{
 		yourMoveIn: "Your move in %s.", left: "%s left",
 		days: " days", hours: " h", mins: " min", lessThanAMinute: "less than a minute",
 	},
-	langIT: {
+	LangIT: {
 		with: " con ", and: " e ",
 		rules:    map[string]string{"partnership": "Domino a coppie", "block": "Blocco"},
 		yourTurn: "Tocca a te — ", timeRanOut: "Tempo scaduto — ",
@@ -126,15 +126,15 @@ func inWords(d time.Duration, l lang) string {
 
 // inEveryLang makes a message in every language: text gives the title and
 // body in l.
-func inEveryLang(game string, version int64, kind string, text func(l lang) (title, body string)) message {
-	var m message
+func inEveryLang(game string, version int64, kind string, text func(l lang) (title, body string)) Message {
+	var m Message
 	for l := range numLangs {
 		title, body := text(l)
 		t := pushText{Title: title, Body: body}
-		if l == langEN {
-			m = message{Game: game, Version: version, Kind: kind, Title: title, Body: body}
+		if l == LangEN {
+			m = Message{Game: game, Version: version, Kind: kind, Title: title, Body: body}
 		}
-		m.texts[l] = t
+		m.Texts[l] = t
 	}
 	return m
 }
@@ -142,10 +142,22 @@ func inEveryLang(game string, version int64, kind string, text func(l lang) (tit
 // pushText is a message's words in one language.
 type pushText struct{ Title, Body string }
 
-// in is m with its words in l.
-func (m message) in(l lang) message {
-	if t := m.texts[l]; t.Title != "" {
+// In is m with its words in l.
+func (m Message) In(l lang) Message {
+	if t := m.Texts[l]; t.Title != "" {
 		m.Title, m.Body = t.Title, t.Body
 	}
 	return m
+}
+
+// RematchMessage tells seat s (its view v of the new game) that seat by
+// started the rematch, and whether it is s's turn already.
+func RematchMessage(id string, v *engine.View, s, by int, yours bool) Message {
+	return inEveryLang(id, 1, "rematch", func(l lang) (string, string) {
+		body := fill(catalog[l].startedRematch, seatName(v, by))
+		if yours {
+			body += catalog[l].alsoYourTurn
+		}
+		return catalog[l].rematch + TableName(v, s, l), body
+	})
 }

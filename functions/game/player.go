@@ -1,4 +1,4 @@
-package api
+package game
 
 import (
 	"context"
@@ -34,16 +34,16 @@ import (
 // hold the key, which every read checks and drops, and never a seat the
 // record does not list.
 const (
-	playerFormat  = 2
-	playerFormat1 = 1
+	PlayerFormat  = 2
+	PlayerFormat1 = 1
 	// maxPlayerGames bounds the games a record lists: one LoadMany.
-	maxPlayerGames = store.MaxLoadMany
+	MaxPlayerGames = store.MaxLoadMany
 	// maxDevices bounds a key's push devices (API.md: at most 10, the
 	// oldest goes); maxDeviceBytes is what ten take at most, each endpoint
 	// being at most push.MaxEndpoint bytes (the record then stays under
 	// 12 KB: three of DynamoDB's 4 KB read units at most).
-	maxDevices     = 10
-	maxDeviceBytes = maxDevices * (binary.MaxVarintLen16 + push.MaxEndpoint + push.PublicKeyLen + push.AuthLen + 1)
+	MaxDevices     = 10
+	MaxDeviceBytes = MaxDevices * (binary.MaxVarintLen16 + push.MaxEndpoint + push.PublicKeyLen + push.AuthLen + 1)
 	// playerAttempts bounds the retries of a record lost to a concurrent
 	// write: adding a game or a device commutes with any other change, so
 	// it must not fail for losing races (attack kit D3: 16 keyed creates at
@@ -52,135 +52,135 @@ const (
 	playerAttempts = 40
 )
 
-// playerID names the record of the key whose hash is h. It cannot be a
+// PlayerID names the record of the key whose hash is h. It cannot be a
 // game id (validGameID), so the two never meet.
-func playerID(h []byte) string { return "player-" + hex.EncodeToString(h) }
+func PlayerID(h []byte) string { return "player-" + hex.EncodeToString(h) }
 
 // playerRecord is one key's record.
-type playerRecord struct {
-	games   []string // most recently joined first
-	devices []device // oldest first
+type Record struct {
+	Games   []string // most recently joined first
+	Devices []Device // oldest first
 }
 
-// device is one push subscription, and the language of its texts.
-type device struct {
-	endpoint string
-	p256dh   []byte
-	auth     []byte
-	lang     lang
+// Device is one push subscription, and the language of its texts.
+type Device struct {
+	Endpoint string
+	P256dh   []byte
+	Auth     []byte
+	Lang     lang
 }
 
-func (d device) subscription() push.Subscription {
-	return push.Subscription{Endpoint: d.endpoint, P256dh: d.p256dh, Auth: d.auth}
+func (d Device) subscription() push.Subscription {
+	return push.Subscription{Endpoint: d.Endpoint, P256dh: d.P256dh, Auth: d.Auth}
 }
 
-// addGame puts id first, once; false if it was first already.
-func (p *playerRecord) addGame(id string) bool {
-	if len(p.games) > 0 && p.games[0] == id {
+// AddGame puts id first, once; false if it was first already.
+func (p *Record) AddGame(id string) bool {
+	if len(p.Games) > 0 && p.Games[0] == id {
 		return false
 	}
-	games := append(make([]string, 0, len(p.games)+1), id)
-	for _, g := range p.games {
-		if g != id && len(games) < maxPlayerGames {
+	games := append(make([]string, 0, len(p.Games)+1), id)
+	for _, g := range p.Games {
+		if g != id && len(games) < MaxPlayerGames {
 			games = append(games, g)
 		}
 	}
-	p.games = games
+	p.Games = games
 	return true
 }
 
 // dropGames removes the ids in gone; false if none was there.
-func (p *playerRecord) dropGames(gone map[string]bool) bool {
-	kept := p.games[:0:0]
-	for _, g := range p.games {
+func (p *Record) dropGames(gone map[string]bool) bool {
+	kept := p.Games[:0:0]
+	for _, g := range p.Games {
 		if !gone[g] {
 			kept = append(kept, g)
 		}
 	}
-	changed := len(kept) != len(p.games)
-	p.games = kept
+	changed := len(kept) != len(p.Games)
+	p.Games = kept
 	return changed
 }
 
-// putDevice registers d, replacing an entry with its endpoint, then drops
+// PutDevice registers d, replacing an entry with its endpoint, then drops
 // the oldest devices beyond maxDevices or maxDeviceBytes.
-func (p *playerRecord) putDevice(d device) bool {
-	p.dropDevice(d.endpoint)
-	p.devices = append(p.devices, d)
-	for len(p.devices) > maxDevices || p.deviceBytes() > maxDeviceBytes {
-		p.devices = p.devices[1:]
+func (p *Record) PutDevice(d Device) bool {
+	p.DropDevice(d.Endpoint)
+	p.Devices = append(p.Devices, d)
+	for len(p.Devices) > MaxDevices || p.DeviceBytes() > MaxDeviceBytes {
+		p.Devices = p.Devices[1:]
 	}
 	return true
 }
 
-// dropDevice forgets the device with endpoint; false if none had it.
-func (p *playerRecord) dropDevice(endpoint string) bool {
-	for i, d := range p.devices {
-		if d.endpoint == endpoint {
-			p.devices = append(p.devices[:i:i], p.devices[i+1:]...)
+// DropDevice forgets the device with endpoint; false if none had it.
+func (p *Record) DropDevice(endpoint string) bool {
+	for i, d := range p.Devices {
+		if d.Endpoint == endpoint {
+			p.Devices = append(p.Devices[:i:i], p.Devices[i+1:]...)
 			return true
 		}
 	}
 	return false
 }
 
-func (p *playerRecord) deviceBytes() int {
+func (p *Record) DeviceBytes() int {
 	n := 0
-	for _, d := range p.devices {
-		n += binary.MaxVarintLen16 + len(d.endpoint) + push.PublicKeyLen + push.AuthLen + 1
+	for _, d := range p.Devices {
+		n += binary.MaxVarintLen16 + len(d.Endpoint) + push.PublicKeyLen + push.AuthLen + 1
 	}
 	return n
 }
 
-func encodePlayer(p *playerRecord) []byte {
-	b := make([]byte, 0, 2+len(p.games)*idBytes+1+p.deviceBytes())
-	b = append(b, playerFormat)
-	b = binary.AppendUvarint(b, uint64(len(p.games)))
-	for _, g := range p.games {
-		raw, _ := idEncoding.DecodeString(g) // ids in a record are valid
+func EncodePlayer(p *Record) []byte {
+	b := make([]byte, 0, 2+len(p.Games)*IDBytes+1+p.DeviceBytes())
+	b = append(b, PlayerFormat)
+	b = binary.AppendUvarint(b, uint64(len(p.Games)))
+	for _, g := range p.Games {
+		raw, _ := IDEncoding.DecodeString(g) // ids in a record are valid
 		b = append(b, raw...)
 	}
-	b = append(b, byte(len(p.devices)))
-	for _, d := range p.devices {
-		b = binary.AppendUvarint(b, uint64(len(d.endpoint)))
-		b = append(b, d.endpoint...)
-		b = append(b, d.p256dh...)
-		b = append(b, d.auth...)
-		b = append(b, byte(d.lang))
+	b = append(b, byte(len(p.Devices)))
+	for _, d := range p.Devices {
+		b = binary.AppendUvarint(b, uint64(len(d.Endpoint)))
+		b = append(b, d.Endpoint...)
+		b = append(b, d.P256dh...)
+		b = append(b, d.Auth...)
+		b = append(b, byte(d.Lang))
 	}
 	return b
 }
 
-func decodePlayer(b []byte) (*playerRecord, error) {
+func DecodePlayer(b []byte) (*Record, error) {
 	r := &storedReader{b: b}
 	bad := func(what string) error {
 		return fmt.Errorf("%w: player record: %s", engine.ErrCorrupt, what)
 	}
-	format := r.count("format", playerFormat)
-	if r.err != nil || format < playerFormat1 {
+	format := r.count("format", PlayerFormat)
+	if r.err != nil || format < PlayerFormat1 {
 		return nil, bad("format")
 	}
 	n, k := binary.Uvarint(r.b)
-	if k <= 0 || n > maxPlayerGames {
+	if k <= 0 || n > MaxPlayerGames {
 		return nil, bad("game count")
 	}
 	r.b = r.b[k:]
-	p := &playerRecord{games: make([]string, n)}
-	for i := range p.games {
-		p.games[i] = idEncoding.EncodeToString(r.next("game id", idBytes))
+	p := &Record{Games: make([]string, n)}
+	for i := range p.Games {
+		p.Games[i] = IDEncoding.EncodeToString(r.next("game id", IDBytes))
 	}
-	p.devices = make([]device, r.count("device count", maxDevices))
-	for i := range p.devices {
+	p.Devices = make([]Device, r.count("device count", MaxDevices))
+	for i := range p.Devices {
 		n, k := binary.Uvarint(r.b)
 		if r.err != nil || k <= 0 || n > push.MaxEndpoint {
 			return nil, bad("endpoint")
 		}
 		r.b = r.b[k:]
-		p.devices[i] = device{endpoint: string(r.next("endpoint", int(n))),
-			p256dh: r.next("p256dh", push.PublicKeyLen), auth: r.next("auth", push.AuthLen)}
+		p.Devices[i] = Device{Endpoint: string(r.next("endpoint", int(n))),
+			P256dh: r.next("p256dh", push.PublicKeyLen), Auth: r.next("auth", push.AuthLen)}
 		if format >= 2 {
 			l := r.count("lang", int(numLangs)-1)
-			p.devices[i].lang = lang(l)
+			p.Devices[i].Lang = lang(l)
 		}
 	}
 	if r.err == nil && len(r.b) != 0 {
@@ -192,31 +192,31 @@ func decodePlayer(b []byte) (*playerRecord, error) {
 	return p, nil
 }
 
-// loadPlayer reads the record of the key whose hash is h: an empty one
+// LoadPlayer reads the record of the key whose hash is h: an empty one
 // (version 0) when there is none.
-func (h *Handler) loadPlayer(ctx context.Context, hash []byte) (*playerRecord, int64, error) {
-	item, err := h.store.Load(ctx, playerID(hash))
+func (h *Service) LoadPlayer(ctx context.Context, hash []byte) (*Record, int64, error) {
+	item, err := h.store.Load(ctx, PlayerID(hash))
 	if errors.Is(err, store.ErrNotFound) {
-		return &playerRecord{}, 0, nil
+		return &Record{}, 0, nil
 	}
 	if err != nil {
 		return nil, 0, err
 	}
-	p, err := decodePlayer(item.State)
+	p, err := DecodePlayer(item.State)
 	if err != nil {
 		return nil, 0, err
 	}
 	return p, item.Version, nil
 }
 
-// updatePlayer applies change to the record of hash and writes it on
+// UpdatePlayer applies change to the record of hash and writes it on
 // condition that nobody wrote in between, retrying a lost race on the new
 // record. change reports whether it changed anything; nothing is written
 // when it did not.
-func (h *Handler) updatePlayer(ctx context.Context, hash []byte, change func(*playerRecord) bool) error {
-	id := playerID(hash)
+func (h *Service) UpdatePlayer(ctx context.Context, hash []byte, change func(*Record) bool) error {
+	id := PlayerID(hash)
 	for attempt := 0; attempt < playerAttempts; attempt++ {
-		p, version, err := h.loadPlayer(ctx, hash)
+		p, version, err := h.LoadPlayer(ctx, hash)
 		if err != nil {
 			return err
 		}
@@ -225,9 +225,9 @@ func (h *Handler) updatePlayer(ctx context.Context, hash []byte, change func(*pl
 		}
 		now := h.now()
 		if version == 0 {
-			err = h.store.Create(ctx, id, encodePlayer(p), now, time.Time{}, recordExpiry(p, now)) // a record is never due
+			err = h.store.Create(ctx, id, EncodePlayer(p), now, time.Time{}, recordExpiry(p, now)) // a record is never due
 		} else {
-			err = h.store.Save(ctx, id, encodePlayer(p), version, now, time.Time{}, recordExpiry(p, now))
+			err = h.store.Save(ctx, id, EncodePlayer(p), version, now, time.Time{}, recordExpiry(p, now))
 		}
 		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
 			return err
@@ -237,25 +237,25 @@ func (h *Handler) updatePlayer(ctx context.Context, hash []byte, change func(*pl
 	return fmt.Errorf("%w: player record: %d writes in a row lost a race", store.ErrUnavailable, playerAttempts)
 }
 
-// addToRecord puts game id first in the record of hash. A full record
+// AddToRecord puts game id first in the record of hash. A full record
 // drops the game updated least recently (API.md: /api/me lists the 100
 // most recently updated), found with one LoadMany of its games; a game no
 // longer stored goes first. Should that read fail, the game joined first
 // goes.
-func (h *Handler) addToRecord(ctx context.Context, hash []byte, id string) error {
-	return h.updatePlayer(ctx, hash, func(p *playerRecord) bool {
-		if len(p.games) >= maxPlayerGames && !slices.Contains(p.games, id) {
-			if victim, ok := h.leastRecent(ctx, p.games); ok {
+func (h *Service) AddToRecord(ctx context.Context, hash []byte, id string) error {
+	return h.UpdatePlayer(ctx, hash, func(p *Record) bool {
+		if len(p.Games) >= MaxPlayerGames && !slices.Contains(p.Games, id) {
+			if victim, ok := h.leastRecent(ctx, p.Games); ok {
 				p.dropGames(map[string]bool{victim: true})
 			}
 		}
-		return p.addGame(id)
+		return p.AddGame(id)
 	})
 }
 
 // leastRecent is the game of ids updated least recently, or one that is no
 // longer stored.
-func (h *Handler) leastRecent(ctx context.Context, ids []string) (string, bool) {
+func (h *Service) leastRecent(ctx context.Context, ids []string) (string, bool) {
 	items, err := h.store.LoadMany(ctx, ids)
 	if err != nil {
 		return "", false

@@ -1,4 +1,4 @@
-package api
+package game
 
 import (
 	"fmt"
@@ -15,8 +15,8 @@ import (
 // seat, no number that disagrees with the page's "Seat 2".
 var botNames = [...]string{1: "Pip", 2: "Dot", 3: "Spinner"}
 
-// botName is the name the server gives a computer seat.
-func botName(seat int) string {
+// BotName is the name the server gives a computer seat.
+func BotName(seat int) string {
 	if seat > 0 && seat < len(botNames) {
 		return botNames[seat]
 	}
@@ -30,12 +30,12 @@ func botName(seat int) string {
 // order; more come only when people are passed over (docs/ratelimit.md).
 const HardPerRequest = 12
 
-// thinking counts one request's hard decisions.
-type thinking struct{ hard int }
+// Thinking counts one request's hard decisions.
+type Thinking struct{ Hard int }
 
-// players is h.bots, with the hard level counted in t and bounded by
+// Players is h.bots, with the hard level counted in t and bounded by
 // HardPerRequest.
-func (h *Handler) players(t *thinking) map[string]bot.Player {
+func (h *Service) Players(t *Thinking) map[string]bot.Player {
 	hard, ok := h.bots[levelHard]
 	if !ok || t == nil {
 		return h.bots
@@ -49,10 +49,10 @@ func (h *Handler) players(t *thinking) map[string]bot.Player {
 		if v != nil && v.You != nil && v.You.Confirm {
 			return hard(v, seed) // the redeal question: no search
 		}
-		if t.hard >= HardPerRequest {
+		if t.Hard >= HardPerRequest {
 			return fallback(v, seed)
 		}
-		t.hard++
+		t.Hard++
 		return hard(v, seed)
 	}
 	return out
@@ -66,23 +66,23 @@ const (
 	awayLevel   = levelMedium
 )
 
-// runBots makes the computer players' moves until a person must act or the
+// RunBots makes the computer players' moves until a person must act or the
 // match is over. A player whose level is no longer offered, or whose move
 // the engine refuses, is replaced by the easy one for that move (and
 // logged, without the move: it may name the seat's hidden tiles), so that a
 // game never gets stuck on a computer seat.
-func (h *Handler) runBots(m *engine.Match, t *thinking) error {
-	err := referee.Play(m, h.players(t), awayLevel, func(seat int, level string) {
+func (h *Service) RunBots(m *engine.Match, t *Thinking) error {
+	err := referee.Play(m, h.Players(t), awayLevel, func(seat int, level string) {
 		h.log.Warn("computer player replaced by easy for one move", "seat", seat, "level", level)
 	})
 	if err != nil {
-		return fmt.Errorf("%w: %v", errInternal, err)
+		return fmt.Errorf("%w: %v", ErrInternal, err)
 	}
 	return nil
 }
 
-// hasLevel reports whether the server offers a bot level.
-func (h *Handler) hasLevel(level string) bool {
+// HasLevel reports whether the server offers a bot level.
+func (h *Service) HasLevel(level string) bool {
 	_, ok := h.bots[level]
 	return ok
 }

@@ -1,4 +1,4 @@
-package api
+package game
 
 import (
 	"bytes"
@@ -16,78 +16,78 @@ import (
 	"tessera/functions/push"
 )
 
-// pushBudget bounds what a request spends on pushes after its change is
+// PushBudget bounds what a request spends on pushes after its change is
 // saved: reading the recipients' devices, sending, forgetting the gone
 // ones (API.md: a push service never delays an answer by more than 1 s).
-const pushBudget = 900 * time.Millisecond
+const PushBudget = 900 * time.Millisecond
 
-// before is what a change is compared with to find who must hear of it.
-type before struct {
-	toAct  uint8 // a bit per seat that had to act
-	away   uint8 // a bit per seat that was away
-	logLen int
-	status engine.Status
+// Before is what a change is compared with to find who must hear of it.
+type Before struct {
+	ToAct  uint8 // a bit per seat that had to act
+	Away   uint8 // a bit per seat that was away
+	LogLen int
+	Status engine.Status
 }
 
-func snapshot(m *engine.Match) before {
-	b := before{logLen: len(m.Log()), status: m.Status()}
+func Snapshot(m *engine.Match) Before {
+	b := Before{LogLen: len(m.Log()), Status: m.Status()}
 	for _, s := range m.ToAct() {
-		b.toAct |= 1 << s
+		b.ToAct |= 1 << s
 	}
 	for s := range m.Options().Players {
 		if m.Seat(s).Away {
-			b.away |= 1 << s
+			b.Away |= 1 << s
 		}
 	}
 	return b
 }
 
-// message is one push: API.md's payload, in English; texts holds its
+// Message is one push: API.md's payload, in English; texts holds its
 // words in every language (a device gets its own: pushtext.go).
-type message struct {
+type Message struct {
 	Game    string `json:"game"`
 	Version int64  `json:"version"`
 	Kind    string `json:"kind"`
 	Title   string `json:"title"`
 	Body    string `json:"body"`
-	texts   [numLangs]pushText
+	Texts   [numLangs]pushText
 }
 
-// messages lists, by seat, what the change from b to m tells each person:
+// Messages lists, by seat, what the change from b to m tells each person:
 // "turn" to a seat that must act now and did not before (or was dealt
 // again), "end" to everyone when the match ended; nothing to the seat of
 // cause (the caller's token hash) or to a computer seat.
-func messages(id string, version int64, m *engine.Match, st *storedGame, b before, cause []byte) map[int]message {
-	out := map[int]message{}
+func Messages(id string, version int64, m *engine.Match, st *Stored, b Before, cause []byte) map[int]Message {
+	out := map[int]Message{}
 	dealt := false
-	for _, e := range m.Log()[b.logLen:] {
+	for _, e := range m.Log()[b.LogLen:] {
 		dealt = dealt || e.Type == engine.EventDeal
 	}
-	ended := m.Status() == engine.StatusFinished && b.status != engine.StatusFinished
+	ended := m.Status() == engine.StatusFinished && b.Status != engine.StatusFinished
 	timedOut := map[int]bool{}
-	for _, e := range m.Log()[b.logLen:] {
+	for _, e := range m.Log()[b.LogLen:] {
 		if e.Type == engine.EventAway && e.Timeout {
 			timedOut[e.Seat] = true
 		}
 	}
-	for s, a := range st.seats {
-		if a.tokenHash == nil || bytes.Equal(a.tokenHash, cause) {
+	for s, a := range st.Seats {
+		if a.TokenHash == nil || bytes.Equal(a.TokenHash, cause) {
 			continue
 		}
 		v := m.View(s, engine.ViewMeta{ID: id, Version: version})
 		switch {
 		case timedOut[s] && !ended:
 			out[s] = inEveryLang(id, version, "away", func(l lang) (string, string) {
-				return catalog[l].timeRanOut + tableName(v, s, l), catalog[l].computerPlays
+				return catalog[l].timeRanOut + TableName(v, s, l), catalog[l].computerPlays
 			})
 		case ended:
 			out[s] = inEveryLang(id, version, "end", func(l lang) (string, string) {
-				return catalog[l].matchOver + tableName(v, s, l), endText(v, l)
+				return catalog[l].matchOver + TableName(v, s, l), endText(v, l)
 			})
-		case (v.You.Confirm || v.Hand != nil && v.Hand.Turn != nil && *v.Hand.Turn == s) && (b.toAct&(1<<s) == 0 || dealt):
-			since := m.Log()[b.logLen:]
+		case (v.You.Confirm || v.Hand != nil && v.Hand.Turn != nil && *v.Hand.Turn == s) && (b.ToAct&(1<<s) == 0 || dealt):
+			since := m.Log()[b.LogLen:]
 			out[s] = inEveryLang(id, version, "turn", func(l lang) (string, string) {
-				return catalog[l].yourTurn + tableName(v, s, l), turnText(v, s, since, l)
+				return catalog[l].yourTurn + TableName(v, s, l), turnText(v, s, since, l)
 			})
 		}
 	}
@@ -115,8 +115,8 @@ func isolate(name string) string {
 	return name
 }
 
-// tableName is "Five Up with Bea and Carlo", as seat s sees the table, in l.
-func tableName(v *engine.View, s int, l lang) string {
+// TableName is "Five Up with Bea and Carlo", as seat s sees the table, in l.
+func TableName(v *engine.View, s int, l lang) string {
 	var others []string
 	for i := range v.Seats {
 		if i != s && seatName(v, i) != "" {
@@ -181,24 +181,24 @@ func endText(v *engine.View, l lang) string {
 		format = catalog[l].wonOne
 	}
 	joined := strings.Join(names, " & ")
-	if l == langIT {
+	if l == LangIT {
 		joined = strings.Join(names, " e ")
 	}
 	return fill(format, joined, strconv.Itoa(v.Scores[w])+"–"+strconv.Itoa(best))
 }
 
-// notify sends the pushes of a saved change, within pushBudget. Nothing
+// Notify sends the pushes of a saved change, within pushBudget. Nothing
 // here fails the request: a push that cannot be sent is logged and lost.
 // host names the site (the VAPID contact when none is configured).
-func (h *Handler) notify(ctx context.Context, host, id string, version int64, m *engine.Match, st *storedGame, b before, cause []byte) {
+func (h *Service) Notify(ctx context.Context, host, id string, version int64, m *engine.Match, st *Stored, b Before, cause []byte) {
 	if h.push == nil {
 		return // no pushes: nothing to compose
 	}
-	h.send(ctx, host, id, version, st, messages(id, version, m, st, b, cause))
+	h.Send(ctx, host, id, version, st, Messages(id, version, m, st, b, cause))
 }
 
-// send delivers msgs, by seat, to the devices of each seat's key.
-func (h *Handler) send(ctx context.Context, host, id string, version int64, st *storedGame, msgs map[int]message) {
+// Send delivers msgs, by seat, to the devices of each seat's key.
+func (h *Service) Send(ctx context.Context, host, id string, version int64, st *Stored, msgs map[int]Message) {
 	if h.push == nil || len(msgs) == 0 {
 		return
 	}
@@ -229,17 +229,17 @@ type sendQueueKey struct{}
 const sweepSends = 32
 
 // sendNow delivers msgs within pushBudget.
-func (h *Handler) sendNow(ctx context.Context, host, id string, version int64, st *storedGame, msgs map[int]message) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushBudget)
+func (h *Service) sendNow(ctx context.Context, host, id string, version int64, st *Stored, msgs map[int]Message) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), PushBudget)
 	defer cancel()
-	keys, err := h.vapid(ctx)
+	keys, err := h.VAPID(ctx)
 	if err != nil {
 		h.log.Warn("push: no VAPID keys", "gameId", id, "cause", err.Error())
 		return
 	}
 	ids := make([]string, 0, len(msgs))
 	for s := range msgs {
-		ids = append(ids, playerID(st.seats[s].tokenHash))
+		ids = append(ids, PlayerID(st.Seats[s].TokenHash))
 	}
 	items, err := h.store.LoadMany(ctx, ids)
 	if err != nil {
@@ -248,7 +248,7 @@ func (h *Handler) sendNow(ctx context.Context, host, id string, version int64, s
 	}
 	type gone struct {
 		hash     []byte
-		endpoint string
+		Endpoint string
 	}
 	var (
 		mu      sync.Mutex
@@ -262,30 +262,30 @@ func (h *Handler) sendNow(ctx context.Context, host, id string, version int64, s
 		sender.Subject = "https://" + host
 	}
 	for s, msg := range msgs {
-		hash := st.seats[s].tokenHash
-		item, ok := items[playerID(hash)]
+		hash := st.Seats[s].TokenHash
+		item, ok := items[PlayerID(hash)]
 		if !ok {
 			continue
 		}
-		p, err := decodePlayer(item.State)
+		p, err := DecodePlayer(item.State)
 		if err != nil {
 			h.log.Warn("push: a player record does not decode", "gameId", id, "cause", err.Error())
 			continue
 		}
 		var payloads [numLangs][]byte
 		for l := range numLangs {
-			payloads[l], _ = json.Marshal(msg.in(l))
+			payloads[l], _ = json.Marshal(msg.In(l))
 		}
-		for _, d := range p.devices {
+		for _, d := range p.Devices {
 			wg.Add(1)
 			sent++
-			payload := payloads[d.lang]
+			payload := payloads[d.Lang]
 			go func() {
 				defer wg.Done()
 				err := sender.Send(ctx, d.subscription(), payload)
 				if errors.Is(err, push.ErrGone) {
 					mu.Lock()
-					expired = append(expired, gone{hash, d.endpoint})
+					expired = append(expired, gone{hash, d.Endpoint})
 					mu.Unlock()
 				} else if err != nil {
 					// The endpoint is the device's secret: not logged.
@@ -296,7 +296,7 @@ func (h *Handler) sendNow(ctx context.Context, host, id string, version int64, s
 	}
 	wg.Wait()
 	for _, g := range expired {
-		if err := h.updatePlayer(ctx, g.hash, func(p *playerRecord) bool { return p.dropDevice(g.endpoint) }); err != nil {
+		if err := h.UpdatePlayer(ctx, g.hash, func(p *Record) bool { return p.DropDevice(g.Endpoint) }); err != nil {
 			h.log.Warn("push: a gone device not forgotten", "gameId", id, "cause", err.Error())
 		}
 	}

@@ -1,4 +1,4 @@
-package api
+package game
 
 import (
 	"crypto/sha256"
@@ -47,9 +47,9 @@ import (
 // already applied. Short digests keep the item small (DESIGN.md: DynamoDB
 // bills reads per 4 KB and writes per 1 KB).
 const (
-	storedFormat = 4
+	StoredFormat = 4
 	moveIDDigest = 4
-	keptMoveIDs  = 16
+	KeptMoveIDs  = 16
 )
 
 // moveDigest is a remembered moveId.
@@ -63,34 +63,34 @@ func digestMoveID(id string) moveDigest {
 }
 
 // storedGame is what the store keeps for a game.
-type storedGame struct {
-	match    []byte     // engine.Encode
-	seats    []seatAuth // by seat
-	moveTime int64      // seconds a seat has to act; 0: no clock
-	next     string     // the rematch's id
-	previous string     // the id of the game this one is the rematch of
+type Stored struct {
+	Match    []byte     // engine.Encode
+	Seats    []SeatAuth // by seat
+	MoveTime int64      // seconds a seat has to act; 0: no clock
+	Next     string     // the rematch's id
+	Previous string     // the id of the game this one is the rematch of
 	// seriesMatches and seriesWins count the chain's finished matches
 	// before this one.
-	seriesMatches int
-	seriesWins    []int
-	times         []engine.EventTime // oldest first
+	SeriesMatches int
+	SeriesWins    []int
+	Times         []engine.EventTime // oldest first
 }
 
-// seatAuth is what the API keeps of one seat.
-type seatAuth struct {
-	tokenHash []byte       // nil for a free or computer seat
-	moves     []moveDigest // oldest first
-	since     int64        // Unix seconds it has had to act; 0: it need not
-	reminded  bool         // its reminder for this turn went out
+// SeatAuth is what the API keeps of one seat.
+type SeatAuth struct {
+	TokenHash []byte       // nil for a free or computer seat
+	Moves     []moveDigest // oldest first
+	Since     int64        // Unix seconds it has had to act; 0: it need not
+	Reminded  bool         // its reminder for this turn went out
 }
 
-// applied reports whether seat already made the move named id.
-func (s *storedGame) applied(seat int, id string) bool {
-	if id == "" || seat < 0 || seat >= len(s.seats) {
+// Applied reports whether seat already made the move named id.
+func (s *Stored) Applied(seat int, id string) bool {
+	if id == "" || seat < 0 || seat >= len(s.Seats) {
 		return false
 	}
 	d := digestMoveID(id)
-	for _, m := range s.seats[seat].moves {
+	for _, m := range s.Seats[seat].Moves {
 		if m == d {
 			return true
 		}
@@ -98,56 +98,56 @@ func (s *storedGame) applied(seat int, id string) bool {
 	return false
 }
 
-// remember records id as seat's latest applied move, forgetting the oldest
+// Remember records id as seat's latest applied move, forgetting the oldest
 // beyond keptMoveIDs.
-func (s *storedGame) remember(seat int, id string) {
+func (s *Stored) Remember(seat int, id string) {
 	if id == "" {
 		return
 	}
-	ms := append(s.seats[seat].moves, digestMoveID(id))
-	if len(ms) > keptMoveIDs {
-		ms = append(ms[:0:0], ms[len(ms)-keptMoveIDs:]...)
+	ms := append(s.Seats[seat].Moves, digestMoveID(id))
+	if len(ms) > KeptMoveIDs {
+		ms = append(ms[:0:0], ms[len(ms)-KeptMoveIDs:]...)
 	}
-	s.seats[seat].moves = ms
+	s.Seats[seat].Moves = ms
 }
 
-// encodeStored lays out format 4 without its checksum (sealStored).
-func encodeStored(s *storedGame) []byte {
-	n := 1 + binary.MaxVarintLen64 + len(s.match) + 1
-	for _, a := range s.seats {
-		n += 2 + len(a.tokenHash) + len(a.moves)*moveIDDigest
+// EncodeStored lays out format 4 without its checksum (sealStored).
+func EncodeStored(s *Stored) []byte {
+	n := 1 + binary.MaxVarintLen64 + len(s.Match) + 1
+	for _, a := range s.Seats {
+		n += 2 + len(a.TokenHash) + len(a.Moves)*moveIDDigest
 	}
 	b := make([]byte, 0, n)
-	b = append(b, storedFormat)
-	b = binary.AppendUvarint(b, uint64(len(s.match)))
-	b = append(b, s.match...)
-	b = append(b, byte(len(s.seats)))
-	for _, a := range s.seats {
-		b = append(b, byte(len(a.tokenHash)))
-		b = append(b, a.tokenHash...)
-		b = append(b, byte(len(a.moves)))
-		for _, d := range a.moves {
+	b = append(b, StoredFormat)
+	b = binary.AppendUvarint(b, uint64(len(s.Match)))
+	b = append(b, s.Match...)
+	b = append(b, byte(len(s.Seats)))
+	for _, a := range s.Seats {
+		b = append(b, byte(len(a.TokenHash)))
+		b = append(b, a.TokenHash...)
+		b = append(b, byte(len(a.Moves)))
+		for _, d := range a.Moves {
 			b = append(b, d[:]...)
 		}
 	}
-	for _, a := range s.seats {
-		b = binary.AppendVarint(b, a.since)
-		if a.reminded {
+	for _, a := range s.Seats {
+		b = binary.AppendVarint(b, a.Since)
+		if a.Reminded {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(s.moveTime))
-	b = appendID(b, s.next)
-	b = appendID(b, s.previous)
-	b = binary.AppendUvarint(b, uint64(s.seriesMatches))
-	b = append(b, byte(len(s.seriesWins)))
-	for _, w := range s.seriesWins {
+	b = binary.AppendUvarint(b, uint64(s.MoveTime))
+	b = appendID(b, s.Next)
+	b = appendID(b, s.Previous)
+	b = binary.AppendUvarint(b, uint64(s.SeriesMatches))
+	b = append(b, byte(len(s.SeriesWins)))
+	for _, w := range s.SeriesWins {
 		b = binary.AppendUvarint(b, uint64(w))
 	}
-	b = binary.AppendUvarint(b, uint64(len(s.times)))
-	for _, t := range s.times {
+	b = binary.AppendUvarint(b, uint64(len(s.Times)))
+	for _, t := range s.Times {
 		b = binary.AppendUvarint(b, uint64(t.UpTo))
 		b = binary.AppendVarint(b, t.At.Unix())
 	}
@@ -158,7 +158,7 @@ func appendID(b []byte, id string) []byte {
 	if id == "" {
 		return append(b, 0)
 	}
-	raw, _ := idEncoding.DecodeString(id) // ids kept here are valid
+	raw, _ := IDEncoding.DecodeString(id) // ids kept here are valid
 	return append(append(b, byte(len(raw))), raw...)
 }
 
@@ -209,15 +209,15 @@ func (r *storedReader) varint(what string) int64 {
 
 // id takes a game id written by appendID.
 func (r *storedReader) id(what string) string {
-	n := r.count(what, idBytes)
-	if n != 0 && n != idBytes {
+	n := r.count(what, IDBytes)
+	if n != 0 && n != IDBytes {
 		r.fail(what)
 	}
 	raw := r.next(what, n)
 	if r.err != nil || n == 0 {
 		return ""
 	}
-	return idEncoding.EncodeToString(raw)
+	return IDEncoding.EncodeToString(raw)
 }
 
 // count takes a count byte of at most max.
@@ -230,11 +230,11 @@ func (r *storedReader) count(what string, max int) int {
 	return int(b[0])
 }
 
-// decodeStored parses format 4 without its checksum. The engine's bytes
+// DecodeStored parses format 4 without its checksum. The engine's bytes
 // are not checked here (engine.Decode does that); the result may share b.
-func decodeStored(b []byte) (*storedGame, error) {
+func DecodeStored(b []byte) (*Stored, error) {
 	r := &storedReader{b: b}
-	if format := r.count("format", storedFormat); r.err == nil && format != storedFormat {
+	if format := r.count("format", StoredFormat); r.err == nil && format != StoredFormat {
 		r.fail("unknown format")
 	}
 	n, k := binary.Uvarint(r.b)
@@ -245,37 +245,37 @@ func decodeStored(b []byte) (*storedGame, error) {
 		return nil, r.err
 	}
 	r.b = r.b[k:]
-	s := &storedGame{match: r.next("engine bytes", int(n))}
-	s.seats = make([]seatAuth, r.count("seat count", maxSeats))
-	for i := range s.seats {
-		if h := r.next("token hash", r.count("token hash", hashBytes)); len(h) > 0 {
-			s.seats[i].tokenHash = h
+	s := &Stored{Match: r.next("engine bytes", int(n))}
+	s.Seats = make([]SeatAuth, r.count("seat count", MaxSeats))
+	for i := range s.Seats {
+		if h := r.next("token hash", r.count("token hash", HashBytes)); len(h) > 0 {
+			s.Seats[i].TokenHash = h
 		}
-		cnt := r.count("moveIds", keptMoveIDs)
+		cnt := r.count("moveIds", KeptMoveIDs)
 		raw := r.next("moveIds", cnt*moveIDDigest)
 		if r.err != nil {
 			return nil, r.err
 		}
-		s.seats[i].moves = make([]moveDigest, cnt)
-		for j := range s.seats[i].moves {
-			copy(s.seats[i].moves[j][:], raw[j*moveIDDigest:])
+		s.Seats[i].Moves = make([]moveDigest, cnt)
+		for j := range s.Seats[i].Moves {
+			copy(s.Seats[i].Moves[j][:], raw[j*moveIDDigest:])
 		}
 	}
-	for i := range s.seats {
-		s.seats[i].since = r.varint("since")
-		s.seats[i].reminded = r.count("reminded", 1) == 1
+	for i := range s.Seats {
+		s.Seats[i].Since = r.varint("since")
+		s.Seats[i].Reminded = r.count("reminded", 1) == 1
 	}
-	s.moveTime = r.uvarint("moveTime", maxMoveTime)
-	s.next, s.previous = r.id("next"), r.id("previous")
-	s.seriesMatches = int(r.uvarint("series", 1<<31))
-	s.seriesWins = make([]int, r.count("series teams", maxSeats))
-	for i := range s.seriesWins {
-		s.seriesWins[i] = int(r.uvarint("series wins", 1<<31))
+	s.MoveTime = r.uvarint("moveTime", MaxMoveTime)
+	s.Next, s.Previous = r.id("next"), r.id("previous")
+	s.SeriesMatches = int(r.uvarint("series", 1<<31))
+	s.SeriesWins = make([]int, r.count("series teams", MaxSeats))
+	for i := range s.SeriesWins {
+		s.SeriesWins[i] = int(r.uvarint("series wins", 1<<31))
 	}
-	s.times = make([]engine.EventTime, r.uvarint("event times", uint64(len(r.b))))
-	for i := range s.times {
-		s.times[i].UpTo = int(r.uvarint("event time", 1<<31))
-		s.times[i].At = time.Unix(r.varint("event time"), 0).UTC()
+	s.Times = make([]engine.EventTime, r.uvarint("event times", uint64(len(r.b))))
+	for i := range s.Times {
+		s.Times[i].UpTo = int(r.uvarint("event time", 1<<31))
+		s.Times[i].At = time.Unix(r.varint("event time"), 0).UTC()
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing data")
@@ -286,11 +286,11 @@ func decodeStored(b []byte) (*storedGame, error) {
 	return s, nil
 }
 
-// newStored wraps a match that has no moves yet; hash is the creator's, in
+// NewStored wraps a match that has no moves yet; hash is the creator's, in
 // seat 0.
-func newStored(m *engine.Match, hash []byte) *storedGame {
-	s := &storedGame{match: engine.Encode(m), seats: make([]seatAuth, m.Options().Players)}
-	s.seats[0].tokenHash = hash
+func NewStored(m *engine.Match, hash []byte) *Stored {
+	s := &Stored{Match: engine.Encode(m), Seats: make([]SeatAuth, m.Options().Players)}
+	s.Seats[0].TokenHash = hash
 	return s
 }
 
@@ -315,31 +315,31 @@ func storedChecksum(id string, version int64, body []byte) uint32 {
 	return crc32.Update(c, castagnoli, body)
 }
 
-// sealStored is the state to store for s as game id at version.
-func sealStored(id string, version int64, s *storedGame) []byte {
-	b := encodeStored(s)
+// SealStored is the state to store for s as game id at version.
+func SealStored(id string, version int64, s *Stored) []byte {
+	b := EncodeStored(s)
 	return binary.BigEndian.AppendUint32(b, storedChecksum(id, version, b))
 }
 
-// maxStoredVersion is the largest version the API accepts from the store:
+// MaxStoredVersion is the largest version the API accepts from the store:
 // a version counts writes, and a page reads it as a JavaScript number,
 // exact up to 2^53.
-const maxStoredVersion = 1 << 53
+const MaxStoredVersion = 1 << 53
 
-// openStored checks and parses the state of game id as loaded from the
+// OpenStored checks and parses the state of game id as loaded from the
 // store. A value that fails (a checksum, a version out of range, a layout)
 // is engine.ErrCorrupt: the API answers 500, and logs it with the game id.
-func openStored(id string, item store.Item) (*storedGame, error) {
-	if item.Version < 1 || item.Version > maxStoredVersion {
+func OpenStored(id string, item store.Item) (*Stored, error) {
+	if item.Version < 1 || item.Version > MaxStoredVersion {
 		return nil, fmt.Errorf("%w: %w: version %d", engine.ErrCorrupt, errStoredCheck, item.Version)
 	}
 	b := item.State
-	if len(b) < 1+checksumBytes || b[0] != storedFormat {
-		return nil, fmt.Errorf("%w: %w: not a stored game of format %d", engine.ErrCorrupt, errStoredCheck, storedFormat)
+	if len(b) < 1+checksumBytes || b[0] != StoredFormat {
+		return nil, fmt.Errorf("%w: %w: not a stored game of format %d", engine.ErrCorrupt, errStoredCheck, StoredFormat)
 	}
 	body := b[:len(b)-checksumBytes]
 	if binary.BigEndian.Uint32(b[len(body):]) != storedChecksum(id, item.Version, body) {
 		return nil, fmt.Errorf("%w: %w: the checksum does not match (a damaged value, or another game's)", engine.ErrCorrupt, errStoredCheck)
 	}
-	return decodeStored(body)
+	return DecodeStored(body)
 }

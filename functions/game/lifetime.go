@@ -1,4 +1,4 @@
-package api
+package game
 
 import (
 	"context"
@@ -27,8 +27,8 @@ const (
 func gameExpiry(now time.Time) time.Time { return now.Add(store.TTL) }
 
 // recordExpiry is when player record p, written at now, may be deleted.
-func recordExpiry(p *playerRecord, now time.Time) time.Time {
-	if len(p.games) == 0 {
+func recordExpiry(p *Record, now time.Time) time.Time {
+	if len(p.Games) == 0 {
 		return now.Add(bareRecordTTL)
 	}
 	return now.Add(store.TTL + recordWindow)
@@ -37,19 +37,19 @@ func recordExpiry(p *playerRecord, now time.Time) time.Time {
 // windowOf numbers the recordWindow a time falls in.
 func windowOf(t time.Time) int64 { return t.Unix() / int64(recordWindow/time.Second) }
 
-// saveGame writes game id in place of the stored item prev at the next
+// SaveGame writes game id in place of the stored item prev at the next
 // version, on condition that the stored version is still prev's (its
 // players' records are kept alive first: keepRecords).
-func (h *Handler) saveGame(ctx context.Context, id string, st *storedGame, prev store.Item, now time.Time) error {
+func (h *Service) SaveGame(ctx context.Context, id string, st *Stored, prev store.Item, now time.Time) error {
 	if err := h.keepRecords(ctx, st, prev.UpdatedAt, now); err != nil {
 		return err
 	}
-	return h.store.Save(saveContext(ctx), id, sealStored(id, prev.Version+1, st), prev.Version, now, st.due(), gameExpiry(now))
+	return h.store.Save(SaveContext(ctx), id, SealStored(id, prev.Version+1, st), prev.Version, now, st.Due(), gameExpiry(now))
 }
 
-// createGame stores a new game.
-func (h *Handler) createGame(ctx context.Context, id string, st *storedGame, now time.Time) error {
-	return h.store.Create(ctx, id, sealStored(id, 1, st), now, st.due(), gameExpiry(now))
+// CreateGame stores a new game.
+func (h *Service) CreateGame(ctx context.Context, id string, st *Stored, now time.Time) error {
+	return h.store.Create(ctx, id, SealStored(id, 1, st), now, st.Due(), gameExpiry(now))
 }
 
 // keepRecords refreshes the player records of the game's seats when the
@@ -59,17 +59,17 @@ func (h *Handler) createGame(ctx context.Context, id string, st *storedGame, now
 // that window. A record is written when its key takes a seat, so a game's
 // writes in its first window need none. A seat whose token is no key has
 // no record: nothing to refresh.
-func (h *Handler) keepRecords(ctx context.Context, st *storedGame, last, now time.Time) error {
+func (h *Service) keepRecords(ctx context.Context, st *Stored, last, now time.Time) error {
 	if windowOf(last) == windowOf(now) {
 		return nil
 	}
 	done := map[string]bool{}
-	for _, a := range st.seats {
-		if a.tokenHash == nil || done[string(a.tokenHash)] {
+	for _, a := range st.Seats {
+		if a.TokenHash == nil || done[string(a.TokenHash)] {
 			continue
 		}
-		done[string(a.tokenHash)] = true
-		if err := h.refreshRecord(ctx, a.tokenHash); err != nil {
+		done[string(a.TokenHash)] = true
+		if err := h.refreshRecord(ctx, a.TokenHash); err != nil {
 			return err
 		}
 	}
@@ -78,8 +78,8 @@ func (h *Handler) keepRecords(ctx context.Context, st *storedGame, last, now tim
 
 // refreshRecord writes the record of hash again, as it is, so that its
 // expiry starts again from now; nothing when there is no record.
-func (h *Handler) refreshRecord(ctx context.Context, hash []byte) error {
-	id := playerID(hash)
+func (h *Service) refreshRecord(ctx context.Context, hash []byte) error {
+	id := PlayerID(hash)
 	for attempt := 0; attempt < playerAttempts; attempt++ {
 		item, err := h.store.Load(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -88,7 +88,7 @@ func (h *Handler) refreshRecord(ctx context.Context, hash []byte) error {
 		if err != nil {
 			return err
 		}
-		p, err := decodePlayer(item.State)
+		p, err := DecodePlayer(item.State)
 		if err != nil {
 			return err
 		}

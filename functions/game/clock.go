@@ -1,0 +1,124 @@
+package game
+
+import (
+	"slices"
+	"time"
+
+	"tessera/engine"
+)
+
+// Clocks (API.md "Clocks"): a seat that must act has moveTime from the
+// moment it had to; then it times out and the computer plays for it. The
+// rules know nothing of time: the API keeps, per seat, since when it has
+// had to act (storedGame.seats[].since) and applies engine.Match.Timeout
+// when a deadline has passed, on any request that loads the game and in
+// the sweeper (Sweep) that the store's due index wakes.
+
+const (
+	MinMoveTime = 60
+	MaxMoveTime = 30 * 24 * 60 * 60
+)
+
+// Acting reports whether seat s of m must act now under a clock: a
+// person's seat, not away, while somebody is here.
+func Acting(m *engine.Match, s int) bool {
+	seat := m.Seat(s)
+	return seat.Taken && seat.Bot == "" && !seat.Away && !m.AllAway() && slices.Contains(m.ToAct(), s)
+}
+
+// AfterChange brings the clocks and the event times up to date after m
+// changed from b at now: a seat that must act now and did not before (or
+// was dealt again, or came back) starts its time; one that need not act
+// has none.
+func (s *Stored) AfterChange(m *engine.Match, b Before, now time.Time) {
+	log := m.Log()
+	dealt := false
+	for _, e := range log[min(b.LogLen, len(log)):] {
+		dealt = dealt || e.Type == engine.EventDeal
+	}
+	for i := range s.Seats {
+		a := &s.Seats[i]
+		switch {
+		case s.MoveTime == 0 || !Acting(m, i):
+			a.Since, a.Reminded = 0, false
+		case a.Since == 0 || b.ToAct&(1<<i) == 0 || b.Away&(1<<i) != 0 || dealt:
+			a.Since, a.Reminded = now.Unix(), false
+		}
+	}
+	if len(log) > b.LogLen {
+		s.Times = append(s.Times, engine.EventTime{UpTo: m.Seq(), At: now.UTC().Truncate(time.Second)})
+	}
+	// Keep the times of what a view shows: the current hand and the one
+	// before it (the entry that covers its first event, and every later).
+	first := len(log) + 1
+	for i := len(log) - 1; i >= 0 && log[i].Hand >= m.HandNumber()-1; i-- {
+		first = log[i].Seq
+	}
+	k := 0
+	for k < len(s.Times)-1 && s.Times[k].UpTo < first {
+		k++
+	}
+	s.Times = s.Times[k:]
+}
+
+// DeadlineOf is when seat i must have acted; zero for none.
+func (s *Stored) DeadlineOf(i int) time.Time {
+	if s.MoveTime == 0 || i < 0 || i >= len(s.Seats) || s.Seats[i].Since == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s.Seats[i].Since+s.MoveTime, 0).UTC()
+}
+
+// deadline is the view's hand.deadline: the earliest of the seats' that
+// must act.
+func (s *Stored) deadline() time.Time {
+	var d time.Time
+	for i := range s.Seats {
+		if t := s.DeadlineOf(i); !t.IsZero() && (d.IsZero() || t.Before(d)) {
+			d = t
+		}
+	}
+	return d
+}
+
+// reminderOf is when seat i is reminded (a quarter of moveTime left);
+// zero for none or once it was.
+func (s *Stored) reminderOf(i int) time.Time {
+	if s.Seats[i].Since == 0 || s.Seats[i].Reminded || s.MoveTime == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s.Seats[i].Since+s.MoveTime-s.MoveTime/4, 0).UTC()
+}
+
+// Due is when the game wants the sweeper next: the earliest reminder or
+// deadline; zero for never (the store's index is sparse).
+func (s *Stored) Due() time.Time {
+	var d time.Time
+	for i := range s.Seats {
+		for _, t := range []time.Time{s.reminderOf(i), s.DeadlineOf(i)} {
+			if !t.IsZero() && (d.IsZero() || t.Before(d)) {
+				d = t
+			}
+		}
+	}
+	return d
+}
+
+// overdue lists the seats whose deadline has passed at now.
+func (s *Stored) overdue(now time.Time) []int {
+	var out []int
+	for i := range s.Seats {
+		if d := s.DeadlineOf(i); !d.IsZero() && !now.Before(d) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Meta is what a view of the game at version, last changed at t, shows
+// beside the rules.
+func (s *Stored) Meta(id string, version int64, t time.Time) engine.ViewMeta {
+	return engine.ViewMeta{ID: id, Version: version, UpdatedAt: t, MoveTime: int(s.MoveTime),
+		Deadline: s.deadline(), Next: s.Next, Previous: s.Previous,
+		SeriesMatches: s.SeriesMatches, SeriesWins: s.SeriesWins, EventTimes: s.Times}
+}

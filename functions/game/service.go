@@ -1,0 +1,208 @@
+package game
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"tessera/engine"
+	"tessera/engine/bot"
+	"tessera/functions/push"
+	"tessera/functions/store"
+)
+
+// Config is what the service is built from.
+type Config struct {
+	Store  store.Store           // required
+	Logger *slog.Logger          // nil: discard
+	Now    func() time.Time      // nil: time.Now
+	Rand   io.Reader             // nil: crypto/rand.Reader (game ids, tokens, seeds); must be safe for concurrent use
+	Bots   map[string]bot.Player // nil: bot.Levels()
+	Push   *PushConfig           // nil: no push notifications
+}
+
+// Service is the game service: stored games, clocks and the sweep, the
+// computer policy, notifications and player records, over a store. It
+// knows no HTTP (internal/layers checks): ids and values in, values and
+// errors out. Package api serves it on every deployment.
+type Service struct {
+	store store.Store
+	log   *slog.Logger
+	now   func() time.Time
+	rand  io.Reader
+	bots  map[string]bot.Player
+	push  *PushConfig
+	// vapidKeys caches the deployment's VAPID pair.
+	vapidKeys vapidKeys
+	sender    *push.Sender
+}
+
+// New returns the service. It panics when cfg.Store is nil: that is a
+// wiring mistake no request can recover from.
+func New(cfg Config) *Service {
+	if cfg.Store == nil {
+		panic("game: Config.Store is required")
+	}
+	h := &Service{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if h.rand == nil {
+		h.rand = rand.Reader
+	}
+	if h.bots == nil {
+		h.bots = bot.Levels()
+	}
+	if h.push != nil {
+		client := h.push.Client
+		if client == nil {
+			client = push.Client(h.push.Insecure)
+		}
+		h.sender = &push.Sender{Client: client, Subject: h.push.Subject, Now: h.now}
+	}
+	return h
+}
+
+// Store is the service's store.
+func (h *Service) Store() store.Store { return h.store }
+
+// Now is the service's clock.
+func (h *Service) Now() time.Time { return h.now() }
+
+// Rand is the service's source of secrets.
+func (h *Service) Rand() io.Reader { return h.rand }
+
+// Log is the service's logger.
+func (h *Service) Log() *slog.Logger { return h.log }
+
+// Push is how the service sends pushes, nil for none.
+func (h *Service) Push() *PushConfig { return h.push }
+
+// ErrInternal is a fault of ours (a random source that fails, a computer
+// player that cannot move): the API answers 500.
+var ErrInternal = errors.New("internal error")
+
+// MaxSeats is the most seats a table has.
+const MaxSeats = 4
+
+// PushConfig turns Web Push on (API.md "Notifications").
+type PushConfig struct {
+	// Insecure allows http and loopback endpoints (tests only: the local
+	// server's PUSH_ALLOW_INSECURE=1).
+	Insecure bool
+	// Subject is the VAPID contact (mailto: or https:); "" uses the
+	// request's origin.
+	Subject string
+	// Client sends the messages; nil: push.Client(Insecure).
+	Client push.Doer
+}
+
+// vapidID is the store item of the deployment's VAPID key pair, made on
+// first use and kept, so every instance and every restart signs alike.
+const vapidID = "vapid-keys"
+
+// vapidFormat is the item's first byte; the private scalar follows.
+const vapidFormat = 1
+
+// vapidKeys holds the pair once read.
+type vapidKeys struct {
+	mu   sync.Mutex
+	keys *push.Keys
+}
+
+// VAPID returns the deployment's key pair, reading it from the store, or
+// making and storing it when there is none (a concurrent maker's pair
+// wins: ErrExists reads it back).
+func (h *Service) VAPID(ctx context.Context) (*push.Keys, error) {
+	h.vapidKeys.mu.Lock()
+	defer h.vapidKeys.mu.Unlock()
+	if k := h.vapidKeys.keys; k != nil {
+		return k, nil
+	}
+	for attempt := 0; attempt < 2; attempt++ {
+		item, err := h.store.Load(ctx, vapidID)
+		if err == nil {
+			if len(item.State) < 1 || item.State[0] != vapidFormat {
+				return nil, fmt.Errorf("%w: the stored VAPID keys have an unknown format", ErrInternal)
+			}
+			k, err := push.ParseKeys(item.State[1:])
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrInternal, err)
+			}
+			if !item.Expires.IsZero() {
+				// Written before the key pair lived for ever: it keeps
+				// living (a lost race means another did the same).
+				if err := h.store.Save(ctx, vapidID, item.State, item.Version, h.now(), time.Time{}, time.Time{}); err != nil &&
+					!errors.Is(err, store.ErrConflict) {
+					return nil, err
+				}
+			}
+			h.vapidKeys.keys = k
+			return k, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		k, err := push.GenerateKeys()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInternal, err)
+		}
+		err = h.store.Create(ctx, vapidID, append([]byte{vapidFormat}, k.Bytes()...), h.now(), time.Time{}, time.Time{}) // never expires
+		if err == nil {
+			h.vapidKeys.keys = k
+			return k, nil
+		}
+		if !errors.Is(err, store.ErrExists) {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("%w: VAPID keys neither read nor made", store.ErrUnavailable)
+}
+
+// Loaded is a game as read from the store.
+type Loaded struct {
+	Item  store.Item
+	State *Stored
+}
+
+// Replay rebuilds the stored match.
+func (g *Loaded) Replay() (*engine.Match, error) {
+	m, err := engine.Decode(g.State.Match)
+	if err != nil {
+		return nil, err
+	}
+	if len(g.State.Seats) != m.Options().Players {
+		return nil, fmt.Errorf("%w: stored game: %d seats for %d players",
+			engine.ErrCorrupt, len(g.State.Seats), m.Options().Players)
+	}
+	return m, nil
+}
+
+// SaveContext is the context of a conditional write: it keeps the
+// request's values and its deadline from the store's own bounds, but not
+// its cancellation, so a client that hangs up never cancels a write half
+// way.
+func SaveContext(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
+// LogCause describes an internal error for the log. A corrupt stored state
+// is reported by kind only: the engine's replay messages may name tiles.
+func LogCause(err error) string {
+	if errors.Is(err, errStoredCheck) {
+		return err.Error()
+	}
+	if errors.Is(err, engine.ErrCorrupt) {
+		return "stored state does not decode (" + engine.ErrCorrupt.Error() + ")"
+	}
+	if errors.Is(err, store.ErrCorrupt) {
+		return err.Error() // the store's checks name no tile
+	}
+	return err.Error()
+}

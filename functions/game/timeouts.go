@@ -1,0 +1,158 @@
+package game
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// TimeoutAttempts bounds the reloads of a timeout that lost its save to a
+// concurrent change (which the next attempt sees).
+const TimeoutAttempts = 3
+
+// ApplyTimeouts times out the seats of g whose deadline has passed and
+// saves the result in place of g (done: g is the new game). Without such a
+// seat it does nothing.
+func (h *Service) ApplyTimeouts(ctx context.Context, host, id string, g *Loaded, t *Thinking) (done bool, err error) {
+	now := h.now()
+	late := g.State.overdue(now)
+	if len(late) == 0 {
+		return false, nil
+	}
+	m, err := g.Replay()
+	if err != nil {
+		return false, err
+	}
+	b := Snapshot(m)
+	for _, s := range late {
+		if err := m.Timeout(s); err != nil {
+			// The clock and the game disagree (a stale since): the game
+			// wins; the save below corrects the clock.
+			h.log.Warn("clock: a seat past its deadline cannot time out", "gameId", id, "seat", s)
+		}
+	}
+	if err := h.RunBots(m, t); err != nil {
+		return false, err
+	}
+	g.State.AfterChange(m, b, now)
+	g.State.Match = engine.Encode(m)
+	state := SealStored(id, g.Item.Version+1, g.State)
+	if err := h.SaveGame(ctx, id, g.State, g.Item, now); err != nil {
+		return false, err
+	}
+	g.Item = store.Item{Version: g.Item.Version + 1, State: state, UpdatedAt: now, Due: g.State.Due()}
+	h.log.Info("clock: timed out", "gameId", id, "version", g.Item.Version, "seats", len(late))
+	h.Notify(ctx, host, id, g.Item.Version, m, g.State, b, nil)
+	return true, nil
+}
+
+// sweepBatch is how many due games one Sweep takes on.
+const sweepBatch = 100
+
+// Sweep does what the clocks ask now, for the games the store's due index
+// lists (it never scans the games): timeouts, applied as on a request, and
+// reminders when a quarter of a seat's time is left. host names the site
+// for the pushes' VAPID contact when none is configured. It returns how
+// many games it changed or reminded. A game that cannot be handled is
+// logged and left for the next sweep.
+func (h *Service) Sweep(ctx context.Context, host string) (int, error) {
+	ids, err := h.store.Due(ctx, h.now(), sweepBatch)
+	if err != nil {
+		return 0, err
+	}
+	// The pushes go out beside the sweep (send), not between its games.
+	q := &sendQueue{slots: make(chan struct{}, sweepSends)}
+	defer q.wg.Wait()
+	ctx = context.WithValue(ctx, sendQueueKey{}, q)
+	n := 0
+	for _, id := range ids {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		did, err := h.sweepOne(ctx, host, id)
+		if err != nil {
+			h.log.Warn("clock: a due game was not handled", "gameId", id, "cause", LogCause(err))
+			continue
+		}
+		if did {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
+	var t Thinking // one game's budget, as one request's
+	for attempt := 0; attempt < TimeoutAttempts; attempt++ {
+		item, err := h.store.Load(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		st, err := OpenStored(id, item)
+		if err != nil {
+			return false, err
+		}
+		g := &Loaded{Item: item, State: st}
+		done, err := h.ApplyTimeouts(ctx, host, id, g, &t)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil || done {
+			return done, err
+		}
+		did, err := h.remind(ctx, host, id, g)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		return did, err
+	}
+	return false, fmt.Errorf("%w: %s changed under the sweeper %d times", store.ErrConflict, id, TimeoutAttempts)
+}
+
+// remind sends the reminders that are due, noting them first with Touch
+// (the game's version and view do not change), so each goes out at most
+// once. A stale due time is corrected the same way.
+func (h *Service) remind(ctx context.Context, host, id string, g *Loaded) (bool, error) {
+	now := h.now()
+	var seats []int
+	for i := range g.State.Seats {
+		if r := g.State.reminderOf(i); !r.IsZero() && !now.Before(r) {
+			g.State.Seats[i].Reminded = true
+			seats = append(seats, i)
+		}
+	}
+	due := g.State.Due()
+	if len(seats) == 0 && due.Unix() == g.Item.Due.Unix() {
+		return false, nil
+	}
+	if err := h.store.Touch(ctx, id, SealStored(id, g.Item.Version, g.State), g.Item.Version, due); err != nil {
+		return false, err
+	}
+	if len(seats) == 0 {
+		return false, nil
+	}
+	m, err := g.Replay()
+	if err != nil {
+		return false, err
+	}
+	msgs := map[int]Message{}
+	for _, s := range seats {
+		if g.State.Seats[s].TokenHash == nil {
+			continue
+		}
+		v := m.View(s, engine.ViewMeta{ID: id, Version: g.Item.Version})
+		left := g.State.DeadlineOf(s).Sub(now).Round(time.Minute)
+		msgs[s] = inEveryLang(id, g.Item.Version, "reminder", func(l lang) (string, string) {
+			return catalog[l].yourTurn + fill(catalog[l].left, inWords(left, l)), fill(catalog[l].yourMoveIn, TableName(v, s, l))
+		})
+	}
+	h.Send(ctx, host, id, g.Item.Version, g.State, msgs)
+	return true, nil
+}
