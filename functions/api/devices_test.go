@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"tessera/engine"
 	"tessera/functions/game"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
@@ -122,68 +121,6 @@ func testPushDevices(t *testing.T, mem store.Store) {
 	}
 	if strings.Contains(s.logs.String(), "push.example") || strings.Contains(s.logs.String(), goodAuth) {
 		t.Error("a device's endpoint or keys reached the log")
-	}
-}
-
-// Who hears of a change, and what: a turn to the seat that must now act,
-// the end to everyone, nothing to the seat that caused it or a computer.
-func TestWhoIsTold(t *testing.T) {
-	o := engine.Options{Variant: engine.FiveUp, Players: 3, Target: 5, Redeal: false}
-	for k := uint64(0); k < 40; k++ {
-		m, _ := engine.NewMatch(o, engine.Seed{k, 9})
-		st := &game.Stored{Seats: make([]game.SeatAuth, 3)}
-		for s, n := range []string{"Ana", "Bea", ""} {
-			seat := engine.Seat{Name: n}
-			if n == "" {
-				seat = engine.Seat{Name: "Bot 2", Bot: "easy"}
-			} else {
-				st.Seats[s].TokenHash = game.HashToken(n + "-0123456789abcdefghijk")
-			}
-			m.TakeSeat(s, seat)
-		}
-		for m.Status() == engine.StatusPlaying {
-			actor := m.ToAct()[0]
-			b := game.Snapshot(m)
-			var mv engine.Move
-			if m.Confirming(actor) {
-				mv = engine.Move{Kind: engine.Keep}
-			} else {
-				mv = m.AppendLegal(actor, nil)[0]
-			}
-			if err := m.Apply(actor, mv); err != nil {
-				t.Fatal(err)
-			}
-			msgs := game.Messages("g", 7, m, st, b, st.Seats[actor].TokenHash)
-			if _, ok := msgs[actor]; ok {
-				t.Fatalf("the mover (seat %d) is told: %+v", actor, msgs[actor])
-			}
-			if _, ok := msgs[2]; ok {
-				t.Fatal("a computer seat is told")
-			}
-			for s, msg := range msgs {
-				switch msg.Kind {
-				case "end":
-					if m.Status() != engine.StatusFinished || !strings.HasPrefix(msg.Title, "Match over") || !strings.Contains(msg.Body, "won") {
-						t.Fatalf("end message %+v", msg)
-					}
-				case "turn":
-					if !slicesContains(m.ToAct(), s) || msg.Version != 7 || msg.Game != "g" {
-						t.Fatalf("seat %d told it is its turn; to act %v", s, m.ToAct())
-					}
-				default:
-					t.Fatalf("kind %q", msg.Kind)
-				}
-			}
-			if m.Status() == engine.StatusFinished {
-				other := 1 - actor
-				if actor == 2 {
-					other = 0
-				}
-				if msgs[other].Kind != "end" && st.Seats[other].TokenHash != nil {
-					t.Fatalf("seat %d is not told the match ended: %+v", other, msgs)
-				}
-			}
-		}
 	}
 }
 
