@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -85,27 +84,14 @@ func heldVersion(header []string) int64 {
 	return held
 }
 
-// catchUp applies every deadline of g that has passed before a request
-// that passed its checks goes on: the seats become away, the computer
-// plays for them, and that is saved as one change (API.md: any request
-// sees the game as of now). A timeout racing a move is one conditional
-// save against another: exactly one applies, and the other request
-// reloads and answers from the game as it then is.
+// catchUp brings g up to now before a request that passed its checks
+// goes on (the service's CatchUp decides and applies overdue timeouts);
+// the request then answers at the version it reached.
 func (h *Handler) catchUp(ctx context.Context, c *call, g *game.Loaded) (*game.Loaded, error) {
-	for attempt := 0; ; attempt++ {
-		done, err := h.svc.ApplyTimeouts(ctx, c.r.Host, c.gameID, g, &c.think)
-		if errors.Is(err, store.ErrConflict) && attempt+1 < game.TimeoutAttempts {
-			if g, err = h.load(ctx, c); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			c.version = g.Item.Version
-		}
-		return g, nil
+	g, err := h.svc.CatchUp(ctx, c.r.Host, c.gameID, g, &c.think)
+	if err != nil {
+		return nil, err
 	}
+	c.version = g.Item.Version
+	return g, nil
 }

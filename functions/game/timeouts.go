@@ -14,6 +14,46 @@ import (
 // concurrent change (which the next attempt sees).
 const TimeoutAttempts = 3
 
+// CatchUp applies every deadline of g (game id) that has passed: the seats
+// become away, the computer plays for them, and that is saved as one
+// change (API.md: any request sees the game as of now). It is the one
+// place a read decides to write. A timeout racing a move is one
+// conditional save against another: exactly one applies, and CatchUp
+// reloads and returns the game as it then is. host names the site for
+// the pushes' VAPID contact when none is configured.
+func (h *Service) CatchUp(ctx context.Context, host, id string, g *Loaded, t *Thinking) (*Loaded, error) {
+	for attempt := 0; ; attempt++ {
+		_, err := h.ApplyTimeouts(ctx, host, id, g, t)
+		if errors.Is(err, store.ErrConflict) && attempt+1 < TimeoutAttempts {
+			if g, err = h.Load(ctx, id); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return g, nil
+	}
+}
+
+// Load reads game id: store.ErrNotFound for an id that cannot exist or is
+// not stored, engine.ErrCorrupt for a stored game that does not decode.
+func (h *Service) Load(ctx context.Context, id string) (*Loaded, error) {
+	if !ValidGameID(id) {
+		return nil, fmt.Errorf("load %q: %w", id, store.ErrNotFound)
+	}
+	item, err := h.store.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	st, err := OpenStored(id, item)
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Item: item, State: st}, nil
+}
+
 // ApplyTimeouts times out the seats of g whose deadline has passed and
 // saves the result in place of g (done: g is the new game). Without such a
 // seat it does nothing.
