@@ -57,6 +57,9 @@ func openStore(ctx context.Context, cfg setup.Config, logger *slog.Logger) (stor
 		return nil, nil, fmt.Errorf("create data directory: %w", err)
 	}
 	path := filepath.Join(cfg.DataDir, boltFile)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // the first log line says where the games are, wherever the server was started
+	}
 	b, err := bolt.Open(path)
 	if err != nil {
 		return nil, nil, err

@@ -173,6 +173,19 @@ func TestServesTheAPIUnderAPIAndThePageEverywhereElse(t *testing.T) {
 	}
 }
 
+// The first log line names the bbolt file by its absolute path, also when
+// the data directory was given relative to where the server started.
+func TestTheFirstLogLineNamesTheDataFileAbsolutely(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, logs, stop := inProcess(t, "-data", "rel")
+	stop()
+	first, _, _ := strings.Cut(logs.String(), "\n")
+	want, _ := filepath.Abs(filepath.Join("rel", boltFile))
+	if !strings.Contains(first, "path="+want) {
+		t.Fatalf("first log line %q does not name %s", first, want)
+	}
+}
+
 func TestCreatesAMissingDataDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "not", "yet", "there")
 	_, _, stop := inProcess(t, "-data", dir)
