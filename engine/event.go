@@ -1,7 +1,5 @@
 package engine
 
-import "time"
-
 // EventType is the kind of a public log event (API.md "log").
 type EventType uint8
 
@@ -23,7 +21,8 @@ var eventNames = [...]string{"deal", "play", "draw", "pass", "redeal", "keep", "
 func (t EventType) String() string { return eventNames[t] }
 
 // Event is one entry of the public record. Which fields mean something
-// depends on Type, as in API.md; the JSON encoding writes only those.
+// depends on Type, as in API.md (package api writes only those, with the
+// time the service kept: the rules have no clock).
 type Event struct {
 	Seq    int
 	Hand   int
@@ -39,7 +38,4 @@ type Event struct {
 	// Timeout is an away event's reason: true for "timeout", false for
 	// "asked".
 	Timeout bool
-	// At is when the request that caused the event was made; the service
-	// gives it to View (ViewMeta.EventTimes), the rules have no clock.
-	At time.Time
 }

@@ -49,9 +49,9 @@ func ExampleMatch_View() {
 	m, _ := engine.NewMatch(engine.Options{Variant: engine.FiveUp, Players: 2, Target: 250}, engine.Seed{4, 4})
 	m.TakeSeat(0, engine.Seat{Name: "Ana"})
 	m.TakeSeat(1, engine.Seat{Name: "Bea", Bot: "easy"})
-	v := m.View(0, engine.ViewMeta{ID: "k3x9q2m7ab", Version: 3})
+	v := m.View(0)
 	fmt.Println(v.Status, len(v.You.Tiles), v.Hand.Boneyard, v.Seats[1].Tiles)
-	s := m.View(engine.Spectator, engine.ViewMeta{})
+	s := m.View(engine.Spectator)
 	fmt.Println(s.You == nil)
 	// Output:
 	// playing 7 14 7

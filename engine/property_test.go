@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // soak plays the property test in full: go test ./engine -soak.
@@ -195,9 +194,8 @@ func checkLogStep(t *testing.T, m *Match, from int) {
 // checkViews: no view holds a tile of another seat's hand or of the
 // boneyard, nor any secret.
 func checkViews(t *testing.T, m *Match, withJSON bool) {
-	meta := ViewMeta{ID: "g", Version: 3, UpdatedAt: time.Unix(0, 0)}
 	for seat := Spectator; seat < m.opts.Players; seat++ {
-		v := m.View(seat, meta)
+		v := m.View(seat)
 		hidden := uint32(0)
 		for other := 0; other < m.opts.Players; other++ {
 			if other != seat {
@@ -333,8 +331,8 @@ func checkResumed(t *testing.T, m, d *Match) {
 		t.Fatalf("resumed log is not the end of the match's")
 	}
 	for seat := -1; seat < m.opts.Players; seat++ {
-		a, _ := json.Marshal(m.View(seat, ViewMeta{}))
-		b, _ := json.Marshal(d.View(seat, ViewMeta{}))
+		a, _ := json.Marshal(m.View(seat))
+		b, _ := json.Marshal(d.View(seat))
 		if !bytes.Equal(a, b) {
 			t.Fatalf("seat %d's view differs:\n%s\n%s", seat, a, b)
 		}

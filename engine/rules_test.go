@@ -464,7 +464,7 @@ func TestBlock(t *testing.T) {
 	block2.Players = 2
 	t.Run("the tiles not dealt stay out of play: a seat that cannot play passes", func(t *testing.T) {
 		m := newStarted(t, block2, Seed{5, 5})
-		if b := m.View(0, ViewMeta{}).Hand.Boneyard; b != 0 {
+		if b := m.View(0).Hand.Boneyard; b != 0 {
 			t.Fatalf("boneyard %d, want 0 (14 tiles out of play)", b)
 		}
 		s, err := NewSim(block2, []PlayedTile{{0, Tile{6, 6}, EndLead}}, [][]Tile{tiles("6-5", "0-0"), tiles("1-2")},
@@ -507,7 +507,7 @@ func TestBlock(t *testing.T) {
 		if err := m.Apply(m.Turn(), m.AppendLegal(m.Turn(), nil)[0]); err != nil {
 			t.Fatal(err)
 		}
-		v := m.View(Spectator, ViewMeta{})
+		v := m.View(Spectator)
 		if v.Hand.Board.Count != nil || v.Hand.Board.Spinner != nil || slices.Max(v.Scores) != 0 {
 			t.Fatalf("count %v spinner %v scores %v", v.Hand.Board.Count, v.Hand.Board.Spinner, v.Scores)
 		}
@@ -517,7 +517,7 @@ func TestBlock(t *testing.T) {
 func TestHolds(t *testing.T) {
 	m := newStarted(t, fiveUp4, Seed{8, 8})
 	for seat := 0; seat < 4; seat++ {
-		held := m.View(seat, ViewMeta{}).You.Tiles
+		held := m.View(seat).You.Tiles
 		for _, tl := range held {
 			if !m.Holds(seat, tl) || !m.Holds(seat, Tile{tl[1], tl[0]}) {
 				t.Fatalf("seat %d holds %v but Holds says no", seat, tl)

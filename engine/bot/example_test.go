@@ -17,7 +17,7 @@ func ExampleLevels() {
 	for range 6 {
 		seat := m.ToAct()[0]
 		player := levels[m.Seat(seat).Bot]
-		mv, ok := player(m.View(seat, engine.ViewMeta{}), m.BotSeed(seat))
+		mv, ok := player(m.View(seat), m.BotSeed(seat))
 		if !ok {
 			break
 		}

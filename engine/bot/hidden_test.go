@@ -27,7 +27,7 @@ func otherWorld(m *engine.Match, seed engine.Seed, seat int, r *rand.Rand) *engi
 	deals := slices.Clone(last.Deals)
 	d := deals[len(deals)-1]
 	visible := map[engine.Tile]bool{}
-	for _, t := range m.View(seat, engine.ViewMeta{}).You.Tiles {
+	for _, t := range m.View(seat).You.Tiles {
 		visible[t.Normal()] = true
 	}
 	for _, c := range last.Plays {
@@ -63,7 +63,7 @@ func otherWorld(m *engine.Match, seed engine.Seed, seat int, r *rand.Rand) *engi
 
 func viewJSON(t *testing.T, m *engine.Match, seat int) string {
 	t.Helper()
-	b, err := json.Marshal(m.View(seat, engine.ViewMeta{}))
+	b, err := json.Marshal(m.View(seat))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func hiddenState(m *engine.Match, seat int) string {
 	var b strings.Builder
 	for s := 0; s < m.Options().Players; s++ {
 		if s != seat {
-			b.WriteString(fmt.Sprint(m.View(s, engine.ViewMeta{}).You.Tiles))
+			b.WriteString(fmt.Sprint(m.View(s).You.Tiles))
 		}
 	}
 	return b.String()
@@ -105,7 +105,7 @@ func TestBotsSeeOnlyTheirView(t *testing.T) {
 				if k%3 != 0 || m.Phase() != engine.PhasePlay {
 					return true
 				}
-				v := m.View(seat, engine.ViewMeta{})
+				v := m.View(seat)
 				if len(v.You.Legal) < 2 {
 					return true
 				}
@@ -117,7 +117,7 @@ func TestBotsSeeOnlyTheirView(t *testing.T) {
 					if m2 == nil || viewJSON(t, m2, seat) != want || hiddenState(m2, seat) == hiddenState(m, seat) {
 						continue
 					}
-					v2 := m2.View(seat, engine.ViewMeta{})
+					v2 := m2.View(seat)
 					s1, s2 := m.BotSeed(seat), m2.BotSeed(seat)
 					for lvl, p := range map[string]Player{"medium": Medium, "hard": Hard, "easy": Easy} {
 						a, _ := p(v, s1)

@@ -87,7 +87,7 @@ func TestKnowledgeIsTrueAndWorldsAreConsistent(t *testing.T) {
 		for i := 0; i < 30; i++ {
 			var truth *engine.Sim
 			playMatch(t, o, engine.Seed{uint64(i), 5}, players, func(m *engine.Match, seat int) bool {
-				v := m.View(seat, engine.ViewMeta{})
+				v := m.View(seat)
 				if v.You.Confirm {
 					return true
 				}

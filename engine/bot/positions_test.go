@@ -44,7 +44,7 @@ func playMatch(t testing.TB, o engine.Options, seed engine.Seed, players []Playe
 		if visit != nil && !visit(m, seat) {
 			return m
 		}
-		mv, ok := players[seat](m.View(seat, engine.ViewMeta{}), m.BotSeed(seat))
+		mv, ok := players[seat](m.View(seat), m.BotSeed(seat))
 		if !ok {
 			t.Fatalf("match %v: seat %d must act but its player has nothing to do", seed, seat)
 		}
@@ -71,7 +71,7 @@ func samplePlayPositions(t testing.TB, o engine.Options, matches int, every int)
 	k := 0
 	for i := 0; i < matches; i++ {
 		playMatch(t, o, engine.Seed{uint64(i), 99}, players, func(m *engine.Match, seat int) bool {
-			v := m.View(seat, engine.ViewMeta{})
+			v := m.View(seat)
 			if v.You.Confirm || len(v.You.Legal) < 2 {
 				return true
 			}

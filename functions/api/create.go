@@ -81,7 +81,7 @@ func (h *Handler) create(c *call, body []byte) {
 			return
 		}
 		c.gameID, c.seat, c.version = id, 0, 1
-		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(0, st.Meta(id, 1, now)), Seat: 0, Token: token})
+		c.writeJSON(http.StatusCreated, seatAnswer{Game: answer(m, 0, st.Meta(id, 1, now)), Seat: 0, Token: token})
 		return
 	}
 }

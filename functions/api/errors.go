@@ -47,7 +47,7 @@ type apiError struct {
 	status  int
 	code    string
 	message string
-	game    *engine.View
+	game    *viewAnswer
 	allow   string // 405 only
 	retry   string // Retry-After of a 429
 }

@@ -97,9 +97,9 @@ func notModified(header []string, tag string) bool {
 
 // seatAnswer is the 201 of a create or a seat taken.
 type seatAnswer struct {
-	Game  *engine.View `json:"game"`
-	Seat  int          `json:"seat"`
-	Token string       `json:"token"`
+	Game  *viewAnswer `json:"game"`
+	Seat  int         `json:"seat"`
+	Token string      `json:"token"`
 }
 
 // appendJSON appends what json.Marshal writes for a (TestSeatAnswerJSON).
@@ -109,7 +109,7 @@ func (a seatAnswer) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, "null"...)
 	} else {
 		var err error
-		if b, err = a.Game.AppendJSON(b); err != nil {
+		if b, err = a.Game.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}

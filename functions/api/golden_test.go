@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store/memory"
 )
 
@@ -72,7 +73,7 @@ func TestSeatAnswerJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, a := range []seatAnswer{
-		{Game: m.View(0, engine.ViewMeta{ID: "abcdefghijklmnop", Version: 1}), Seat: 0, Token: "tok-en_123"},
+		{Game: answer(m, 0, game.Meta{ID: "abcdefghijklmnop", Version: 1}), Seat: 0, Token: "tok-en_123"},
 		{Game: nil, Seat: 2, Token: ""},
 	} {
 		want, err := json.Marshal(a)

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"tessera/engine"
 	"tessera/engine/bot"
 	"tessera/functions/game"
 	"tessera/functions/store"
@@ -292,14 +291,14 @@ func (h *Handler) logCall(c *call, reqID string, took time.Duration) {
 }
 
 // writeJSON answers status with v as JSON. A view, and a seat's answer
-// holding one, are written by engine.View.AppendJSON (the same bytes as
+// holding one, are written by hand (viewjson.go: the same bytes as
 // json.Marshal, several times faster); anything else by encoding/json.
 func (c *call) writeJSON(status int, v any) {
 	var b []byte
 	var err error
 	switch x := v.(type) {
-	case *engine.View:
-		b, err = x.AppendJSON(make([]byte, 0, 4096))
+	case *viewAnswer:
+		b, err = x.appendJSON(make([]byte, 0, 4096))
 	case seatAnswer:
 		b, err = x.appendJSON(make([]byte, 0, 4096))
 	default:
@@ -331,7 +330,7 @@ type errorBody struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
-	Game *engine.View `json:"game,omitempty"`
+	Game *viewAnswer `json:"game,omitempty"`
 }
 
 func (c *call) failWith(e *apiError) {

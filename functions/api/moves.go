@@ -93,13 +93,13 @@ func (h *Handler) lostRace(c *call, seat int, moveID string) {
 // writeView answers 200 with seat's view and its ETag.
 func (c *call) writeView(m *engine.Match, seat int, version int64, g *game.Loaded) {
 	c.w.Header().Set("ETag", etag(version, seat))
-	c.writeJSON(http.StatusOK, m.View(seat, g.State.Meta(c.gameID, version, g.Item.UpdatedAt)))
+	c.writeJSON(http.StatusOK, answer(m, seat, g.State.Meta(c.gameID, version, g.Item.UpdatedAt)))
 }
 
 // stale answers 409 stale_version with the current view.
 func (c *call) stale(m *engine.Match, seat int, g *game.Loaded) {
 	e := toAPIError(errStale)
-	e.game = m.View(seat, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt))
+	e.game = answer(m, seat, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt))
 	c.failWith(e)
 }
 

@@ -41,7 +41,7 @@ func (h *Handler) poll(c *call) {
 		c.fail(err)
 		return
 	}
-	c.writeJSON(http.StatusOK, m.View(seat, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)))
+	c.writeJSON(http.StatusOK, answer(m, seat, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)))
 }
 
 // loadForPoll reads the game for a poll. A poll whose If-None-Match names the

@@ -92,7 +92,7 @@ func (h *Handler) rematch(c *call, body []byte) {
 	if created {
 		status = http.StatusCreated
 	}
-	c.writeJSON(status, seatAnswer{Game: m.View(seat, st.Meta(nextID, item.Version, item.UpdatedAt)), Seat: seat, Token: token})
+	c.writeJSON(status, seatAnswer{Game: answer(m, seat, st.Meta(nextID, item.Version, item.UpdatedAt)), Seat: seat, Token: token})
 }
 
 // startRematch creates the next match of g unless it exists; created
@@ -150,7 +150,7 @@ func (h *Handler) startRematch(c *call, g *game.Loaded, old *engine.Match, nextI
 		if a.TokenHash == nil || s == c.seat {
 			continue
 		}
-		v := m.View(s, engine.ViewMeta{ID: nextID, Version: 1})
+		v := m.View(s)
 		msgs[s] = game.RematchMessage(nextID, v, s, c.seat, game.Acting(m, s))
 	}
 	h.svc.Send(ctx, c.r.Host, nextID, 1, st, msgs)

@@ -43,7 +43,7 @@ func (h *Handler) takeSeat(c *call, body []byte) {
 		if req.Key != "" {
 			if held := game.SeatOfHash(g.State.Seats, game.HashToken(req.Key)); held >= 0 {
 				c.seat = held
-				c.writeJSON(http.StatusOK, seatAnswer{Game: m.View(held, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)),
+				c.writeJSON(http.StatusOK, seatAnswer{Game: answer(m, held, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)),
 					Seat: held, Token: req.Key})
 				return
 			}
@@ -85,7 +85,7 @@ func (h *Handler) takeSeat(c *call, body []byte) {
 		}
 		c.seat, c.version = seat, g.Item.Version+1
 		h.svc.Notify(ctx, c.r.Host, c.gameID, c.version, m, g.State, was, hash)
-		c.writeJSON(http.StatusCreated, seatAnswer{Game: m.View(seat, g.State.Meta(c.gameID, c.version, now)),
+		c.writeJSON(http.StatusCreated, seatAnswer{Game: answer(m, seat, g.State.Meta(c.gameID, c.version, now)),
 			Seat: seat, Token: token})
 		return
 	}

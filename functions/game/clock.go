@@ -46,7 +46,7 @@ func (s *Stored) AfterChange(m *engine.Match, b Before, now time.Time) {
 		}
 	}
 	if len(log) > b.LogLen {
-		s.Times = append(s.Times, engine.EventTime{UpTo: m.Seq(), At: now.UTC().Truncate(time.Second)})
+		s.Times = append(s.Times, EventTime{UpTo: m.Seq(), At: now.UTC().Truncate(time.Second)})
 	}
 	// Keep the times of what a view shows: the current hand and the one
 	// before it (the entry that covers its first event, and every later).
@@ -117,8 +117,37 @@ func (s *Stored) overdue(now time.Time) []int {
 
 // Meta is what a view of the game at version, last changed at t, shows
 // beside the rules.
-func (s *Stored) Meta(id string, version int64, t time.Time) engine.ViewMeta {
-	return engine.ViewMeta{ID: id, Version: version, UpdatedAt: t, MoveTime: int(s.MoveTime),
+func (s *Stored) Meta(id string, version int64, t time.Time) Meta {
+	return Meta{ID: id, Version: version, UpdatedAt: t, MoveTime: int(s.MoveTime),
 		Deadline: s.deadline(), Next: s.Next, Previous: s.Previous,
 		SeriesMatches: s.SeriesMatches, SeriesWins: s.SeriesWins, EventTimes: s.Times}
+}
+
+// Meta is what the service adds to the rules' view of a game (package api
+// writes them together as API.md's view): the game's id, version and time
+// of the last change, the clock, the rematch links, and when each event
+// happened.
+type Meta struct {
+	ID        string
+	Version   int64
+	UpdatedAt time.Time
+	MoveTime  int       // seconds a seat has to act; 0: no clock
+	Deadline  time.Time // when the seat that must act must have; zero: none
+	Next      string    // the rematch's id, "" for none
+	Previous  string    // the id of the game this one is the rematch of
+	// SeriesMatches and SeriesWins count the finished matches before this
+	// one in its chain of rematches (this one is added when finished).
+	SeriesMatches int
+	SeriesWins    []int
+	// EventTimes give events their times: an event with seq s happened at
+	// the At of the first entry whose UpTo >= s (oldest first; the service
+	// keeps the entries that cover the events a view shows). Events past
+	// the last entry have no time.
+	EventTimes []EventTime
+}
+
+// EventTime is when the request that caused events up to seq UpTo was made.
+type EventTime struct {
+	UpTo int
+	At   time.Time
 }

@@ -74,7 +74,7 @@ func Messages(id string, version int64, m *engine.Match, st *Stored, b Before, c
 		if a.TokenHash == nil || bytes.Equal(a.TokenHash, cause) {
 			continue
 		}
-		v := m.View(s, engine.ViewMeta{ID: id, Version: version})
+		v := m.View(s)
 		switch {
 		case timedOut[s] && !ended:
 			out[s] = inEveryLang(id, version, "away", func(l lang) (string, string) {

@@ -32,7 +32,7 @@ import (
 //	series: finished matches before this one uvarint; a team count byte,
 //	  each team's wins uvarint
 //	event times: count uvarint; per entry: the last seq it covers uvarint,
-//	  Unix seconds varint (see engine.ViewMeta.EventTimes)
+//	  Unix seconds varint (see Meta.EventTimes)
 //	checksum: 4 bytes, the CRC-32C of the game id, the version (8 bytes,
 //	  big-endian) and every byte before it (sealStored adds it, openStored
 //	  checks it). The store keeps the version beside the state and the id
@@ -73,7 +73,7 @@ type Stored struct {
 	// before this one.
 	SeriesMatches int
 	SeriesWins    []int
-	Times         []engine.EventTime // oldest first
+	Times         []EventTime // oldest first
 }
 
 // SeatAuth is what the API keeps of one seat.
@@ -272,7 +272,7 @@ func DecodeStored(b []byte) (*Stored, error) {
 	for i := range s.SeriesWins {
 		s.SeriesWins[i] = int(r.uvarint("series wins", 1<<31))
 	}
-	s.Times = make([]engine.EventTime, r.uvarint("event times", uint64(len(r.b))))
+	s.Times = make([]EventTime, r.uvarint("event times", uint64(len(r.b))))
 	for i := range s.Times {
 		s.Times[i].UpTo = int(r.uvarint("event time", 1<<31))
 		s.Times[i].At = time.Unix(r.varint("event time"), 0).UTC()

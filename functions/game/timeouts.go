@@ -187,7 +187,7 @@ func (h *Service) remind(ctx context.Context, host, id string, g *Loaded) (bool,
 		if g.State.Seats[s].TokenHash == nil {
 			continue
 		}
-		v := m.View(s, engine.ViewMeta{ID: id, Version: g.Item.Version})
+		v := m.View(s)
 		left := g.State.DeadlineOf(s).Sub(now).Round(time.Minute)
 		msgs[s] = inEveryLang(id, g.Item.Version, "reminder", func(l lang) (string, string) {
 			return catalog[l].yourTurn + fill(catalog[l].left, inWords(left, l)), fill(catalog[l].yourMoveIn, TableName(v, s, l))

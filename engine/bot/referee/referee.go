@@ -40,7 +40,7 @@ func Play(m *engine.Match, players map[string]bot.Player, away string, replaced 
 		if seat < 0 {
 			return nil
 		}
-		v := m.View(seat, engine.ViewMeta{})
+		v := m.View(seat)
 		seed := m.BotSeed(seat)
 		level := levelOf(m.Seat(seat), away)
 		var refused error
