@@ -76,6 +76,14 @@ func answer(m *engine.Match, seat int, meta game.Meta) *viewAnswer {
 	return &viewAnswer{v: m.View(seat), meta: meta}
 }
 
+// appendID writes a game id, or null for none.
+func appendID(b []byte, id string) []byte {
+	if id == "" {
+		return append(b, "null"...)
+	}
+	return appendString(b, id)
+}
+
 func idPtr(id string) *string {
 	if id == "" {
 		return nil
@@ -109,7 +117,11 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"redeal":`...)
 	b = strconv.AppendBool(b, o.Redeal)
 	b = append(b, `,"moveTime":`...)
-	b = appendIntPtr(b, a.moveTime())
+	if meta.MoveTime > 0 {
+		b = strconv.AppendInt(b, int64(meta.MoveTime), 10)
+	} else {
+		b = append(b, "null"...)
+	}
 	b = append(b, `},"status":`...)
 	if b, err = appendText(b, v.Status); err != nil {
 		return nil, err
@@ -145,7 +157,7 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"scores":`...)
 	b = appendInts(b, v.Scores)
 	b = append(b, `,"hand":`...)
-	if b, err = appendHand(b, v.Hand, a.deadline()); err != nil {
+	if b, err = appendHand(b, v.Hand, a); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"lastHand":`...)
@@ -193,20 +205,21 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"winner":`...)
 	b = appendIntPtr(b, v.Winner)
 	b = append(b, `,"next":`...)
-	b = appendStringPtr(b, idPtr(meta.Next))
+	b = appendID(b, meta.Next)
 	b = append(b, `,"previous":`...)
-	b = appendStringPtr(b, idPtr(meta.Previous))
+	b = appendID(b, meta.Previous)
 	matches, wins := a.series()
 	b = append(b, `,"series":{"matches":`...)
 	b = strconv.AppendInt(b, int64(matches), 10)
 	b = append(b, `,"wins":`...)
 	b = appendInts(b, wins)
-	b = append(b, `},"updatedAt":`...)
-	b = appendString(b, a.updatedAt())
+	b = append(b, `},"updatedAt":"`...)
+	b = meta.UpdatedAt.UTC().AppendFormat(b, time.RFC3339)
+	b = append(b, '"')
 	return append(b, '}'), nil
 }
 
-func appendHand(b []byte, h *engine.ViewHand, deadline *string) ([]byte, error) {
+func appendHand(b []byte, h *engine.ViewHand, a *viewAnswer) ([]byte, error) {
 	if h == nil {
 		return append(b, "null"...), nil
 	}
@@ -237,7 +250,13 @@ func appendHand(b []byte, h *engine.ViewHand, deadline *string) ([]byte, error) 
 		b = append(b, '}')
 	}
 	b = append(b, `,"deadline":`...)
-	b = appendStringPtr(b, deadline)
+	if a.meta.Deadline.IsZero() || a.v.Status != engine.StatusPlaying {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '"')
+		b = a.meta.Deadline.UTC().AppendFormat(b, time.RFC3339)
+		b = append(b, '"')
+	}
 	return append(b, '}'), nil
 }
 
