@@ -92,37 +92,56 @@ func TestCheckpointAgreesWithFullReplay(t *testing.T) {
 	}
 }
 
+// format5 is an encoding as release 0.1.0 wrote it: the same with format
+// byte 5 and a CRC-32 at the end.
+func format5Of(m *Match) []byte {
+	b := Encode(m)
+	b[2] = format5
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
 // TestOlderFormatsAreRefused: formats before 5 were never released
-// (CHANGELOG.md, 0.1.0): an encoding that names one is ErrCorrupt.
+// (CHANGELOG.md, 0.1.0): an encoding that names one is ErrCorrupt. Format
+// 5 (0.1.0) still decodes, its CRC checked, to the very match; Encode
+// writes format 6, without one.
 func TestOlderFormatsAreRefused(t *testing.T) {
-	for _, m := range finishedMatches(t, 1) {
-		for f := byte(1); f < formatVersion; f++ {
+	for _, m := range finishedMatches(t, 3) {
+		for f := byte(1); f < format5; f++ {
 			b := Encode(m)
 			b[2] = f
-			b = binary.LittleEndian.AppendUint32(b[:len(b)-4], crc32.ChecksumIEEE(b[:len(b)-4]))
 			if _, err := Decode(b); !errors.Is(err, ErrCorrupt) {
 				t.Errorf("format %d: Decode = %v, want ErrCorrupt", f, err)
 			}
 		}
+		old := format5Of(m)
+		d, err := Decode(old)
+		if err != nil || !bytes.Equal(Encode(d), Encode(m)) {
+			t.Fatalf("format 5: %v, or it decodes to another match", err)
+		}
+		old[len(old)-5] ^= 1
+		if _, err := Decode(old); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("format 5 with a wrong CRC: %v, want ErrCorrupt", err)
+		}
+		if e := Encode(m); e[2] != formatVersion {
+			t.Errorf("Encode writes format %d, want %d", e[2], formatVersion)
+		}
 	}
 }
 
-// TestDamagedCheckpoints: with the CRC made right again, a flipped byte
-// anywhere either is refused (ErrCorrupt, never a panic) or decodes to a
-// match that round-trips like any other (the CRC, and above it the store's
-// checksums, are what catch damage); and checkpoints that cannot
+// TestDamagedCheckpoints: a flipped byte anywhere either is refused
+// (ErrCorrupt, never a panic) or decodes to a match that round-trips like
+// any other (the stored game's checksum is what catches damage); and
+// checkpoints that cannot
 // be (a score at the target, a leader off the table, a computer seat away,
 // a checkpoint hand other than the one before the last) are refused.
 func TestDamagedCheckpoints(t *testing.T) {
 	m := finishedMatches(t, 1)[0]
 	e := Encode(m)
-	seal := func(b []byte) []byte { return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)) }
 	refused := 0
-	for i := 0; i < len(e)-4; i++ {
+	for i := 0; i < len(e); i++ {
 		for _, x := range []byte{1, 0x80, 0xff} {
-			b := bytes.Clone(e[:len(e)-4])
+			b := bytes.Clone(e)
 			b[i] ^= x
-			b = seal(b)
 			d, err := Decode(b)
 			if err != nil {
 				if !errors.Is(err, ErrCorrupt) {

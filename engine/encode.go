@@ -27,7 +27,7 @@ import (
 //	  plays uvarint, one byte each (tile index * 5 + end)
 //	  seat changes uvarint; per change: the action index uvarint, one byte
 //	    (seat | kind << 2)
-//	CRC-32 (IEEE) of all the above
+//	(format 5 only: CRC-32 (IEEE) of all the above)
 //
 // Everything else (scores, log, the current hand, who is away) is rebuilt
 // by replaying from the checkpoint: Decode replays at most two hands, so a
@@ -36,11 +36,15 @@ import (
 // of them from the first deal, which is the proof the checkpoint must agree
 // with (TestCheckpointAgreesWithFullReplay).
 //
-// Format 5 is the format of release 0.1.0 (CHANGELOG.md); the formats
-// before it were never released and are no longer read. A later format
-// keeps reading this one, proven by testdata/release-0.1.0.json.
+// Format 6 is format 5 without the CRC-32 at its end: the service keeps
+// the encoding inside a stored game that has a checksum of its own (over
+// the game's id, version and every byte), so a second one told nothing
+// more. Format 5, release 0.1.0's (CHANGELOG.md), is still read, its CRC
+// checked; the formats before it were never released and are not read
+// (functions/api/testdata/stored-0.1.0.json holds format 5).
 const (
-	formatVersion = 5
+	formatVersion = 6
+	format5       = 5
 	// maxField bounds a name or bot level in bytes.
 	maxField = 256
 )
@@ -56,8 +60,7 @@ func Encode(m *Match) []byte {
 	b = binary.AppendUvarint(b, uint64(hands))
 	if hands == 0 {
 		b = binary.AppendUvarint(b, 0)
-		b = binary.AppendUvarint(b, 0)
-		return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+		return binary.AppendUvarint(b, 0)
 	}
 	k := max(1, hands-1)
 	b = binary.AppendUvarint(b, uint64(k))
@@ -86,7 +89,7 @@ func Encode(m *Match) []byte {
 	for _, rec := range m.records[fresh:] {
 		b = appendHand(b, &rec, m.opts.Players)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	return b
 }
 
 // appendHand writes one hand's record.
@@ -196,7 +199,7 @@ func (d *decoder) header() (opts Options, seats []Seat) {
 		d.fail("header")
 		return
 	}
-	if d.byte("format") != formatVersion {
+	if f := d.byte("format"); f != formatVersion && f != format5 {
 		d.fail("header")
 		return
 	}
@@ -226,8 +229,12 @@ func (d *decoder) header() (opts Options, seats []Seat) {
 	return opts, seats
 }
 
-// checked strips and verifies the CRC.
+// checked strips and verifies format 5's CRC; an encoding of another
+// format is returned as it is.
 func checked(b []byte) ([]byte, error) {
+	if len(b) < 3 || b[0] != 'T' || b[1] != 'S' || b[2] != format5 {
+		return b, nil
+	}
 	if len(b) < 4 {
 		return nil, fmt.Errorf("%w: too short", ErrCorrupt)
 	}

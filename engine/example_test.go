@@ -71,5 +71,5 @@ func ExampleDecode() {
 	fmt.Println(err)
 	// Output:
 	// <nil> 1 [0 0 0]
-	// corrupt state: checksum mismatch
+	// corrupt state: truncated or invalid seat changes
 }
