@@ -71,6 +71,7 @@ function sync() {
   form.pairs.disabled = pairsChoice().length < 2;
   if (form.pairs.disabled) form.pairs.checked = pairsChoice()[0];
   form.redeal.disabled = facts().redeal.length < 2;
+  if (variant() !== lastVariant || form.redeal.disabled) form.redeal.checked = facts().defaultRedeal;
   if (variant() !== lastVariant) {
     if (Number(form.target.value) === VARIANTS[lastVariant].target) form.target.value = facts().target;
     lastVariant = variant();
