@@ -14,27 +14,23 @@ import (
 
 // What every endpoint that reads a stored game shares.
 
-// load reads the game c names: 404 for an id that cannot exist or is not
-// stored, the store's errors otherwise, ErrCorrupt for a stored game that
-// does not decode.
+// load reads the game c names (the service's Load: 404 for an id that
+// cannot exist or is not stored, the store's errors otherwise, ErrCorrupt
+// for a stored game that does not decode), and notes its version.
 func (h *Handler) load(ctx context.Context, c *call) (*game.Loaded, error) {
-	if !game.ValidGameID(c.gameID) {
-		return nil, errNotFound
-	}
-	item, err := h.store.Load(ctx, c.gameID)
+	g, err := h.svc.Load(ctx, c.gameID)
 	if err != nil {
 		return nil, err
 	}
-	return loadedFrom(c, item)
+	c.version = g.Item.Version
+	return g, nil
 }
 
+// loadedFrom opens an item read otherwise (a poll's eventual read), and
+// notes its version.
 func loadedFrom(c *call, item store.Item) (*game.Loaded, error) {
 	c.version = item.Version
-	st, err := game.OpenStored(c.gameID, item)
-	if err != nil {
-		return nil, err
-	}
-	return &game.Loaded{Item: item, State: st}, nil
+	return game.OpenLoaded(c.gameID, item)
 }
 
 // saveAfterBots plays the computer players' moves that follow a person's

@@ -71,9 +71,6 @@ func New(cfg Config) *Service {
 	return h
 }
 
-// Store is the service's store.
-func (h *Service) Store() store.Store { return h.store }
-
 // Now is the service's clock.
 func (h *Service) Now() time.Time { return h.now() }
 
@@ -82,9 +79,6 @@ func (h *Service) Rand() io.Reader { return h.rand }
 
 // Log is the service's logger.
 func (h *Service) Log() *slog.Logger { return h.log }
-
-// Push is how the service sends pushes, nil for none.
-func (h *Service) Push() *PushConfig { return h.push }
 
 // ErrInternal is a fault of ours (a random source that fails, a computer
 // player that cannot move): the API answers 500.
@@ -171,6 +165,16 @@ func (h *Service) VAPID(ctx context.Context) (*push.Keys, error) {
 type Loaded struct {
 	Item  store.Item
 	State *Stored
+}
+
+// OpenLoaded checks and parses item, as game id was read from the store
+// (OpenStored), into a Loaded.
+func OpenLoaded(id string, item store.Item) (*Loaded, error) {
+	st, err := OpenStored(id, item)
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Item: item, State: st}, nil
 }
 
 // Replay rebuilds the stored match.

@@ -47,11 +47,7 @@ func (h *Service) Load(ctx context.Context, id string) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStored(id, item)
-	if err != nil {
-		return nil, err
-	}
-	return &Loaded{Item: item, State: st}, nil
+	return OpenLoaded(id, item)
 }
 
 // ApplyTimeouts times out the seats of g whose deadline has passed and
@@ -128,18 +124,13 @@ func (h *Service) Sweep(ctx context.Context, host string) (int, error) {
 func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 	var t Thinking // one game's budget, as one request's
 	for attempt := 0; attempt < TimeoutAttempts; attempt++ {
-		item, err := h.store.Load(ctx, id)
+		g, err := h.Load(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			return false, nil
 		}
 		if err != nil {
 			return false, err
 		}
-		st, err := OpenStored(id, item)
-		if err != nil {
-			return false, err
-		}
-		g := &Loaded{Item: item, State: st}
 		done, err := h.ApplyTimeouts(ctx, host, id, g, &t)
 		if errors.Is(err, store.ErrConflict) {
 			continue
