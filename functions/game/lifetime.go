@@ -2,8 +2,6 @@ package game
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"tessera/functions/store"
@@ -77,27 +75,8 @@ func (h *Service) keepRecords(ctx context.Context, st *Stored, last, now time.Ti
 }
 
 // refreshRecord writes the record of hash again, as it is, so that its
-// expiry starts again from now; nothing when there is no record.
+// expiry starts again from now; nothing when there is none (a key-less
+// seat's token has no record; an empty record needs no life).
 func (h *Service) refreshRecord(ctx context.Context, hash []byte) error {
-	id := PlayerID(hash)
-	for attempt := 0; attempt < playerAttempts; attempt++ {
-		item, err := h.store.Load(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		p, err := DecodePlayer(item.State)
-		if err != nil {
-			return err
-		}
-		now := h.now()
-		err = h.store.Save(ctx, id, item.State, item.Version, now, time.Time{}, recordExpiry(p, now))
-		if !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-		backOff(ctx, attempt)
-	}
-	return fmt.Errorf("%w: player record: %d refreshes in a row lost a race", store.ErrUnavailable, playerAttempts)
+	return h.UpdatePlayer(ctx, hash, func(p *Record) bool { return len(p.Games)+len(p.Devices) > 0 })
 }
