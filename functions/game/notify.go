@@ -50,7 +50,7 @@ type Message struct {
 	Kind    string `json:"kind"`
 	Title   string `json:"title"`
 	Body    string `json:"body"`
-	Texts   [numLangs]pushText
+	texts   [numLangs]pushText
 }
 
 // Messages lists, by seat, what the change from b to m tells each person:

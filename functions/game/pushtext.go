@@ -127,16 +127,11 @@ func inWords(d time.Duration, l lang) string {
 // inEveryLang makes a message in every language: text gives the title and
 // body in l.
 func inEveryLang(game string, version int64, kind string, text func(l lang) (title, body string)) Message {
-	var m Message
+	m := Message{Game: game, Version: version, Kind: kind}
 	for l := range numLangs {
-		title, body := text(l)
-		t := pushText{Title: title, Body: body}
-		if l == LangEN {
-			m = Message{Game: game, Version: version, Kind: kind, Title: title, Body: body}
-		}
-		m.Texts[l] = t
+		m.texts[l].Title, m.texts[l].Body = text(l)
 	}
-	return m
+	return m.In(LangEN)
 }
 
 // pushText is a message's words in one language.
@@ -144,7 +139,7 @@ type pushText struct{ Title, Body string }
 
 // In is m with its words in l.
 func (m Message) In(l lang) Message {
-	if t := m.Texts[l]; t.Title != "" {
+	if t := m.texts[l]; t.Title != "" {
 		m.Title, m.Body = t.Title, t.Body
 	}
 	return m

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"encoding/json"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -147,3 +148,16 @@ func seededReader(seed uint64) io.Reader {
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func slicesContains(xs []int, x int) bool { return slices.Contains(xs, x) }
+
+// A push's payload is API.md's five fields, in the device's language,
+// and nothing else (the other languages' words stay on the server).
+func TestPushPayloadIsAPIsFields(t *testing.T) {
+	m := inEveryLang("g", 3, "turn", func(l lang) (string, string) { return "t" + langNames[l], "b" + langNames[l] })
+	b, err := json.Marshal(m.In(LangIT))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(b), `{"game":"g","version":3,"kind":"turn","title":"tit","body":"bit"}`; got != want {
+		t.Fatalf("payload %s, want %s", got, want)
+	}
+}
