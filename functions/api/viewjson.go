@@ -26,27 +26,6 @@ type viewAnswer struct {
 // one, e.g. an error body).
 func (a *viewAnswer) MarshalJSON() ([]byte, error) { return a.appendJSON(make([]byte, 0, 4096)) }
 
-// moveTime is the clock in seconds, nil without one.
-func (a *viewAnswer) moveTime() *int {
-	if a.meta.MoveTime <= 0 {
-		return nil
-	}
-	n := a.meta.MoveTime
-	return &n
-}
-
-// deadline is hand.deadline: with a clock, while a seat must act; nil
-// otherwise.
-func (a *viewAnswer) deadline() *string {
-	if a.meta.Deadline.IsZero() || a.v.Status != engine.StatusPlaying || a.v.Hand == nil {
-		return nil
-	}
-	d := a.meta.Deadline.UTC().Format(time.RFC3339)
-	return &d
-}
-
-func (a *viewAnswer) updatedAt() string { return a.meta.UpdatedAt.UTC().Format(time.RFC3339) }
-
 // series counts the chain's finished matches and each team's wins, this
 // match included once finished.
 func (a *viewAnswer) series() (int, []int) {
@@ -82,13 +61,6 @@ func appendID(b []byte, id string) []byte {
 		return append(b, "null"...)
 	}
 	return appendString(b, id)
-}
-
-func idPtr(id string) *string {
-	if id == "" {
-		return nil
-	}
-	return &id
 }
 
 // appendJSON appends API.md's view to b: the engine's view of the rules

@@ -241,3 +241,33 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 	}
 	t.Logf("%d views compared", views)
 }
+
+// What the reference derives from the meta, apart from the writer.
+
+// moveTime is the clock in seconds, nil without one.
+func (a *viewAnswer) moveTime() *int {
+	if a.meta.MoveTime <= 0 {
+		return nil
+	}
+	n := a.meta.MoveTime
+	return &n
+}
+
+// deadline is hand.deadline: with a clock, while a seat must act; nil
+// otherwise.
+func (a *viewAnswer) deadline() *string {
+	if a.meta.Deadline.IsZero() || a.v.Status != engine.StatusPlaying || a.v.Hand == nil {
+		return nil
+	}
+	d := a.meta.Deadline.UTC().Format(time.RFC3339)
+	return &d
+}
+
+func (a *viewAnswer) updatedAt() string { return a.meta.UpdatedAt.UTC().Format(time.RFC3339) }
+
+func idPtr(id string) *string {
+	if id == "" {
+		return nil
+	}
+	return &id
+}
