@@ -44,7 +44,8 @@ func (h *Handler) saveAfterBots(ctx context.Context, c *call, g *game.Loaded, m 
 	now := h.now()
 	g.State.AfterChange(m, b, now)
 	g.State.Match = engine.Encode(m)
-	return now, h.svc.SaveGame(ctx, c.gameID, g.State, g.Item, now)
+	_, err := h.svc.SaveGame(ctx, c.gameID, g.State, g.Item, now)
+	return now, err
 }
 
 // authenticate finds the seat of the request's bearer token: -1 (a

@@ -169,7 +169,7 @@ func (h *Handler) noteNext(c *call, nextID string) error {
 			return nil
 		}
 		g.State.Next = nextID
-		err = h.svc.SaveGame(ctx, c.gameID, g.State, g.Item, h.now())
+		_, err = h.svc.SaveGame(ctx, c.gameID, g.State, g.Item, h.now())
 		if !errors.Is(err, store.ErrConflict) {
 			return err
 		}

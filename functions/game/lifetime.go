@@ -37,12 +37,18 @@ func windowOf(t time.Time) int64 { return t.Unix() / int64(recordWindow/time.Sec
 
 // SaveGame writes game id in place of the stored item prev at the next
 // version, on condition that the stored version is still prev's (its
-// players' records are kept alive first: keepRecords).
-func (h *Service) SaveGame(ctx context.Context, id string, st *Stored, prev store.Item, now time.Time) error {
+// players' records are kept alive first: keepRecords), and returns the
+// item it wrote.
+func (h *Service) SaveGame(ctx context.Context, id string, st *Stored, prev store.Item, now time.Time) (store.Item, error) {
 	if err := h.keepRecords(ctx, st, prev.UpdatedAt, now); err != nil {
-		return err
+		return store.Item{}, err
 	}
-	return h.store.Save(SaveContext(ctx), id, SealStored(id, prev.Version+1, st), prev.Version, now, st.Due(), gameExpiry(now))
+	saved := store.Item{Version: prev.Version + 1, State: SealStored(id, prev.Version+1, st),
+		UpdatedAt: now, Due: st.Due(), Expires: gameExpiry(now)}
+	if err := h.store.Save(SaveContext(ctx), id, saved.State, prev.Version, now, saved.Due, saved.Expires); err != nil {
+		return store.Item{}, err
+	}
+	return saved, nil
 }
 
 // CreateGame stores a new game.

@@ -76,11 +76,11 @@ func (h *Service) ApplyTimeouts(ctx context.Context, host, id string, g *Loaded,
 	}
 	g.State.AfterChange(m, b, now)
 	g.State.Match = engine.Encode(m)
-	state := SealStored(id, g.Item.Version+1, g.State)
-	if err := h.SaveGame(ctx, id, g.State, g.Item, now); err != nil {
+	saved, err := h.SaveGame(ctx, id, g.State, g.Item, now)
+	if err != nil {
 		return false, err
 	}
-	g.Item = store.Item{Version: g.Item.Version + 1, State: state, UpdatedAt: now, Due: g.State.Due()}
+	g.Item = saved
 	h.log.Info("clock: timed out", "gameId", id, "version", g.Item.Version, "seats", len(late))
 	h.Notify(ctx, host, id, g.Item.Version, m, g.State, b, nil)
 	return true, nil
