@@ -86,14 +86,15 @@ func WithRequestIDs(h http.Handler) http.Handler {
 // error ends the process with status 1, which Lambda reports as an init
 // failure.
 func Run() {
-	_, a := startup()
+	_, a, _ := startup()
 	lambda.Start(Proxy(a))
 }
 
-// startup is what every main does first: the logger, the environment, the
+// startup is what every main does first: the logger, the environment (also
+// returned), the
 // DynamoDB store and the API over it. A failure ends the process with
 // status 1, which Lambda reports as an init failure.
-func startup() (*slog.Logger, *api.Handler) {
+func startup() (*slog.Logger, *api.Handler, setup.Config) {
 	logger := NewLogger(os.Stdout)
 	cfg, err := ConfigFromEnv(os.Getenv)
 	if err != nil {
@@ -105,15 +106,15 @@ func startup() (*slog.Logger, *api.Handler) {
 		logger.Error("startup", "err", err)
 		os.Exit(1)
 	}
-	return logger, a
+	return logger, a, cfg
 }
 
 // RunClock is the whole main of the clock function: on each scheduled
 // invocation (EventBridge, every minute) it runs the API's sweeper over
 // the due index, then returns how many games it changed or reminded.
 func RunClock() {
-	logger, a := startup()
-	host := strings.TrimPrefix(strings.TrimPrefix(os.Getenv(setup.EnvPushSubject), "https://"), "mailto:")
+	logger, a, cfg := startup()
+	host := strings.TrimPrefix(strings.TrimPrefix(cfg.PushSubject, "https://"), "mailto:")
 	lambda.Start(func(ctx context.Context, _ json.RawMessage) (map[string]int, error) {
 		n, err := a.Service().Sweep(ctx, host)
 		logger.Info("clock sweep", "games", n)
