@@ -91,9 +91,8 @@ func Run() {
 }
 
 // startup is what every main does first: the logger, the environment (also
-// returned), the
-// DynamoDB store and the API over it. A failure ends the process with
-// status 1, which Lambda reports as an init failure.
+// returned), the DynamoDB store and the API over it. A failure ends the
+// process with status 1, which Lambda reports as an init failure.
 func startup() (*slog.Logger, *api.Handler, setup.Config) {
 	logger := NewLogger(os.Stdout)
 	cfg, err := ConfigFromEnv(os.Getenv)
