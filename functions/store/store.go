@@ -134,6 +134,12 @@ func NormalizeDue(t time.Time) time.Time {
 	return time.Unix(t.Unix(), 0).UTC()
 }
 
+// Written is the item a Create (version 1) or a Save (version) writes, its
+// times normalized as every adapter keeps them.
+func Written(version int64, state []byte, now, due, expires time.Time) Item {
+	return Item{Version: version, State: state, UpdatedAt: NormalizeTime(now), Due: NormalizeDue(due), Expires: NormalizeDue(expires)}
+}
+
 // CloneBytes copies b; the result is never nil so that an empty state reads
 // back the same from every adapter.
 func CloneBytes(b []byte) []byte {

@@ -177,8 +177,7 @@ func (b *Store) Create(ctx context.Context, id string, state []byte, now, due, e
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
-	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
-		Expires: store.NormalizeDue(expires)}
+	item := store.Written(1, state, now, due, expires)
 	return b.update(func(tx *bbolt.Tx) error {
 		if tx.Bucket(bucket).Get([]byte(id)) != nil {
 			return fmt.Errorf("create %q: %w", id, store.ErrExists)
@@ -288,8 +287,7 @@ func (b *Store) Load(ctx context.Context, id string) (store.Item, error) {
 // Save writes state as version expected+1 if the stored version is expected.
 func (b *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
 	return b.writeIf(ctx, "save", id, expected, func(store.Item) store.Item {
-		return store.Item{Version: expected + 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
-			Expires: store.NormalizeDue(expires)}
+		return store.Written(expected+1, state, now, due, expires)
 	})
 }
 

@@ -46,8 +46,7 @@ func (d *Store) Create(ctx context.Context, id string, state []byte, now, due, e
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
-	item := store.Item{Version: 1, State: state, UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
-		Expires: store.NormalizeDue(expires)}
+	item := store.Written(1, state, now, due, expires)
 	refused, _, found, err := d.putIf(ctx, "create", id, item,
 		"attribute_not_exists(#id)", map[string]string{"#id": KeyAttr}, nil)
 	switch {
@@ -98,8 +97,7 @@ func (d *Store) Save(ctx context.Context, id string, state []byte, expected int6
 	if err := store.CheckCall(ctx, "save", id); err != nil {
 		return err
 	}
-	return d.putAt(ctx, "save", id, expected, store.Item{Version: expected + 1, State: state,
-		UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due), Expires: store.NormalizeDue(expires)})
+	return d.putAt(ctx, "save", id, expected, store.Written(expected+1, state, now, due, expires))
 }
 
 // Touch replaces the state and due time at version, keeping both: it

@@ -29,8 +29,7 @@ func (m *Store) Create(ctx context.Context, id string, state []byte, now, due, e
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
-	item := store.Item{Version: 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
-		Expires: store.NormalizeDue(expires)}
+	item := store.Written(1, store.CloneBytes(state), now, due, expires)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.items[id]; ok {
@@ -60,8 +59,7 @@ func (m *Store) Load(ctx context.Context, id string) (store.Item, error) {
 // Save writes state as version expected+1 if the stored version is expected.
 func (m *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
 	return m.writeIf(ctx, "save", id, expected, func(store.Item) store.Item {
-		return store.Item{Version: expected + 1, State: store.CloneBytes(state), UpdatedAt: store.NormalizeTime(now), Due: store.NormalizeDue(due),
-			Expires: store.NormalizeDue(expires)}
+		return store.Written(expected+1, store.CloneBytes(state), now, due, expires)
 	})
 }
 
