@@ -11,7 +11,7 @@ export class ApiError extends Error {
   }
 }
 
-/** NetworkError: no answer, a 5xx or 429: retry later. */
+/** NetworkError: no HTTP answer, a 5xx, or 429: worth retrying later. */
 export class NetworkError extends Error {}
 
 /** RateLimited: a 429, retried no sooner than retryAfterMs (Retry-After). */
@@ -84,7 +84,7 @@ export async function createGame(request) {
   return (await call('POST', '/api/games', { body: request })).data;
 }
 
-/** joinGame(id, name, seat?, key?) -> {game, seat, token} (201, or 200: the key's seat). */
+/** joinGame(id, name, seat?, key?) -> {game, seat, token}; a key that holds a seat already gets it back (200). */
 export async function joinGame(id, name, seat, key) {
   const body = { name };
   if (seat !== undefined && seat !== null) body.seat = seat;
@@ -92,12 +92,12 @@ export async function joinGame(id, name, seat, key) {
   return (await call('POST', `/api/games/${encodeURIComponent(id)}/seats`, { body })).data;
 }
 
-/** rematch(id, token) -> {game, seat, token}: the next match (made once). */
+/** rematch(id, token) -> {game, seat, token}: the next match of a finished game (made once, for everyone). */
 export async function rematch(id, token) {
   return (await call('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token, body: {} })).data;
 }
 
-/** myGames(key) -> {games: [...]} (GET /api/me). */
+/** myGames(key) -> {games: [...]}: the key's games, most recently updated first (GET /api/me). */
 export async function myGames(key) {
   return (await call('GET', '/api/me', { token: key })).data;
 }
@@ -127,7 +127,7 @@ export function readGame(id, token, etag) {
   return call('GET', `/api/games/${encodeURIComponent(id)}`, { token, etag });
 }
 
-/** newMoveId: a fresh id for one move (kept across its retries). */
+/** newMoveId returns a fresh id for one intended move (kept across its retries). */
 export function newMoveId() {
   if (crypto.randomUUID) return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
@@ -154,7 +154,11 @@ export async function sendMove(id, token, move, onRetry) {
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 
-/** nextPlay: 'pushed' (the seat before ours plays, and we can answer any tile: a push brings it), 'near', 'far' or null. */
+/**
+ * nextPlay: 'pushed' when the seat before ours plays and, whatever it plays
+ * (a tile not on the board nor ours), we can answer: the turn push brings it.
+ * Else 'near' (the seat before ours plays), 'far' or null.
+ */
 export function nextPlay(view) {
   const h = view && view.hand, you = view && view.you;
   if (!h || !you || view.status !== 'playing' || h.phase !== 'play' || h.turn == null) return null;
@@ -171,7 +175,11 @@ export function nextPlay(view) {
   return ok ? 'pushed' : 'near';
 }
 
-/** pollDelay: the wait before the next poll (docs/frontend.md, "Polling"). */
+/**
+ * pollDelay: the wait before the next poll (docs/frontend.md, "Polling").
+ * idleMs: since the view last changed; gapMs: between the two changes
+ * before; push: this device gets the game's pushes; next: nextPlay(view).
+ */
 export function pollDelay({ visible, waiting, finished, idleMs, gapMs = 0, push, next }) {
   if (finished) return 0; // 0: stop polling
   if (!visible && push) return 0; // the push wakes the page (sw.js), and showing it polls at once
@@ -183,7 +191,7 @@ export function pollDelay({ visible, waiting, finished, idleMs, gapMs = 0, push,
   return next === 'pushed' ? 30 * SECOND : next === 'near' ? d : 10 * SECOND; // 30 s: in case a push is lost
 }
 
-/** errorDelay: after failed polls, 2, 4, 8 … 60 s. */
+/** errorDelay backs off after failed polls: 2, 4, 8 … 60 s. */
 export function errorDelay(failures) {
   return Math.min(60 * SECOND, 2 * SECOND * 2 ** Math.max(0, failures - 1));
 }

@@ -1,5 +1,7 @@
-// player.js: this browser's player key (API.md "Players": the token of every
-// seat it takes, drawn here) and its push notifications.
+// player.js: the player key of this browser (API.md "Players") and its push
+// notifications. One key per browser, drawn here with getRandomValues, is the
+// token of every seat this browser takes, so a retried join never takes a
+// second seat and the server can list the games on any device that has it.
 
 import { pushKey, putDevice, deleteDevice } from './api.js';
 
@@ -50,7 +52,11 @@ export async function registerWorker() {
 /** pushOn: this browser registered a push device for its key. */
 export function pushOn() { return !!read(PUSH) && 'Notification' in window && Notification.permission === 'granted'; }
 
-/** pushState: 'on', 'off', 'blocked', 'install' (iOS: Home Screen apps only) or 'unsupported'. */
+/**
+ * pushState is what "Notify me" shows: 'on', 'off', 'blocked' (permission
+ * denied), 'install' (iOS: only an app added to the Home Screen gets pushes),
+ * or 'unsupported'.
+ */
 export function pushState() {
   const ios = /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
