@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pollDelay, nextPlay, errorDelay, SECOND, MINUTE, apiError, ApiError, NetworkError, RateLimited, retryAfterMs } from '../frontend/static/assets/api.js';
+import { pollDelay, nextPlay, errorDelay, Poller, SECOND, MINUTE, apiError, ApiError, NetworkError, RateLimited, retryAfterMs } from '../frontend/static/assets/api.js';
 import { describe } from '../frontend/static/assets/log.js';
 import { seatPositions } from '../frontend/static/assets/table.js';
 import { tileName, tileText } from '../frontend/static/assets/render.js';
@@ -36,6 +36,40 @@ test('poll timing', async (t) => {
   ];
   for (const [name, input, want] of cases) {
     await t.test(name, () => assert.equal(pollDelay(input), want, `pollDelay(${JSON.stringify(input)})`));
+  }
+});
+
+test('focus and visibility do not poll again while a poll is on its way or just ended', async () => {
+  const saved = { fetch: globalThis.fetch, document: globalThis.document };
+  const gets = [];
+  let answer;
+  globalThis.document = { hidden: false };
+  globalThis.fetch = (url) => { gets.push(url); return new Promise((r) => { answer = r; }); };
+  const res = { status: 200, ok: true, json: async () => ({ status: 'finished' }), headers: { get: () => '"v1"' } };
+  try {
+    const views = [];
+    const p = new Poller('g1', { token: 't', onView: (v) => views.push(v), onError: () => {}, state: () => ({ finished: true }) });
+    p.now();
+    p.wake(); // focus while the first GET is on its way
+    assert.equal(gets.length, 1, 'one GET while the first is on its way');
+    answer(res);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(views.length, 1);
+    p.wake(); // visibility just after it ended
+    assert.equal(gets.length, 1, 'no GET just after one ended');
+    p.polledAt -= 2 * SECOND;
+    p.wake(); // focus later: polls
+    assert.equal(gets.length, 2, 'a later focus polls');
+    p.now(); // a user action polls (after the GET on its way)
+    assert.equal(gets.length, 2);
+    answer(res);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(gets.length, 3, 'now() while busy polls once more after');
+    answer(res);
+    p.stop();
+  } finally {
+    globalThis.fetch = saved.fetch;
+    globalThis.document = saved.document;
   }
 });
 

@@ -212,6 +212,7 @@ export class Poller {
     this.busy = false;
     this.again = false;
     this.stopped = false;
+    this.polledAt = 0;
   }
 
   setToken(token) { this.token = token; this.etag = null; }
@@ -235,6 +236,16 @@ export class Poller {
     this.tick();
   }
 
+  /**
+   * wake polls at once unless a poll is on its way or one ended under
+   * two seconds ago (focus and visibility events come in bursts, the first
+   * one often while the page's own first GET is still on its way).
+   */
+  wake() {
+    if (this.busy || Date.now() - this.polledAt < 2 * SECOND) return;
+    this.now();
+  }
+
   stop() { this.stopped = true; clearTimeout(this.timer); }
 
   async tick() {
@@ -243,6 +254,7 @@ export class Poller {
       const tag = this.fresh ? null : this.etag;
       this.fresh = false;
       const r = await readGame(this.id, this.token, tag);
+      this.polledAt = Date.now();
       if (this.failures) { this.failures = 0; this.onError(null, 0); }
       if (r.status !== 304) {
         this.etag = r.etag;

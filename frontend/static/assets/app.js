@@ -419,8 +419,8 @@ $('#rematch-btn').addEventListener('click', () => newMatch());
 setInterval(() => tickCountdowns($('#table')), 30000);
 $('#keep-btn').addEventListener('click', () => send({ type: 'keep' }));
 $('#zoom-btn').addEventListener('click', () => { fitAll = !fitAll; drawBoard(); });
-document.addEventListener('visibilitychange', () => { if (!document.hidden) poller.now(); else poller.schedule(); });
-window.addEventListener('focus', () => poller.now());
+document.addEventListener('visibilitychange', () => { if (!document.hidden) poller.wake(); else poller.schedule(); });
+window.addEventListener('focus', () => poller.wake());
 let resizeTimer = null;
 window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawBoard, 100); });
 
