@@ -1,87 +1,43 @@
 package api
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
 
-	"tessera/engine"
 	"tessera/functions/game"
-	"tessera/functions/store"
 )
 
-// createAttempts bounds the fresh ids a create tries when one exists.
-const createAttempts = 5
-
 // create is POST /api/games: a new match with the creator in seat 0 and the
-// computer players asked for. If that fills the table, the first hand is
-// dealt and played until a person must act, all at version 1.
+// computer players asked for (game.Service.Create).
 func (h *Handler) create(c *call, body []byte) {
 	req, err := decodeCreate(body, h.svc.HasLevel)
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	seed, err := game.NewSeed(h.rand)
+	a, err := h.svc.Create(c.r.Context(), c.op(), req)
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	m, err := engine.NewMatch(req.Options, seed)
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	token, hash, err := h.svc.SeatToken(req.Key)
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	if err := m.TakeSeat(0, engine.Seat{Name: req.Name}); err != nil {
-		c.fail(err)
-		return
-	}
-	for _, b := range req.Bots {
-		if err := m.TakeSeat(b.Seat, engine.Seat{Name: game.BotName(b.Seat), Bot: b.Level}); err != nil {
-			c.fail(err)
-			return
-		}
-	}
-	if err := h.svc.RunBots(m, &c.think); err != nil {
-		c.fail(err)
-		return
-	}
-	now := h.now()
-	st := game.NewStored(m, hash)
-	st.MoveTime = req.MoveTime
-	st.AfterChange(m, game.Before{}, now)
-	ctx := c.r.Context()
-	for attempt := 0; ; attempt++ {
-		id, err := game.NewGameID(h.rand)
-		if err != nil {
-			c.fail(err)
-			return
-		}
-		if req.Key != "" {
-			// The record first: see player.go.
-			if err := h.svc.AddToRecord(ctx, hash, id); err != nil {
-				c.fail(err)
-				return
-			}
-		}
-		err = h.svc.CreateGame(ctx, id, st, now)
-		if errors.Is(err, store.ErrExists) && attempt+1 < createAttempts {
-			continue
-		}
-		if errors.Is(err, store.ErrExists) {
-			err = fmt.Errorf("%w: %d game ids in a row exist", game.ErrInternal, createAttempts)
-		}
-		if err != nil {
-			c.fail(err)
-			return
-		}
-		c.gameID, c.seat, c.version = id, 0, 1
-		c.writeJSON(http.StatusCreated, seatAnswer{Game: answer(m, 0, st.Meta(id, 1, now)), Seat: 0, Token: token})
-		return
-	}
+	c.writeSeat(a)
 }
+
+// op is what the service's calls know of the request.
+func (c *call) op() game.Op { return game.Op{Host: c.r.Host, Think: &c.think} }
+
+// writeSeat answers a seat given (create, seat, rematch): 201 when this
+// request made it, 200 for a retry's.
+func (c *call) writeSeat(a game.Answer) {
+	if c.gameID == "" {
+		c.gameID = a.Meta.ID
+	}
+	c.seat, c.version = a.Seat, a.Meta.Version
+	status := http.StatusOK
+	if a.Created {
+		status = http.StatusCreated
+	}
+	c.writeJSON(status, seatAnswer{Game: answerOf(a), Seat: a.Seat, Token: a.Token})
+}
+
+// answerOf is the view of a service's answer.
+func answerOf(a game.Answer) *viewAnswer { return answer(a.Match, a.Seat, a.Meta) }

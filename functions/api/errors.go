@@ -33,11 +33,11 @@ const (
 // own sentinels.
 var (
 	errBadRequest   = errors.New("bad request")
-	errUnauthorized = errors.New("unauthorized")
+	errUnauthorized = game.ErrUnauthorized
 	errNotFound     = errors.New("not found")
 	errTooLarge     = errors.New("request body too large")
-	errStale        = errors.New("stale version")
-	errNotFinished  = errors.New("the match is not finished")
+	errStale        = game.ErrStale
+	errNotFinished  = game.ErrNotFinished
 )
 
 // apiError is an answer that is not a success: what status() made of an

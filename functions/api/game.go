@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"time"
 
 	"tessera/engine"
 	"tessera/functions/game"
@@ -31,21 +30,6 @@ func (h *Handler) load(ctx context.Context, c *call) (*game.Loaded, error) {
 func loadedFrom(c *call, item store.Item) (*game.Loaded, error) {
 	c.version = item.Version
 	return game.OpenLoaded(c.gameID, item)
-}
-
-// saveAfterBots plays the computer players' moves that follow a person's
-// change to m, then saves the match in place of g at the next version, on
-// condition that the stored version is still g's (store.ErrConflict if
-// not). It returns the time the save stamped.
-func (h *Handler) saveAfterBots(ctx context.Context, c *call, g *game.Loaded, m *engine.Match, b game.Before) (time.Time, error) {
-	if err := h.svc.RunBots(m, &c.think); err != nil {
-		return time.Time{}, err
-	}
-	now := h.now()
-	g.State.AfterChange(m, b, now)
-	g.State.Match = engine.Encode(m)
-	_, err := h.svc.SaveGame(ctx, c.gameID, g.State, g.Item, now)
-	return now, err
 }
 
 // authenticate finds the seat of the request's bearer token: -1 (a

@@ -321,6 +321,11 @@ func (c *call) fail(err error) {
 	if e.status >= 500 {
 		c.cause = err
 	}
+	var stale *game.StaleError
+	if errors.As(err, &stale) {
+		e.game = answerOf(stale.Now)
+		c.version = stale.Now.Meta.Version
+	}
 	c.failWith(e)
 }
 

@@ -21,19 +21,10 @@ const maxNameLen = 24
 const maxMoveID = 64
 
 // botRequest is one entry of a create's bots.
-type botRequest struct {
-	Seat  int
-	Level string
-}
+type botRequest = game.BotSeat
 
 // createRequest is POST /api/games, with the defaults filled in.
-type createRequest struct {
-	Options  engine.Options
-	Name     string
-	Key      string // "" when absent
-	MoveTime int64  // seconds; 0 when absent (no clock)
-	Bots     []botRequest
-}
+type createRequest = game.CreateRequest
 
 // decodeCreate reads a create body: the options present are laid over the
 // variant's defaults, and engine.Options.Validate alone decides whether the
@@ -130,11 +121,7 @@ func decodeBots(arr []any, players int, levels func(string) bool) ([]botRequest,
 }
 
 // seatRequest is POST /api/games/{id}/seats. Seat is -1 for "any".
-type seatRequest struct {
-	Name string
-	Seat int
-	Key  string // "" when absent
-}
+type seatRequest = game.SeatRequest
 
 func decodeSeat(body []byte) (seatRequest, error) {
 	obj, err := parseObject(body)
@@ -160,11 +147,7 @@ func decodeSeat(body []byte) (seatRequest, error) {
 }
 
 // moveRequest is POST /api/games/{id}/moves.
-type moveRequest struct {
-	Version int64
-	MoveID  string // "" when absent
-	Move    engine.Move
-}
+type moveRequest = game.MoveRequest
 
 func decodeMove(body []byte) (moveRequest, error) {
 	obj, err := parseObject(body)

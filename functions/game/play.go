@@ -1,0 +1,446 @@
+package game
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// The service's four changes to a game: create one, take a seat, move,
+// rematch. Each is one call with ids and values; the API decodes the
+// request before and writes the answer after (API.md's check order: what
+// the API checks, 400, comes first, then 404, 401, a retried moveId, 409,
+// 422, as each call below says).
+
+// Errors of the service's calls beside the engine's and the store's.
+var (
+	// ErrUnauthorized: the token holds no seat of this game.
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrNotFinished: a rematch of a match still played.
+	ErrNotFinished = errors.New("the match is not finished")
+	// ErrStale: a move decided on an older version (a *StaleError).
+	ErrStale = errors.New("stale version")
+)
+
+// StaleError is ErrStale with the game as it now is, for the answer.
+type StaleError struct{ Now Answer }
+
+func (e *StaleError) Error() string { return ErrStale.Error() }
+func (e *StaleError) Unwrap() error { return ErrStale }
+
+// Op is what a call knows of the request beyond its values: the host that
+// names the site (the pushes' VAPID contact when none is configured), and
+// where the computer players' costly decisions are counted (the rate
+// limit charges them).
+type Op struct {
+	Host  string
+	Think *Thinking
+}
+
+// Answer is a game as a call leaves it, for one seat.
+type Answer struct {
+	Match   *engine.Match
+	Seat    int
+	Meta    Meta   // Meta.ID and Meta.Version name the game and its version
+	Token   string // the seat's token (create, seat, rematch)
+	Created bool   // this call made the seat or game (201), not a retry (200)
+}
+
+func answerOf(id string, m *engine.Match, seat int, st *Stored, item store.Item, token string, created bool) Answer {
+	return Answer{Match: m, Seat: seat, Meta: st.Meta(id, item.Version, item.UpdatedAt), Token: token, Created: created}
+}
+
+// BotSeat is a computer player asked for at create.
+type BotSeat struct {
+	Seat  int
+	Level string
+}
+
+// CreateRequest is a new game: its options (defaults filled in), the
+// creator's name and player key ("" for none), the move time in seconds
+// (0: no clock) and the computer players.
+type CreateRequest struct {
+	Options  engine.Options
+	Name     string
+	Key      string
+	MoveTime int64
+	Bots     []BotSeat
+}
+
+// SeatRequest takes a seat: Seat -1 for the lowest free one.
+type SeatRequest struct {
+	Name string
+	Seat int
+	Key  string
+}
+
+// MoveRequest is a move decided on Version; MoveID ("" for none) makes
+// its retries safe.
+type MoveRequest struct {
+	Version int64
+	MoveID  string
+	Move    engine.Move
+}
+
+// Attempts bound the fresh ids a create tries when one exists, the
+// retries of a seat lost to a concurrent write (taking a seat commutes
+// with taking another one, so a lost race is retried on the new version
+// instead of being answered stale), and the reloads of a rematch whose
+// note on the finished game lost a race.
+const (
+	createAttempts  = 5
+	seatAttempts    = 5
+	rematchAttempts = 5
+)
+
+// Create makes a new match with the creator in seat 0 and the computer
+// players asked for. If that fills the table, the first hand is dealt and
+// played until a person must act, all at version 1.
+func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer, error) {
+	seed, err := NewSeed(h.rand)
+	if err != nil {
+		return Answer{}, err
+	}
+	m, err := engine.NewMatch(req.Options, seed)
+	if err != nil {
+		return Answer{}, err
+	}
+	token, hash, err := h.SeatToken(req.Key)
+	if err != nil {
+		return Answer{}, err
+	}
+	if err := m.TakeSeat(0, engine.Seat{Name: req.Name}); err != nil {
+		return Answer{}, err
+	}
+	for _, b := range req.Bots {
+		if err := m.TakeSeat(b.Seat, engine.Seat{Name: BotName(b.Seat), Bot: b.Level}); err != nil {
+			return Answer{}, err
+		}
+	}
+	if err := h.RunBots(m, op.Think); err != nil {
+		return Answer{}, err
+	}
+	now := h.now()
+	st := NewStored(m, hash)
+	st.MoveTime = req.MoveTime
+	st.AfterChange(m, Before{}, now)
+	for attempt := 0; ; attempt++ {
+		id, err := NewGameID(h.rand)
+		if err != nil {
+			return Answer{}, err
+		}
+		if req.Key != "" {
+			// The record first: see player.go.
+			if err := h.AddToRecord(ctx, hash, id); err != nil {
+				return Answer{}, err
+			}
+		}
+		err = h.CreateGame(ctx, id, st, now)
+		if errors.Is(err, store.ErrExists) && attempt+1 < createAttempts {
+			continue
+		}
+		if errors.Is(err, store.ErrExists) {
+			err = fmt.Errorf("%w: %d game ids in a row exist", ErrInternal, createAttempts)
+		}
+		if err != nil {
+			return Answer{}, err
+		}
+		return Answer{Match: m, Seat: 0, Meta: st.Meta(id, 1, now), Token: token, Created: true}, nil
+	}
+}
+
+// TakeSeat takes the named seat of game id, or the lowest free one.
+// Taking the last seat deals the first hand and plays the computer
+// players' moves that follow. A key that holds a seat already is answered
+// that seat, not created, whatever else req asks (a retry whose answer was
+// lost).
+func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatRequest) (Answer, error) {
+	var token string
+	var hash []byte
+	recorded := false
+	for attempt := 0; attempt < seatAttempts; attempt++ {
+		g, err := h.Load(ctx, id)
+		if err != nil {
+			return Answer{}, err
+		}
+		m, err := g.Replay()
+		if err != nil {
+			return Answer{}, err
+		}
+		if req.Key != "" {
+			if held := SeatOfHash(g.State.Seats, HashToken(req.Key)); held >= 0 {
+				return answerOf(id, m, held, g.State, g.Item, req.Key, false), nil
+			}
+		}
+		seat := req.Seat
+		if seat < 0 {
+			if seat = m.FreeSeat(); seat < 0 {
+				return Answer{}, engine.ErrGameFull
+			}
+		}
+		if token == "" {
+			if token, hash, err = h.SeatToken(req.Key); err != nil {
+				return Answer{}, err
+			}
+		}
+		was := Snapshot(m)
+		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name}); err != nil {
+			return Answer{}, err
+		}
+		g.State.Seats[seat].TokenHash = hash
+		if req.Key != "" && !recorded {
+			// The record first: see player.go.
+			if err := h.AddToRecord(ctx, hash, id); err != nil {
+				return Answer{}, err
+			}
+			recorded = true
+		}
+		item, err := h.saveAfterBots(ctx, op, id, g, m, was)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return Answer{}, err
+		}
+		h.Notify(ctx, op.Host, id, item.Version, m, g.State, was, hash)
+		return answerOf(id, m, seat, g.State, item, token, true), nil
+	}
+	// Every attempt lost a race: the table is very busy. Nothing was taken;
+	// the client may try again.
+	return Answer{}, store.ErrUnavailable
+}
+
+// Move applies the move of the seat token holds to game id. After the
+// checks in API.md's order (the seat, overdue clocks applied, a retried
+// moveId answered as it was, the version, then the rules), the move is
+// applied with every forced draw and pass and computer move after it, and
+// saved on condition that nobody else wrote in between.
+func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveRequest) (Answer, error) {
+	g, err := h.Load(ctx, id)
+	if err != nil {
+		return Answer{}, err
+	}
+	seat, err := seatOf(g, token)
+	if err != nil {
+		return Answer{}, err
+	}
+	if g, err = h.CatchUp(ctx, op.Host, id, g, op.Think); err != nil {
+		return Answer{}, err
+	}
+	m, err := g.Replay()
+	if err != nil {
+		return Answer{}, err
+	}
+	if g.State.Applied(seat, req.MoveID) {
+		return answerOf(id, m, seat, g.State, g.Item, "", false), nil
+	}
+	if req.Version != g.Item.Version {
+		return Answer{}, &StaleError{answerOf(id, m, seat, g.State, g.Item, "", false)}
+	}
+	was := Snapshot(m)
+	if err := m.Apply(seat, req.Move); err != nil {
+		return Answer{}, notHeld(m, seat, req.Move, err)
+	}
+	g.State.Remember(seat, req.MoveID)
+	item, err := h.saveAfterBots(ctx, op, id, g, m, was)
+	if errors.Is(err, store.ErrConflict) {
+		return h.lostRace(ctx, id, seat, req.MoveID)
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	h.Notify(ctx, op.Host, id, item.Version, m, g.State, was, g.State.Seats[seat].TokenHash)
+	return answerOf(id, m, seat, g.State, item, "", true), nil
+}
+
+// lostRace answers a move whose save found a newer version: if that version
+// holds the same move (a retry that raced itself), it is the answer;
+// otherwise the move was decided on a stale version.
+func (h *Service) lostRace(ctx context.Context, id string, seat int, moveID string) (Answer, error) {
+	g, err := h.Load(ctx, id)
+	if err != nil {
+		return Answer{}, err
+	}
+	m, err := g.Replay()
+	if err != nil {
+		return Answer{}, err
+	}
+	a := answerOf(id, m, seat, g.State, g.Item, "", false)
+	if g.State.Applied(seat, moveID) {
+		return a, nil
+	}
+	return Answer{}, &StaleError{a}
+}
+
+// notHeld rewrites the refusal of a tile the seat does not hold so that the
+// message does not repeat it: the tile may be another seat's, and no error
+// body names another seat's tile, even one the client sent.
+func notHeld(m *engine.Match, seat int, mv engine.Move, err error) error {
+	if mv.Kind != engine.Play || !errors.Is(err, engine.ErrIllegalMove) {
+		return err
+	}
+	if m.Holds(seat, mv.Tile) {
+		return err
+	}
+	return fmt.Errorf("%w: you do not hold that tile", engine.ErrIllegalMove)
+}
+
+// seatOf is the seat token holds in g: ErrUnauthorized for none.
+func seatOf(g *Loaded, token string) (int, error) {
+	if token == "" {
+		return 0, ErrUnauthorized
+	}
+	seat := SeatOf(g.State.Seats, token)
+	if seat < 0 {
+		return 0, ErrUnauthorized
+	}
+	return seat, nil
+}
+
+// saveAfterBots plays the computer players' moves that follow a person's
+// change to m, then saves the match in place of g at the next version, on
+// condition that the stored version is still g's (store.ErrConflict if
+// not). It returns the item written.
+func (h *Service) saveAfterBots(ctx context.Context, op Op, id string, g *Loaded, m *engine.Match, b Before) (store.Item, error) {
+	if err := h.RunBots(m, op.Think); err != nil {
+		return store.Item{}, err
+	}
+	now := h.now()
+	g.State.AfterChange(m, b, now)
+	g.State.Match = engine.Encode(m)
+	return h.SaveGame(ctx, id, g.State, g.Item, now)
+}
+
+// RematchID is the id of the rematch of game id: the same for every
+// request, so that of concurrent rematch requests exactly one creates the
+// game (the store's Create refuses the others) and a retry after a crash
+// finds it. Knowing it tells nothing a game's `next` does not.
+func RematchID(id string) string {
+	sum := sha256.Sum256([]byte("tessera rematch of " + id))
+	return IDEncoding.EncodeToString(sum[:IDBytes])
+}
+
+// Rematch answers the next match of finished game id for the seat token
+// holds (API.md "Rematch"): the first call creates it, same options, every
+// seat held by the same token or computer, the same names, started at
+// once; then the finished game names it in next (a change, version + 1).
+// Created reports whether this call made it.
+func (h *Service) Rematch(ctx context.Context, op Op, id, token string) (Answer, error) {
+	g, err := h.Load(ctx, id)
+	if err != nil {
+		return Answer{}, err
+	}
+	seat, err := seatOf(g, token)
+	if err != nil {
+		return Answer{}, err
+	}
+	old, err := g.Replay()
+	if err != nil {
+		return Answer{}, err
+	}
+	if old.Status() != engine.StatusFinished {
+		return Answer{}, fmt.Errorf("%w: play this match to its end first", ErrNotFinished)
+	}
+	nextID := RematchID(id)
+	created := false
+	if g.State.Next == "" {
+		if created, err = h.startRematch(ctx, op, id, seat, g, old, nextID); err != nil {
+			return Answer{}, err
+		}
+	}
+	if err := h.noteNext(ctx, id, nextID); err != nil {
+		return Answer{}, err
+	}
+	next, err := h.Load(ctx, nextID)
+	if err != nil {
+		return Answer{}, err
+	}
+	m, err := next.Replay()
+	if err != nil {
+		return Answer{}, err
+	}
+	return answerOf(nextID, m, seat, next.State, next.Item, token, created), nil
+}
+
+// startRematch creates the next match of g (game id, asked for by seat)
+// unless it exists; created reports whether this call made it.
+func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int, g *Loaded, old *engine.Match, nextID string) (created bool, err error) {
+	seed, err := NewSeed(h.rand)
+	if err != nil {
+		return false, err
+	}
+	m, err := engine.NewMatch(old.Options(), seed)
+	if err != nil {
+		return false, err
+	}
+	st := &Stored{Seats: make([]SeatAuth, len(g.State.Seats)), MoveTime: g.State.MoveTime,
+		Previous: id, SeriesMatches: g.State.SeriesMatches + 1,
+		SeriesWins: make([]int, old.Options().Teams())}
+	copy(st.SeriesWins, g.State.SeriesWins)
+	if w := old.Winner(); w >= 0 {
+		st.SeriesWins[w]++
+	}
+	for s := range st.Seats {
+		seat := old.Seat(s)
+		if err := m.TakeSeat(s, engine.Seat{Name: seat.Name, Bot: seat.Bot}); err != nil {
+			return false, err
+		}
+		st.Seats[s].TokenHash = g.State.Seats[s].TokenHash
+	}
+	// The players' records first, as for any seat taken (player.go).
+	for _, a := range st.Seats {
+		if a.TokenHash != nil {
+			if err := h.AddToRecord(ctx, a.TokenHash, nextID); err != nil {
+				return false, err
+			}
+		}
+	}
+	b := Snapshot(m)
+	if err := h.RunBots(m, op.Think); err != nil {
+		return false, err
+	}
+	now := h.now()
+	st.AfterChange(m, Before{LogLen: b.LogLen}, now)
+	st.Match = engine.Encode(m)
+	err = h.CreateGame(SaveContext(ctx), nextID, st, now)
+	if errors.Is(err, store.ErrExists) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	// Every person hears of it but the caller (the answer says when it is
+	// their turn already).
+	msgs := map[int]Message{}
+	for s, a := range st.Seats {
+		if a.TokenHash == nil || s == caller {
+			continue
+		}
+		msgs[s] = RematchMessage(nextID, m.View(s), s, caller, Acting(m, s))
+	}
+	h.Send(ctx, op.Host, nextID, 1, st, msgs)
+	return true, nil
+}
+
+// noteNext writes next into finished game id, once (a change: version + 1).
+func (h *Service) noteNext(ctx context.Context, id, nextID string) error {
+	for attempt := 0; attempt < rematchAttempts; attempt++ {
+		g, err := h.Load(ctx, id)
+		if err != nil {
+			return err
+		}
+		if g.State.Next != "" {
+			return nil
+		}
+		g.State.Next = nextID
+		_, err = h.SaveGame(ctx, id, g.State, g.Item, h.now())
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: the finished game kept changing", store.ErrUnavailable)
+}

@@ -1,0 +1,66 @@
+package game
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"tessera/engine"
+	"tessera/functions/store"
+	"tessera/functions/store/memory"
+)
+
+// The service's calls without HTTP: ids and values in, values and errors
+// out (the API's tests cover the same through every store and route).
+func TestServiceCalls(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	svc := New(Config{Store: memory.New(), Now: func() time.Time { return now }})
+	var think Thinking
+	op := Op{Host: "example.test", Think: &think}
+	opts := engine.DefaultOptions(engine.FiveUp)
+	opts.Players, opts.Pairs = 2, false
+	created, err := svc.Create(ctx, op, CreateRequest{Options: opts, Name: "Ana"})
+	if err != nil || !created.Created || created.Meta.Version != 1 || created.Seat != 0 || created.Token == "" {
+		t.Fatalf("create: %+v, %v", created, err)
+	}
+	id := created.Meta.ID
+	if _, err := svc.TakeSeat(ctx, op, "no-such-game", SeatRequest{Name: "Bea", Seat: -1}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a seat of an unknown game: %v, want store.ErrNotFound", err)
+	}
+	bea, err := svc.TakeSeat(ctx, op, id, SeatRequest{Name: "Bea", Seat: -1})
+	if err != nil || bea.Seat != 1 || bea.Meta.Version != 2 || !bea.Created {
+		t.Fatalf("seat: %+v, %v", bea, err)
+	}
+	if _, err := svc.TakeSeat(ctx, op, id, SeatRequest{Name: "Cy", Seat: -1}); !errors.Is(err, engine.ErrGameFull) {
+		t.Fatalf("a third seat of two: %v, want engine.ErrGameFull", err)
+	}
+	if _, err := svc.Move(ctx, op, id, "", MoveRequest{Version: 2}); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("a move without a token: %v, want ErrUnauthorized", err)
+	}
+	if _, err := svc.Rematch(ctx, op, id, bea.Token); !errors.Is(err, ErrNotFinished) {
+		t.Fatalf("a rematch of a match played: %v, want ErrNotFinished", err)
+	}
+	seat, token := 0, created.Token
+	if bea.Match.ToAct()[0] == 1 {
+		seat, token = 1, bea.Token
+	}
+	legal := bea.Match.AppendLegal(seat, nil)
+	if len(legal) == 0 {
+		t.Fatal("no legal move for the seat to play")
+	}
+	_, err = svc.Move(ctx, op, id, token, MoveRequest{Version: 1, MoveID: "m1", Move: legal[0]})
+	var stale *StaleError
+	if !errors.As(err, &stale) || !errors.Is(err, ErrStale) || stale.Now.Meta.Version != 2 || stale.Now.Seat != seat {
+		t.Fatalf("a move on version 1 of 2: %v, want a StaleError at version 2 for seat %d", err, seat)
+	}
+	moved, err := svc.Move(ctx, op, id, token, MoveRequest{Version: 2, MoveID: "m1", Move: legal[0]})
+	if err != nil || moved.Meta.Version != 3 || !moved.Created {
+		t.Fatalf("move: %+v, %v", moved, err)
+	}
+	again, err := svc.Move(ctx, op, id, token, MoveRequest{Version: 2, MoveID: "m1", Move: legal[0]})
+	if err != nil || again.Meta.Version != 3 || again.Created {
+		t.Fatalf("the move retried: %+v, %v; want the same answer at version 3, not made again", again, err)
+	}
+}
