@@ -71,7 +71,7 @@ function drawHand() {
   // Tiles are singled out (playable or dimmed) only when one is to be
   // played: not while others play, nor during the redeal question.
   renderHand(hand, you.tiles, moving ? [] : you.legal, sel, focusIndex, !moving && (!myTurn() || you.confirm));
-  if (hadFocus && hand.children[focusIndex]) hand.children[focusIndex].focus();
+  if (hadFocus && hand.children[focusIndex]) hand.children[focusIndex].focus({ preventScroll: true }); // a redraw never scrolls the page
 }
 
 function describePrompt() {

@@ -123,6 +123,7 @@ export function notifyControl(box) {
   const paint = () => {
     box.dataset.state = state;
     text.textContent = PUSH_TEXT[state];
+    text.title = PUSH_TEXT[state]; // whole where a phone held sideways cuts it to one line
     button.hidden = state !== 'on' && state !== 'off';
     button.textContent = state === 'on' ? 'Turn notifications off' : 'Notify me when it is my turn';
   };
