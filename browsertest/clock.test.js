@@ -96,6 +96,8 @@ test('a one-minute clock: countdown, away, back, rematch', { skip: env.skip, tim
   }
   assert.equal(view.status, 'finished');
   for (const p of players) {
+    // The page whose turn it was polls every 30 s; a focus polls now.
+    await p.page.evaluate(() => window.dispatchEvent(new Event('focus')));
     await p.page.waitForSelector('body[data-status="finished"]', { timeout: 40000 });
     if (await p.page.isVisible('#summary')) await p.page.click('#summary-close');
     await p.page.waitForSelector('#finished-box:not([hidden])');

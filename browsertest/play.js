@@ -97,7 +97,44 @@ async function playToEnd(pages, { maxSteps = 2000, stop } = {}) {
   throw new Error('the match did not end');
 }
 
+/**
+ * finishByAPI plays the rest of the match of pages' game through the API
+ * (each page's own seat token, from its localStorage; the first legal
+ * play, "keep" to a redeal question) and returns once every page shows it
+ * finished. For tests whose page checks come before the end: a page learns
+ * each of the other's moves by a poll, 2 s apart, which made a whole match
+ * played by clicks a minute long.
+ */
+async function finishByAPI(pages, { maxMoves = 2000, timeout = 30000 } = {}) {
+  const seats = await Promise.all(pages.map((p) => p.evaluate(() => {
+    const id = location.pathname.split('/')[2];
+    return { id, token: JSON.parse(localStorage.getItem('tessera.games'))[id].token };
+  })));
+  const base = new URL(pages[0].url()).origin;
+  const headers = (token) => ({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
+  let finished = false;
+  for (let n = 0; n < maxMoves && !finished; n++) {
+    for (const { id, token } of seats) {
+      const v = await (await fetch(`${base}/api/games/${id}`, { headers: headers(token) })).json();
+      if (v.status === 'finished') { finished = true; break; }
+      const move = v.you.confirm ? { type: 'keep' } : v.you.legal.length ? { type: 'play', ...v.you.legal[0] } : null;
+      if (!move) continue;
+      const r = await fetch(`${base}/api/games/${id}/moves`, {
+        method: 'POST', headers: headers(token),
+        body: JSON.stringify({ version: v.version, moveId: `finish-${n}-${v.version}`, ...move }),
+      });
+      if (!r.ok && r.status !== 409) throw new Error(`move ${JSON.stringify(move)}: ${r.status} ${await r.text()}`);
+    }
+  }
+  if (!finished) throw new Error('the match did not end');
+  // A page whose turn it was polls every 30 s (only the seat's other
+  // devices change it): a focus, as when its player comes back, polls now.
+  for (const p of pages) await p.evaluate(() => window.dispatchEvent(new Event('focus')));
+  for (const p of pages) await p.waitForFunction(() => document.body.dataset.status === 'finished', null, { timeout });
+  return Promise.all(pages.map(state));
+}
+
 /** boardTiles counts the tiles drawn on the layout. */
 const boardTiles = (page) => page.locator('#board .layout > .tile').count();
 
-module.exports = { createGame, joinGame, act, state, playToEnd, waitVersionAbove, boardTiles };
+module.exports = { createGame, joinGame, act, state, playToEnd, finishByAPI, waitVersionAbove, boardTiles };

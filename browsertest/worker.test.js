@@ -7,7 +7,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
-const { createGame, joinGame, state, playToEnd, act } = require('./play.js');
+const { createGame, joinGame, state, playToEnd, finishByAPI, act } = require('./play.js');
 
 const env = h.suite({}, { worker: true });
 const { skip } = env;
@@ -24,7 +24,10 @@ test('two friends play a Five Up match to 25 through the page, on the Worker', {
   await ana.page.waitForSelector('.hand-tile', { timeout: 5000 });
   assert.equal(await ana.page.locator('.seat-slot[data-pos=top] .seat .name').textContent(), 'Bea');
 
-  const [sa, sb] = await playToEnd([ana.page, bea.page]);
+  // Four moves through the pages (each learns the other's by a poll), the
+  // rest through the API, the end seen on the pages.
+  await playToEnd([ana.page, bea.page], { stop: async () => (await state(ana.page)).version >= 6 && (await state(bea.page)).version >= 6 });
+  const [sa, sb] = await finishByAPI([ana.page, bea.page]);
   assert.equal(sa.status, 'finished');
   assert.equal(sb.version, sa.version, 'both pages show the final version');
   assert.match(await ana.page.textContent('#status'), /^Match over: (You|Bea) wins?$/);
