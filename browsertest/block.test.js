@@ -15,7 +15,7 @@ const { skip } = env;
 const errors = [];
 
 test('Block for three against two computers, from the start form to the end', { skip, timeout: 240000 }, async () => {
-  const { page } = await h.newPlayer(env.browser, errors, { width: 1000, height: 760 });
+  const { page } = await h.newPlayer(env.browser, errors, { width: 1000, height: 760 }, { reducedMotion: 'reduce' }); // plays in turn: replay.test.js
   await page.goto(env.server.url + '/');
   assert.match(await page.textContent('#variants'), /Block — 2-4 players alone, block game/);
   await page.check('input[name=variant][value=block]');

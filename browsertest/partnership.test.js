@@ -12,7 +12,7 @@ const { skip } = env;
 const errors = [];
 
 test('a partnership game against three computer players, to the end', { skip, timeout: 300000 }, async () => {
-  const { page } = await h.newPlayer(env.browser, errors, { width: 1000, height: 720 });
+  const { page } = await h.newPlayer(env.browser, errors, { width: 1000, height: 720 }, { reducedMotion: 'reduce' }); // plays in turn: replay.test.js
   const id = await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
 

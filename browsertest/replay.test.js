@@ -44,7 +44,7 @@ test('a move against three computers shows the four plays one after another', { 
   await page.waitForSelector('.hand-tile');
   await record(page);
   let checkedTiming = false, batches = 0, wantPops = [];
-  for (let step = 0; step < 60 && batches < 6; step++) {
+  for (let step = 0; step < 60 && batches < 3; step++) {
     const s = await state(page);
     if (s.turn !== 'mine' || (await page.isVisible('#summary')) || (await page.isVisible('#confirm'))) {
       if (!(await act(page))) await page.waitForTimeout(100);

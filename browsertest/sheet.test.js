@@ -12,7 +12,7 @@ const { skip } = env;
 const errors = [];
 
 test('the score sheet lists every hand with its points and the running totals', { skip, timeout: 300000 }, async () => {
-  const { page, context } = await h.newPlayer(env.browser, errors, { width: 1280, height: 800 });
+  const { page, context } = await h.newPlayer(env.browser, errors, { width: 1280, height: 800 }, { reducedMotion: 'reduce' }); // plays in turn: replay.test.js
   const id = await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
   assert.equal(await page.isVisible('#sheet-wrap'), false, 'no sheet before a hand has ended');

@@ -41,7 +41,7 @@ test('two friends play a Five Up match to 25 through the page, on the Worker', {
 });
 
 test('a partnership game against three computer players, on the Worker', { skip, timeout: 300000 }, async () => {
-  const { page, context } = await h.newPlayer(env.browser, errors);
+  const { page, context } = await h.newPlayer(env.browser, errors, undefined, { reducedMotion: 'reduce' }); // plays in turn: replay.test.js
   await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'medium', 'hard'] });
   await page.waitForSelector('.hand-tile');
   for (let step = 0; step < 1000; step++) {

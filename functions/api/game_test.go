@@ -186,6 +186,9 @@ func TestWholeMatches(t *testing.T) {
 		{"block three players with a computer", `{"variant":"block","players":3,"name":"Ana","bots":[{"seat":1,"level":"medium"}]}`},
 	}
 	for i, tc := range tests {
+		if raceEnabled && i%3 != 0 {
+			continue // a third of the tables under the race detector (race_on_test.go)
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			seeds := uint64(2)
 			if raceEnabled || testing.Short() {
@@ -248,7 +251,10 @@ func TestWholeMatchOnEveryStore(t *testing.T) {
 // store: every view is checked as it is played (no tile of another seat,
 // the undealt tiles never shown), and the boneyard stays empty.
 func TestBlockOnEveryStore(t *testing.T) {
-	for _, st := range raceStores[:3] {
+	for i, st := range raceStores[:3] {
+		if raceEnabled && i > 0 {
+			continue // the memory store only under the race detector (race_on_test.go)
+		}
 		t.Run(st.name, func(t *testing.T) {
 			backend, _ := st.open(t)
 			for n := 2; n <= 4; n++ {
