@@ -24,8 +24,8 @@ async function post(path, body) {
 // load opens url in a fresh context with the cache off and returns every
 // request in order, each {url, method, bytes, auth, sent, done} once
 // finished (sent and done: the protocol's monotonic seconds).
-async function load(url, until) {
-  const { context, page } = await h.newPlayer(env.browser, errors, { width: 390, height: 844 });
+async function load(url, until, locale = 'en-GB') {
+  const { context, page } = await h.newPlayer(env.browser, errors, { width: 390, height: 844 }, { locale });
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -44,30 +44,36 @@ async function load(url, until) {
   return order;
 }
 
-test('the game page: at most 25 KB in 5 requests before its one GET of the game', { skip }, async () => {
-  const created = await post('/api/games', { variant: 'fiveup', players: 2, redeal: false, name: 'Ana' });
-  const id = created.game.id;
-  await post(`/api/games/${id}/seats`, { name: 'Bea' });
-  const order = await load(`${env.server.url}/g/${id}#seat=${created.token}`, '.hand-tile');
-  const game = `${env.server.url}/api/games/${id}`;
-  const all = order.filter((r) => r.method === 'GET' && r.url === game);
-  // The page polls again 2 s after the answer at the soonest (pollDelay);
-  // a second GET sooner than 1 s after it is one the load made twice.
-  const gets = all.filter((r) => r.sent < all[0].done + 1);
-  assert.deepEqual(gets.map((r) => r.auth), [`Bearer ${created.token}`], 'one GET of the game, with the seat token');
-  const before = order.slice(0, order.indexOf(gets[0]));
-  const bytes = before.reduce((n, r) => n + r.bytes, 0);
-  console.log(`# game page before its GET: ${bytes} bytes in ${before.length} requests: ${before.map((r) => `${r.url.replace(env.server.url, '')} ${r.bytes}`).join(', ')}`);
-  assert.ok(before.length <= 5, `${before.length} requests before the game's GET`);
-  assert.ok(bytes <= 25 * 1024, `${bytes} bytes before the game's GET`);
-  assert.deepEqual(errors, []);
-});
+for (const locale of ['en-GB', 'it-IT']) {
+  test(`the game page (${locale}): at most 25 KB in 5 requests before its one GET of the game`, { skip }, async () => {
+    const created = await post('/api/games', { variant: 'fiveup', players: 2, redeal: false, name: 'Ana' });
+    const id = created.game.id;
+    await post(`/api/games/${id}/seats`, { name: 'Bea' });
+    const order = await load(`${env.server.url}/g/${id}#seat=${created.token}`, '.hand-tile', locale);
+    const game = `${env.server.url}/api/games/${id}`;
+    const all = order.filter((r) => r.method === 'GET' && r.url === game);
+    // The page polls again 2 s after the answer at the soonest (pollDelay);
+    // a second GET sooner than 1 s after it is one the load made twice.
+    const gets = all.filter((r) => r.sent < all[0].done + 1);
+    assert.deepEqual(gets.map((r) => r.auth), [`Bearer ${created.token}`], 'one GET of the game, with the seat token');
+    const before = order.slice(0, order.indexOf(gets[0]));
+    const bytes = before.reduce((n, r) => n + r.bytes, 0);
+    console.log(`# game page (${locale}) before its GET: ${bytes} bytes in ${before.length} requests: ${before.map((r) => `${r.url.replace(env.server.url, '')} ${r.bytes}`).join(', ')}`);
+    assert.ok(before.length <= 5, `${before.length} requests before the game's GET`);
+    assert.ok(bytes <= 25 * 1024, `${bytes} bytes before the game's GET`);
+    const lang = locale.slice(0, 2);
+    assert.ok(before.some((r) => r.url.endsWith(`/dist/game.${lang}.json`)), `the ${lang} words came before the GET`);
+    assert.deepEqual(errors, []);
+  });
+}
 
-test('the start page: at most 20 KB until its form is drawn', { skip }, async () => {
-  const order = await load(`${env.server.url}/`, '#variants input');
-  const page = order.filter((r) => !r.url.includes('/api/'));
-  const bytes = page.reduce((n, r) => n + r.bytes, 0);
-  console.log(`# start page: ${bytes} bytes in ${page.length} requests: ${page.map((r) => `${r.url.replace(env.server.url, '')} ${r.bytes}`).join(', ')}`);
-  assert.ok(bytes <= 20 * 1024, `${bytes} bytes`);
-  assert.deepEqual(errors, []);
-});
+for (const locale of ['en-GB', 'it-IT']) {
+  test(`the start page (${locale}): at most 20 KB until its form is drawn`, { skip }, async () => {
+    const order = await load(`${env.server.url}/`, '#variants input + span b:not(:empty)', locale);
+    const page = order.filter((r) => !r.url.includes('/api/'));
+    const bytes = page.reduce((n, r) => n + r.bytes, 0);
+    console.log(`# start page (${locale}): ${bytes} bytes in ${page.length} requests: ${page.map((r) => `${r.url.replace(env.server.url, '')} ${r.bytes}`).join(', ')}`);
+    assert.ok(bytes <= 20 * 1024, `${bytes} bytes`);
+    assert.deepEqual(errors, []);
+  });
+}

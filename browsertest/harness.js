@@ -142,8 +142,8 @@ function watch(page, errors) {
 }
 
 /** newPlayer opens a fresh browser context (its own localStorage) and page. */
-async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 }, { reducedMotion } = {}) {
-  const context = await browser.newContext({ viewport, reducedMotion });
+async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 }, { reducedMotion, locale, colorScheme } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion, locale, colorScheme });
   const page = watch(await context.newPage(), errors);
   return { context, page };
 }

@@ -21,6 +21,7 @@ test('end targets are at least 44x44 px and tile faces 28 px with 22 tiles on th
     const sizes = await page.evaluate(async () => {
       /* global document */
       const { renderBoard } = await import('/assets/render.js');
+    await (await import('/assets/i18n.js')).loadLang('en', 'game'); // the sources' own words (the bundle has its own)
       // A long line of 22 tiles (pips need not match for drawing): both
       // ends and, around a spinner, the arms are offered.
       const line = [];
@@ -64,6 +65,7 @@ test('the board marks each open end with its pips, and the spinner', { skip, tim
   const drawn = await page.evaluate(async () => {
     /* global document */
     const { renderBoard } = await import('/assets/render.js');
+    await (await import('/assets/i18n.js')).loadLang('en', 'game'); // the sources' own words (the bundle has its own)
     const board = document.querySelector('#board');
     const marks = (view) => {
       renderBoard(board, view, [], null);

@@ -11,6 +11,12 @@ import { tileName, tileText } from '../frontend/static/assets/render.js';
 import { endsFor } from '../frontend/static/assets/input.js';
 import { qrMatrix } from '../frontend/static/assets/qr.js';
 import jsQR from 'jsqr';
+import fs from 'node:fs';
+import { useCatalog } from '../frontend/static/assets/i18n.js';
+
+// The page's words in English (the catalog the pages load; i18n.test.mjs
+// checks both catalogs).
+useCatalog('en', JSON.parse(fs.readFileSync(new URL('../frontend/static/i18n/en.json', import.meta.url), 'utf8')));
 
 test('poll timing', async (t) => {
   const cases = [
@@ -225,18 +231,26 @@ test('QR codes read back', () => {
   assert.throws(() => qrMatrix('x'.repeat(214)), RangeError);
 });
 
-test('"2 h ago" and "2 days left"', async () => {
+test('"2 hours ago" and "2 days left", in both languages (Intl and the catalogs)', async () => {
   const now = Date.parse('2026-12-01T12:00:00Z');
   const { ago, left } = await import('../frontend/static/assets/clock.js');
-  assert.equal(ago('2026-12-01T11:59:30Z', now), 'just now');
-  assert.equal(ago('2026-12-01T11:55:00Z', now), '5 min ago');
-  assert.equal(ago('2026-12-01T10:00:00Z', now), '2 h ago');
-  assert.equal(ago('2026-11-30T10:00:00Z', now), 'yesterday');
-  assert.equal(ago('2026-11-27T12:00:00Z', now), '4 days ago');
-  assert.equal(left('2026-12-03T12:00:01Z', now), '2 days left');
-  assert.equal(left('2026-12-01T17:30:00Z', now), '5 h left');
-  assert.equal(left('2026-12-01T12:00:30Z', now), '1 min left');
-  assert.equal(left('2026-12-01T11:00:00Z', now), 'time is up');
+  const want = {
+    en: ['just now', '5 minutes ago', '2 hours ago', 'yesterday', '4 days ago', '2 days left', '1 day left', '5 h left', '1 min left', 'time is up'],
+    it: ['proprio ora', '5 minuti fa', '2 ore fa', 'ieri', '4 giorni fa', 'ancora 2 giorni', 'ancora 1 giorno', 'ancora 5 ore', 'ancora 1 minuto', 'tempo scaduto'],
+  };
+  try {
+    for (const lang of ['en', 'it']) {
+      useCatalog(lang, JSON.parse(fs.readFileSync(new URL(`../frontend/static/i18n/${lang}.json`, import.meta.url), 'utf8')));
+      assert.deepEqual([
+        ago('2026-12-01T11:59:30Z', now), ago('2026-12-01T11:55:00Z', now), ago('2026-12-01T10:00:00Z', now),
+        ago('2026-11-30T10:00:00Z', now), ago('2026-11-27T12:00:00Z', now),
+        left('2026-12-03T12:00:01Z', now), left('2026-12-02T13:00:00Z', now), left('2026-12-01T17:30:00Z', now),
+        left('2026-12-01T12:00:30Z', now), left('2026-12-01T11:00:00Z', now),
+      ], want[lang], lang);
+    }
+  } finally {
+    useCatalog('en', JSON.parse(fs.readFileSync(new URL('../frontend/static/i18n/en.json', import.meta.url), 'utf8')));
+  }
 });
 
 test('counts are singular for one', async () => {

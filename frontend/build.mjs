@@ -20,9 +20,40 @@ const dist = path.join(here, 'static', 'dist');
 
 // Each page: its script and its style sheets, in the order they apply.
 const pages = {
-  game: { js: 'app.js', css: ['style.css'] },
-  start: { js: 'start.js', css: ['style.css', 'start.css'] },
+  // The game page's words in two parts: what its first drawing of the
+  // table needs, and (game-later) what shows only after a choice or a
+  // change (menus, dialogs, errors, notifications), fetched once the first
+  // part is in, so the phone's first load stays within its budget.
+  game: {
+    js: 'app.js', css: ['style.css'], html: 'game.html',
+    later: ['summary.', 'sheet.', 'push.', 'share.', 'join.', 'error.', 'banner.', 'rematch.', 'away.', 'form.', 'lang.', 'notify.', 'nav.',
+      'prompt.stale', 'prompt.noFit', 'prompt.notYourTurn', 'prompt.sending', 'prompt.notFound', 'prompt.invite', 'prompt.takeSeat', 'status.notFound',
+      'invite.', 'game.privateWarn', 'game.keyNote', 'game.awayNote', 'game.awayBtn', 'game.copyPrivate', 'game.privateLink', 'game.inviteLink',
+      'game.shareInvite', 'game.confirm', 'game.redeal', 'game.keep', 'game.backBtn', 'game.handResult', 'game.sheet', 'game.startPage'],
+  },
+  start: { js: 'start.js', css: ['style.css', 'start.css'], html: 'index.html' },
+  rules: { js: 'rulespage.js', html: 'rules.html' },
 };
+
+// The catalogs, one file per language (static/i18n), and the part of them
+// each page uses: a key goes to a page whose bundle holds a string that
+// begins it (the key itself, or a prefix its code completes: 'error.' +
+// code) or whose HTML names it (data-i18n, data-i18n-attr).
+const i18n = path.join(here, 'static', 'i18n');
+const LANGS = ['en', 'it'];
+
+function usedKeys(catalog, js, html) {
+  const strings = new Set();
+  // A key (or a prefix the code completes) is a whole string literal, or a
+  // template literal's first piece: found between its quotes, whatever the
+  // code around it.
+  for (const m of js.matchAll(/["'`]([a-z][A-Za-z]*\.[A-Za-z0-9_.]*)(?=["'`]|\$\{)/g)) strings.add(m[1]);
+  for (const m of html.matchAll(/data-i18n(?:-attr)?="([^"]+)"/g)) {
+    for (const part of m[1].trim().split(/\s+/)) strings.add(part.includes(':') ? part.split(':')[1] : part);
+  }
+  const prefixes = [...strings];
+  return Object.keys(catalog).filter((k) => prefixes.some((p) => k === p || (k.startsWith(p) && (p.endsWith('.') || k[p.length] === '.'))));
+}
 
 const common = { bundle: true, minify: true, write: false, charset: 'utf8', legalComments: 'none', logLevel: 'error' };
 
@@ -32,12 +63,28 @@ async function build() {
     const js = await esbuild.build({ ...common, entryPoints: [path.join(assets, page.js)], format: 'esm', target: ['es2020'], outfile: `${name}.js` });
     out[`${name}.js`] = js.outputFiles[0].contents;
     // One sheet per page: the sheets concatenated, then minified.
-    const css = page.css.map((f) => fs.readFileSync(path.join(assets, f), 'utf8')).join('\n');
-    const sheet = await esbuild.build({ ...common, bundle: false, stdin: { contents: css, loader: 'css', resolveDir: assets }, outfile: `${name}.css` });
-    out[`${name}.css`] = sheet.outputFiles[0].contents;
+    if (page.css) {
+      const css = page.css.map((f) => fs.readFileSync(path.join(assets, f), 'utf8')).join('\n');
+      const sheet = await esbuild.build({ ...common, bundle: false, stdin: { contents: css, loader: 'css', resolveDir: assets }, outfile: `${name}.css` });
+      out[`${name}.css`] = sheet.outputFiles[0].contents;
+    }
+    const html = fs.readFileSync(path.join(here, 'static', page.html), 'utf8');
+    const text = new TextDecoder().decode(js.outputFiles[0].contents);
+    for (const lang of LANGS) {
+      const catalog = JSON.parse(fs.readFileSync(path.join(i18n, `${lang}.json`), 'utf8'));
+      const part = {}, later = {};
+      for (const k of usedKeys(catalog, text, html)) {
+        if ((page.later || []).some((p) => k === p || k.startsWith(p.endsWith('.') ? p : p + '.'))) later[k] = catalog[k];
+        else part[k] = catalog[k];
+      }
+      out[`${name}.${lang}.json`] = new TextEncoder().encode(JSON.stringify(part));
+      if (page.later) out[`${name}-later.${lang}.json`] = new TextEncoder().encode(JSON.stringify(later));
+    }
   }
   return out;
 }
+
+export { usedKeys };
 
 const files = await build();
 if (process.argv.includes('--check')) {

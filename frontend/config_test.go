@@ -120,8 +120,10 @@ func rulesJS(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []byte("// Made by frontend/config_test.go (-update). Do not edit.\nexport const RULES = " + string(b) + ";\n" +
-		"/** ruleTitle: a rule set's name as the pages write it. */\nexport const ruleTitle = (v) => (RULES[v] || {}).title || v;\n")
+	return []byte("// Made by frontend/config_test.go (-update). Do not edit.\nimport { t, has } from './i18n.js';\n\n" +
+		"export const RULES = " + string(b) + ";\n" +
+		"/** ruleTitle: a rule set's name in the page's language (the catalog's variant.<name>; the engine's title without one). */\n" +
+		"export const ruleTitle = (v) => (has('variant.' + v) ? t('variant.' + v) : (RULES[v] || {}).title || v);\n")
 }
 
 func TestConfigIsCurrent(t *testing.T) {

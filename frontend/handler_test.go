@@ -44,8 +44,15 @@ func TestRoutes(t *testing.T) {
 			if rec.Code != c.status {
 				t.Fatalf("GET %s = %d, want %d", c.path, rec.Code, c.status)
 			}
-			if got := rec.Header().Get("Content-Security-Policy"); got != ContentSecurityPolicy {
-				t.Errorf("CSP = %q, want %q", got, ContentSecurityPolicy)
+			// Documents and error answers carry the CSP and X-Frame-Options;
+			// what a document loads (scripts, styles, images) does not need
+			// them (embed.go, Resolve).
+			document := c.status != 200 || strings.HasPrefix(c.ctype, "text/html")
+			if got := rec.Header().Get("Content-Security-Policy"); document && got != ContentSecurityPolicy || !document && got != "" {
+				t.Errorf("CSP = %q (document: %v), want %q on documents only", got, document, ContentSecurityPolicy)
+			}
+			if got := rec.Header().Get("X-Frame-Options"); document && got != "DENY" || !document && got != "" {
+				t.Errorf("X-Frame-Options = %q (document: %v)", got, document)
 			}
 			if c.status != 200 {
 				return

@@ -1,6 +1,8 @@
 // api.js: every call to the HTTP API (API.md), the ETag poll and its timing.
 // Nothing here knows the rules; it moves views between the server and app.js.
 
+import { t, has } from './i18n.js';
+
 /** An answer with an error body: {error: {code, message}} (+ game on 409 stale_version). */
 export class ApiError extends Error {
   constructor(status, code, message, game) {
@@ -26,13 +28,17 @@ export class RateLimited extends NetworkError {
 
 // API Gateway's own bodies ({"message": ...}, docs/deploy.md) are read as
 // the API error their status means.
-const gatewayCodes = {
-  400: ['bad_request', 'The request was refused.'],
-  401: ['unauthorized', 'The seat token is missing, malformed or not this game\'s.'],
-  404: ['not_found', 'There is no such game.'],
-  405: ['method_not_allowed', 'The request was refused.'],
-  413: ['too_large', 'The request was too large.'],
-};
+const gatewayCodes = { 400: 'bad_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 413: 'too_large' };
+
+/**
+ * errorText is what the page says of an error, in its language: the
+ * sentence for an API error's code (never the server's own message, which
+ * is English), else that the server could not be reached.
+ */
+export function errorText(e) {
+  if (e instanceof ApiError && has('error.' + e.code)) return t('error.' + e.code);
+  return t(e instanceof ApiError ? 'error.unknown' : 'error.network');
+}
 
 /** retryAfterMs reads a Retry-After of seconds (at least 1 s, at most 10 min). */
 export function retryAfterMs(header) {
@@ -45,15 +51,12 @@ export function apiError(status, data, retryAfter) {
   const own = data && typeof data === 'object' && data.error && typeof data.error.code === 'string';
   const gateway = !own && data && typeof data === 'object' && typeof data.message === 'string';
   if (status === 429) {
-    return new RateLimited(own ? data.error.message : 'Too many requests; trying again shortly.', retryAfterMs(retryAfter));
+    return new RateLimited(own ? data.error.message : 'rate_limited', retryAfterMs(retryAfter));
   }
-  if (status >= 500) return new NetworkError('server answered ' + status);
+  if (status >= 500) return new NetworkError('http_' + status);
   if (own) return new ApiError(status, data.error.code, data.error.message, data.game);
-  if (gateway && gatewayCodes[status]) {
-    const [code, message] = gatewayCodes[status];
-    return new ApiError(status, code, message, null);
-  }
-  return new NetworkError('server answered ' + status);
+  if (gateway && gatewayCodes[status]) return new ApiError(status, gatewayCodes[status], data.message, null);
+  return new NetworkError('http_' + status);
 }
 
 async function call(method, path, { token, body, etag } = {}) {

@@ -1,6 +1,6 @@
 // app.js: the game page's wiring (token, polling, renderers, moves); no rules.
 
-import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, nextPlay } from './api.js';
+import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, nextPlay, errorText } from './api.js';
 import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
@@ -8,6 +8,7 @@ import { renderLog, seatName, invitation, announcement } from './log.js';
 import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { newPlays, replay, finish as finishReplay } from './replay.js';
+import { t, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
 
 const $ = (s) => document.querySelector(s);
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -36,11 +37,11 @@ function prompt(text) { $('#prompt').textContent = text; }
 
 function signalTurn() {
   const mine = myTurn();
-  document.title = mine ? '● Your turn — Tessera' : `${view ? statusText(view, me()) : 'Game'} — Tessera`;
+  document.title = mine ? t('title.yourTurn') : t('title.status', { status: view ? statusText(view, me()) : t('title.game') });
   $('#favicon').href = mine ? '/assets/favicon-turn.svg' : '/assets/favicon.svg';
   // The fallback without push (with it, the service worker notified).
   if (mine && wasMyTurn === false && document.hidden && !pushOn() && 'Notification' in window && Notification.permission === 'granted') {
-    try { new Notification('Tessera: your turn', { body: statusText(view, me()), tag: 'tessera-' + id }); } catch (e) { /* not allowed here */ }
+    try { new Notification(t('notify.yourTurn'), { body: statusText(view, me()), tag: 'tessera-' + id }); } catch (e) { /* not allowed here */ }
   }
   wasMyTurn = mine;
 }
@@ -58,7 +59,7 @@ function drawBoard() {
   board.dataset.hand = shown.hand ? shown.hand.number : '';
   renderBoard(board, shown, end ? [] : targets, end ? null : selectedTile, { fitAll });
   zoom.hidden = !board.dataset.zoom;
-  zoom.textContent = board.dataset.zoom === 'in' ? 'Whole layout' : 'Zoom in';
+  zoom.textContent = t(board.dataset.zoom === 'in' ? 'board.whole' : 'board.zoomIn');
 }
 
 function drawHand() {
@@ -76,15 +77,15 @@ function drawHand() {
 
 function describePrompt() {
   if (!view.you) {
-    prompt(view.status === 'open' ? 'Take a free seat to play.' : 'You are watching this game.');
+    prompt(t(view.status === 'open' ? 'prompt.takeSeat' : 'prompt.watching'));
     return;
   }
-  if (view.status === 'open') { prompt('Send the invite link to your friends; the game starts when every seat is taken.'); return; }
+  if (view.status === 'open') { prompt(t('prompt.invite')); return; }
   if (view.status === 'finished') { prompt(statusText(view, me())); return; }
-  if (view.you.confirm) { prompt('You may call a redeal.'); return; }
-  if (!myTurn()) { prompt(`Waiting for ${seatName(view, view.hand.turn ?? (view.hand.confirming || [])[0], null)}…`); return; }
-  if (selectedTile) prompt(`Choose an end for ${tileName(selectedTile)}.`);
-  else prompt('Your turn: pick a tile that stands out.');
+  if (view.you.confirm) { prompt(t('prompt.mayRedeal')); return; }
+  if (!myTurn()) { prompt(t('prompt.waitingFor', { name: seatName(view, view.hand.turn ?? (view.hand.confirming || [])[0], null) })); return; }
+  if (selectedTile) prompt(t('prompt.chooseEnd', { tile: tileName(selectedTile) }));
+  else prompt(t('prompt.yourTurn'));
 }
 
 function show(v, force) {
@@ -178,7 +179,7 @@ async function send(move) {
   $('#confirm').hidden = true;
   $('#hand').setAttribute('aria-busy', 'true');
   document.body.dataset.busy = 'true';
-  prompt('Sending your move…');
+  prompt(t('prompt.sending'));
   const done = () => {
     $('#hand').removeAttribute('aria-busy');
     delete document.body.dataset.busy;
@@ -187,7 +188,7 @@ async function send(move) {
   };
   try {
     const v = await sendMove(id, token, { ...move, version: view.version, moveId: newMoveId() },
-      (n, ms) => banner(`Connection trouble; retrying your move in ${Math.round(ms / 1000)} s…`));
+      (n, ms) => banner(t('banner.retryMove', { n: Math.round(ms / 1000) })));
     banner('');
     moving = false;
     poller.seen();
@@ -201,13 +202,13 @@ async function send(move) {
     done();
     if (e instanceof ApiError && e.code === 'stale_version' && e.game) {
       show(e.game);
-      prompt('The game moved on while you were choosing; here is the table as it is now.');
+      prompt(t('prompt.stale'));
     } else if (e instanceof ApiError) {
       show(view, true);
-      prompt(e.message);
+      prompt(errorText(e));
       poller.now();
     } else {
-      banner('Could not reach the server; your move was not sent. Try again in a moment.');
+      banner(t('banner.moveNotSent'));
       show(view, true);
     }
   }
@@ -218,7 +219,7 @@ function choose(i) {
   const tile = view.you.tiles[i];
   focusIndex = i;
   const ends = endsFor(view.you.legal, tile);
-  if (!ends.length) { prompt(myTurn() ? `${tileName(tile)} does not fit any end.` : 'It is not your turn yet.'); return; }
+  if (!ends.length) { prompt(myTurn() ? t('prompt.noFit', { tile: tileName(tile) }) : t('prompt.notYourTurn')); return; }
   if (ends.length === 1) { send({ type: 'play', tile, end: ends[0] }); return; }
   selectedTile = tile;
   drawHand();
@@ -258,7 +259,7 @@ function showJoin() {
   const sel = $('#join-form select[name=seat]');
   const free = view.seats.filter((s) => !s.taken).map((s) => s.seat);
   const want = sel.value;
-  sel.replaceChildren(new Option('Any free seat', ''), ...free.map((s) => new Option(`Seat ${s + 1}`, String(s))));
+  sel.replaceChildren(new Option(t('join.anySeat'), ''), ...free.map((s) => new Option(t('seat.n', { n: s + 1 }), String(s))));
   if (free.map(String).includes(want)) sel.value = want;
 }
 
@@ -268,7 +269,7 @@ async function join(ev) {
   const err = $('#join-error');
   err.hidden = true;
   const name = form.name.value.trim();
-  if (!name) { err.textContent = 'Please enter your name.'; err.hidden = false; return; }
+  if (!name) { err.textContent = t('form.nameMissing'); err.hidden = false; return; }
   const seat = form.seat.value === '' ? undefined : Number(form.seat.value);
   try {
     const res = await joinGame(id, name, seat, playerKey());
@@ -279,7 +280,7 @@ async function join(ev) {
     tellOtherTabs();
     poller.now();
   } catch (e) {
-    err.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again.';
+    err.textContent = e instanceof ApiError ? errorText(e) : t('error.network');
     err.hidden = false;
     poller.now();
   }
@@ -311,10 +312,10 @@ async function share(url, title, button, { private: secret = false } = {}) {
   try {
     if (navigator.share && !secret) { await navigator.share({ title, url }); return; }
     await navigator.clipboard.writeText(url);
-    button.textContent = 'Copied!';
+    button.textContent = t('share.copied');
   } catch (e) {
     if (e && e.name === 'AbortError') return;
-    button.textContent = 'Select the link above and copy it';
+    button.textContent = t('share.selectAbove');
   }
   setTimeout(() => { button.textContent = old; }, 2500);
 }
@@ -324,13 +325,13 @@ async function share(url, title, button, { private: secret = false } = {}) {
 async function newMatch() {
   const slot = $('#new-match-slot') || $('#rematch-slot');
   if (view.next) { location.assign(`/g/${encodeURIComponent(view.next)}`); return; }
-  if (slot) slot.textContent = 'Starting the rematch…';
+  if (slot) slot.textContent = t('rematch.starting');
   try {
     const res = await rematch(id, token);
     putGame(res.game.id, { token: res.token, seat: res.seat, summary: summarize(res.game) });
     location.assign(`/g/${encodeURIComponent(res.game.id)}`);
   } catch (e) {
-    if (slot) slot.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again.';
+    if (slot) slot.textContent = e instanceof ApiError ? errorText(e) : t('error.network');
   }
 }
 
@@ -339,7 +340,7 @@ async function newMatch() {
 function showFinished() {
   const box = $('#finished-box');
   box.hidden = !(view.you && view.status === 'finished');
-  $('#rematch-btn').textContent = view.next ? 'Go to the rematch' : 'Play the rematch';
+  $('#rematch-btn').textContent = t(view.next ? 'rematch.go' : 'rematch.play');
 }
 
 // "Take my seat back" shows while the computer plays for this seat; "let
@@ -348,7 +349,7 @@ function showAway() {
   const mine = view.you && view.status === 'playing' ? view.seats[me()] : null;
   $('#away').hidden = !(mine && mine.away);
   $('#away-share').hidden = !(mine && !mine.away);
-  $('#away-note').textContent = mine && mine.away ? 'The computer is playing for you.' : '';
+  $('#away-note').textContent = mine && mine.away ? t('away.note') : '';
 }
 
 // ---- what happened since this browser last looked
@@ -377,26 +378,30 @@ const input = attachInput($('#hand'), $('#board'), {
   choose, select, play, cancel, focusIndex: (i) => { focusIndex = i; },
 });
 
+let notFound = false;
 const poller = new Poller(id, {
   token,
-  onView: show,
+  onView: (v) => words.then(() => show(v)),
   state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished', push: pushOn(), next: nextPlay(view) }),
-  onError: (e, failures) => {
-    if (failures > 0) { banner(`Connection trouble; trying again in ${Math.round(errorDelay(failures) / 1000)} s…`); return; }
-    if (failures === 0) { banner(''); return; }
-    if (e instanceof ApiError && e.status === 401) {
-      forgetGame(id);
-      token = null;
-      poller.setToken(null);
-      banner('Your seat link for this game is no longer valid; you are watching.');
-      poller.now();
-    } else if (e instanceof ApiError && e.status === 404) {
-      $('#status').textContent = 'Game not found';
-      prompt('There is no game at this address. Check the link, or start a new game.');
-      poller.stop();
-    } else banner(e.message);
-  },
+  onError: (e, failures) => words.then(() => pollError(e, failures)),
 });
+
+function pollError(e, failures) {
+  if (failures > 0) { banner(t('banner.retryPoll', { n: Math.round(errorDelay(failures) / 1000) })); return; }
+  if (failures === 0) { banner(''); return; }
+  if (e instanceof ApiError && e.status === 401) {
+    forgetGame(id);
+    token = null;
+    poller.setToken(null);
+    banner(t('banner.seatGone'));
+    poller.now();
+  } else if (e instanceof ApiError && e.status === 404) {
+    notFound = true;
+    $('#status').textContent = t('status.notFound');
+    prompt(t('prompt.notFound'));
+    poller.stop();
+  } else banner(errorText(e));
+}
 
 $('#join-form').addEventListener('submit', join);
 document.addEventListener('keydown', summaryKeys);
@@ -405,8 +410,8 @@ document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && !$('#m
 document.addEventListener('click', (ev) => {
   if (!$('#menu').hidden && !ev.target.closest('#menu, #menu-btn')) toggleMenu(false);
 });
-$('#share-invite').addEventListener('click', (ev) => share(inviteURL(id), 'Tessera: join my game', ev.target));
-$('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#seat=${token}`, 'Tessera: my seat', ev.target, { private: true }));
+$('#share-invite').addEventListener('click', (ev) => share(inviteURL(id), t('share.inviteTitle'), ev.target));
+$('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#seat=${token}`, t('share.seatTitle'), ev.target, { private: true }));
 notifyControl($('#notify'));
 // A push for this game (sw.js tells its open pages) means: poll now.
 if ('serviceWorker' in navigator) {
@@ -440,4 +445,15 @@ async function start() {
   poller.now();
 }
 
-if (!id) { $('#status').textContent = 'Game not found'; } else start();
+// The words first (the catalog and the game are fetched side by side: a
+// view that comes first waits for the words, see onView above).
+const words = loadLang(undefined, 'game', true).catch(() => {});
+langSwitch($('#lang'));
+onLangChange(() => {
+  if (view) show(view, true);
+  else if (notFound || !id) { $('#status').textContent = t('status.notFound'); prompt(t('prompt.notFound')); }
+});
+if (!id) { notFound = true; } else start();
+// The second part of the words (menus, dialogs, errors) once the first is
+// in; what was drawn without it is drawn again (onLangChange above).
+words.then(() => loadLater()).catch(() => {});

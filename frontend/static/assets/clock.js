@@ -1,34 +1,39 @@
-// clock.js: times in words, for a game's line and its deadline. Pure: the
-// caller passes now.
+// clock.js: times in words, for a game's line and its deadline, in the
+// page's language through Intl (i18n.js). Pure: the caller passes now.
 
-/** ago says how long ago t was: "just now", "5 min ago", "2 h ago", "3 days ago". */
-export function ago(t, now = Date.now()) {
-  const s = Math.max(0, (now - Date.parse(t)) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  const d = Math.floor(s / 86400);
-  return d === 1 ? 'yesterday' : `${d} days ago`;
+import { t, currentLang } from './i18n.js';
+
+/** locale: the page's language as dates are written (English: day before month). */
+const locale = () => (currentLang() === 'en' ? 'en-GB' : currentLang());
+
+/** ago says how long ago t was: "just now", "5 minutes ago", "2 hours ago", "yesterday", "3 days ago". */
+export function ago(t0, now = Date.now()) {
+  const s = Math.max(0, (now - Date.parse(t0)) / 1000);
+  if (s < 60) return t('time.justNow');
+  const rtf = new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' });
+  if (s < 3600) return rtf.format(-Math.floor(s / 60), 'minute');
+  if (s < 86400) return rtf.format(-Math.floor(s / 3600), 'hour');
+  return rtf.format(-Math.floor(s / 86400), 'day');
 }
 
 /** left says how long until t: "2 days left", "5 h left", "12 min left". */
-export function left(t, now = Date.now()) {
-  const s = (Date.parse(t) - now) / 1000;
-  if (s <= 0) return 'time is up';
-  if (s < 3600) return `${Math.max(1, Math.floor(s / 60))} min left`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h left`;
-  return `${Math.floor(s / 86400)} days left`;
+export function left(t0, now = Date.now()) {
+  const s = (Date.parse(t0) - now) / 1000;
+  if (s <= 0) return t('time.up');
+  if (s < 3600) return t('time.leftMin', { n: Math.max(1, Math.floor(s / 60)) });
+  if (s < 86400) return t('time.leftHours', { n: Math.floor(s / 3600) });
+  return t('time.leftDays', { n: Math.floor(s / 86400) });
 }
 
 /** when is an event's time as a person says it: "21:40", "yesterday 21:40", "Mon 21:40", "3 Nov 21:40". */
-export function when(t, now = Date.now()) {
-  const d = new Date(Date.parse(t));
+export function when(t0, now = Date.now()) {
+  const d = new Date(Date.parse(t0));
   const n = new Date(now);
-  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  const hm = new Intl.DateTimeFormat(locale(), { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
   const day = (x) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
   const days = Math.round((day(n) - day(d)) / 86400000);
   if (days <= 0) return hm;
-  if (days === 1) return `yesterday ${hm}`;
-  if (days < 7) return `${d.toLocaleDateString('en-GB', { weekday: 'short' })} ${hm}`;
-  return `${d.getDate()} ${d.toLocaleDateString('en-GB', { month: 'short' })} ${hm}`;
+  if (days === 1) return `${new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' }).format(-1, 'day')} ${hm}`;
+  if (days < 7) return `${new Intl.DateTimeFormat(locale(), { weekday: 'short' }).format(d)} ${hm}`;
+  return `${new Intl.DateTimeFormat(locale(), { day: 'numeric', month: 'short' }).format(d)} ${hm}`;
 }

@@ -2,6 +2,7 @@
 // the (tile, end) pairs app.js hands it from `you.legal`.
 
 import { tileName, tileSVG, sameTile } from './render.js';
+import { t as tr } from './i18n.js';
 
 /** endsFor lists the ends `legal` allows for tile. */
 export function endsFor(legal, tile) {
@@ -25,7 +26,7 @@ export function renderHand(el, tiles, legal, selected, focusIndex, waiting = fal
     b.classList.add(playable ? 'playable' : waiting ? 'waiting' : 'dimmed');
     if (!playable) b.setAttribute('aria-disabled', 'true');
     if (selected === i) { b.classList.add('selected'); b.setAttribute('aria-pressed', 'true'); }
-    b.setAttribute('aria-label', tileName(t) + (playable || waiting ? '' : ' (cannot be played)'));
+    b.setAttribute('aria-label', playable || waiting ? tileName(t) : tr('hand.cannotPlay', { tile: tileName(t) }));
     b.tabIndex = i === focusIndex ? 0 : -1;
     b.append(tileSVG(t, false));
     return b;

@@ -1,10 +1,11 @@
 // log.js: the public log in plain words ("Bea played 6–2 on the right and
-// scored 10", "Carlo drew 2 and passed").
+// scored 10", "Carlo drew 2 and passed"), in the page's language.
 
 import { when } from './clock.js';
 import { tileText } from './render.js';
 import { isolate } from './mygames.js';
 import { RULES, ruleTitle } from './rules.js';
+import { t, has } from './i18n.js';
 
 export { isolate };
 
@@ -12,46 +13,65 @@ export { isolate };
 export function invitation(view) {
   const host = view.seats[0] && view.seats[0].name && isolate(view.seats[0].name);
   const o = view.options;
-  const how = `${ruleTitle(view.variant)}: ${o.players} players${o.pairs && (RULES[view.variant] || {}).pairs ? ' in pairs' : ''}, to ${o.target}`;
-  return host ? `${host} invited you to ${how}.` : `You are invited to ${how}.`;
+  const how = t(o.pairs && (RULES[view.variant] || {}).pairs ? 'invite.howPairs' : 'invite.how', { game: ruleTitle(view.variant), n: o.players, target: o.target });
+  return host ? t('invite.by', { host, how }) : t('invite.anon', { how });
 }
 
-/** count: "1 pip", "2 pips"; "1 point", "0 points". */
-export function count(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
+/** count: "1 pip", "2 pips"; "1 point", "0 points" (word: pip or point). */
+export function count(n, word) { return t('count.' + word, { n }); }
 
 /** seatName: the seat's name, "You" for the reader's own seat. */
 export function seatName(view, seat, me) {
-  if (seat === me && me !== null && me !== undefined) return 'You';
+  if (seat === me && me !== null && me !== undefined) return t('who.you');
   const s = view.seats[seat];
-  return s && s.name ? isolate(s.name) : `Seat ${seat + 1}`;
+  return s && s.name ? isolate(s.name) : t('seat.n', { n: seat + 1 });
 }
 
 /** teamName: a pair as "Ana & Carlo"; in individual play the player's name. */
 export function teamName(view, team, me) {
   const names = view.seats.filter((s) => s.team === team).map((s) => seatName(view, s.seat, me));
-  return names.length ? names.join(' & ') : `Team ${team + 1}`;
+  return names.length ? names.join(t('team.join')) : t('team.n', { n: team + 1 });
 }
 
-const WHERE = { left: 'on the left', right: 'on the right', up: 'above the spinner', down: 'below the spinner' };
+/**
+ * person says how a sentence speaks of a team: "you" (the reader alone),
+ * "we" (the reader's pair), "many" (another pair), "one" (another player).
+ * Italian conjugates all four apart; English "you", "we" and "many" alike.
+ */
+export function person(view, team, me) {
+  const seats = view.seats.filter((s) => s.team === team).map((s) => s.seat);
+  const mine = me !== null && me !== undefined && seats.includes(me);
+  if (mine) return seats.length > 1 ? 'we' : 'you';
+  return seats.length > 1 ? 'many' : 'one';
+}
 
-function plural(names) { return names === 'You' || names.includes(' & '); }
+/** seatPerson: "you" for the reader's seat, else "one". */
+export const seatPerson = (seat, me) => (seat === me && me !== null && me !== undefined ? 'you' : 'one');
+
+/** say is key's text for a subject's person: key.you, key.we, key.many, else key. */
+export function say(key, who, params) {
+  return t(has(`${key}.${who}`) ? `${key}.${who}` : key, params);
+}
 
 /** handEndText explains a hand's result in one sentence. */
 export function handEndText(view, e, me, closer) {
-  const who = e.team === null || e.team === undefined ? null : teamName(view, e.team, me);
-  const scores = who && (plural(who) ? 'score' : 'scores');
+  const hasTeam = !(e.team === null || e.team === undefined);
+  const who = hasTeam ? teamName(view, e.team, me) : null;
+  const p = hasTeam ? person(view, e.team, me) : 'one';
   switch (e.reason) {
     case 'domino': {
-      const out = closer !== null && closer !== undefined ? seatName(view, closer, me) : who;
-      return `Hand ${e.hand} over: ${out} went out. ${who} ${scores} ${e.points}.`;
+      const known = closer !== null && closer !== undefined;
+      const out = known ? seatName(view, closer, me) : who;
+      const outP = known ? seatPerson(closer, me) : p;
+      return `${say('end.domino', outP, { hand: e.hand, out })} ${say('end.scores', p, { who, n: e.points })}`;
     }
     case 'blocked':
-      if (!who) return `Hand ${e.hand} blocked with a tie: nobody scores.`;
-      return `Hand ${e.hand} blocked: ${who} ${plural(who) ? 'have' : 'has'} the fewest pips and ${scores} ${e.points}.`;
+      if (!who) return t('end.blockedTie', { hand: e.hand });
+      return say('end.blocked', p, { hand: e.hand, who, n: e.points });
     case 'target':
-      return `Hand ${e.hand} ended: the target was reached.`;
+      return t('end.target', { hand: e.hand });
     default:
-      return `Hand ${e.hand} over.`;
+      return t('end.over', { hand: e.hand });
   }
 }
 
@@ -66,31 +86,31 @@ export function describe(view, me) {
   for (let i = 0; i < log.length; i++) {
     const e = log[i];
     const who = e.seat !== undefined ? seatName(view, e.seat, me) : '';
+    const p = e.seat !== undefined ? seatPerson(e.seat, me) : 'one';
     let text;
     switch (e.type) {
-      case 'deal': text = `Hand ${e.hand} dealt; ${seatName(view, e.leader, me)} ${e.leader === me ? 'lead' : 'leads'}.`; break;
-      case 'play':
+      case 'deal': text = say('log.deal', seatPerson(e.leader, me), { hand: e.hand, name: seatName(view, e.leader, me) }); break;
+      case 'play': {
         lastPlayer = e.seat;
-        text = e.end === 'lead' ? `${who} led ${tileText(e.tile)}` : `${who} played ${tileText(e.tile)} ${WHERE[e.end] || e.end}`;
-        if (e.points > 0) text += ` and scored ${e.points}`;
+        const scored = e.points > 0 ? '.scored' : '';
+        text = e.end === 'lead' ? say('log.lead' + scored, p, { name: who, tile: tileText(e.tile), n: e.points })
+          : say('log.play' + scored, p, { name: who, tile: tileText(e.tile), where: t('where.' + e.end), n: e.points });
         break;
+      }
       case 'draw': {
-        text = `${who} drew ${e.count}`;
         const next = log[i + 1];
-        if (next && next.type === 'pass' && next.seat === e.seat) { text += ' and passed'; i++; }
+        const passed = next && next.type === 'pass' && next.seat === e.seat;
+        text = say(passed ? 'log.drawPass' : 'log.draw', p, { name: who, n: e.count });
+        if (passed) i++;
         break;
       }
-      case 'pass': text = `${who} passed`; break;
-      case 'redeal': text = `${who} asked for a redeal`; break;
-      case 'keep': text = `${who} kept the tiles`; break;
+      case 'pass': text = say('log.pass', p, { name: who }); break;
+      case 'redeal': text = say('log.redeal', p, { name: who }); break;
+      case 'keep': text = say('log.keep', p, { name: who }); break;
       case 'handEnd': text = handEndText(view, e, me, e.reason === 'domino' ? lastPlayer : null); break;
-      case 'away': text = e.reason === 'timeout' ? `${who} ran out of time; the computer plays for ${e.seat === me ? 'you' : 'them'}` : `${who} let the computer play`; break;
-      case 'back': text = `${who} ${e.seat === me ? 'are' : 'is'} back`; break;
-      case 'matchEnd': {
-        const t = teamName(view, e.team, me);
-        text = `${t} ${plural(t) ? 'win' : 'wins'} the match!`;
-        break;
-      }
+      case 'away': text = say(e.reason === 'timeout' ? 'log.timeout' : 'log.away', p, { name: who }); break;
+      case 'back': text = say('log.back', p, { name: who }); break;
+      case 'matchEnd': text = say('log.matchEnd', person(view, e.team, me), { team: teamName(view, e.team, me) }); break;
       default: text = e.type;
     }
     out.push({ seq: e.seq, type: e.type, seat: e.seat, text, at: e.at || null });

@@ -4,6 +4,7 @@
 // second seat and the server can list the games on any device that has it.
 
 import { pushKey, putDevice, deleteDevice } from './api.js';
+import { t, currentLang, onLangChange } from './i18n.js';
 
 const KEY = 'tessera.key';
 const PUSH = 'tessera.push'; // the endpoint this browser registered, when on
@@ -83,9 +84,22 @@ export async function enablePush() {
   let sub = await reg.pushManager.getSubscription();
   if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(vapid) });
   const json = typeof sub.toJSON === 'function' ? sub.toJSON() : sub;
-  await putDevice(playerKey(), { endpoint: json.endpoint, expirationTime: json.expirationTime ?? null, keys: json.keys });
+  await putDevice(playerKey(), { endpoint: json.endpoint, expirationTime: json.expirationTime ?? null, keys: json.keys, lang: currentLang() });
   write(PUSH, json.endpoint);
   return 'on';
+}
+
+/**
+ * pushLanguage registers this device again in the page's language when
+ * push is on, so that its push texts follow a switch of language.
+ */
+export async function pushLanguage() {
+  if (pushState() !== 'on') return;
+  const reg = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration('/') : null;
+  const sub = reg && reg.pushManager ? await reg.pushManager.getSubscription() : null;
+  if (!sub) return;
+  const json = typeof sub.toJSON === 'function' ? sub.toJSON() : sub;
+  await putDevice(playerKey(), { endpoint: json.endpoint, expirationTime: json.expirationTime ?? null, keys: json.keys, lang: currentLang() });
 }
 
 /** disablePush forgets this device on the server and unsubscribes. */
@@ -99,14 +113,8 @@ export async function disablePush() {
   return pushState();
 }
 
-/** PUSH_TEXT is what the page says of each state. */
-export const PUSH_TEXT = {
-  on: 'Notifications are on for your turns.',
-  off: 'Get a notification when it is your turn, with this page closed.',
-  blocked: 'Notifications are blocked for this site in your browser settings.',
-  install: 'On iPhone and iPad, add Tessera to your Home Screen (Share, then "Add to Home Screen") to get notifications.',
-  unsupported: 'This browser cannot show notifications with the page closed.',
-};
+/** pushText is what the page says of each state (push.on, push.off, ...). */
+export const pushText = (state) => t('push.' + state);
 
 /**
  * notifyControl fills box with the "Notify me" control: a button that turns
@@ -122,10 +130,10 @@ export function notifyControl(box) {
   let state = pushState();
   const paint = () => {
     box.dataset.state = state;
-    text.textContent = PUSH_TEXT[state];
-    text.title = PUSH_TEXT[state]; // whole where a phone held sideways cuts it to one line
+    text.textContent = pushText(state);
+    text.title = pushText(state); // whole where a phone held sideways cuts it to one line
     button.hidden = state !== 'on' && state !== 'off';
-    button.textContent = state === 'on' ? 'Turn notifications off' : 'Notify me when it is my turn';
+    button.textContent = t(state === 'on' ? 'push.turnOff' : 'push.turnOn');
   };
   button.addEventListener('click', async () => {
     button.disabled = true;
@@ -134,11 +142,12 @@ export function notifyControl(box) {
       paint();
     } catch (e) {
       paint();
-      text.textContent = 'Notifications could not be turned on. Try again in a moment.';
+      text.textContent = t('push.failed');
     }
     button.disabled = false;
   });
   box.replaceChildren(button, text);
   paint();
+  onLangChange((lang, switched) => { paint(); if (switched) pushLanguage().catch(() => {}); });
   registerWorker();
 }

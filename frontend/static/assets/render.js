@@ -1,10 +1,10 @@
 // render.js: the layout drawn as SVG dominoes (docs/frontend.md, "The board").
 
-const NS = 'http://www.w3.org/2000/svg';
-const PIP_WORDS = ['blank', 'one', 'two', 'three', 'four', 'five', 'six'];
+import { t } from './i18n.js';
 
-/** tileName([6, 2]) is "six–two": every tile's accessible name. */
-export function tileName(t) { return `${PIP_WORDS[t[0]]}–${PIP_WORDS[t[1]]}`; }
+const NS = 'http://www.w3.org/2000/svg';
+/** tileName([6, 2]) is "six–two" ("sei–due"): every tile's accessible name. */
+export function tileName(tile) { return `${t('pips.' + tile[0])}–${t('pips.' + tile[1])}`; }
 /** tileText([6, 2]) is "6–2", for the log. */
 export function tileText(t) { return `${t[0]}–${t[1]}`; }
 export const sameTile = (a, b) => (a[0] === b[0] && a[1] === b[1]) || (a[0] === b[1] && a[1] === b[0]);
@@ -260,8 +260,8 @@ export function renderBoard(el, view, targets, tile, { fitAll = false } = {}) {
     viewBox: `${v.x.toFixed(3)} ${v.y.toFixed(3)} ${v.w.toFixed(3)} ${v.h.toFixed(3)}`,
     preserveAspectRatio: 'xMidYMid meet', class: 'layout', role: 'group',
     'aria-label': n
-      ? `Layout of ${n} tile${n === 1 ? '' : 's'}` + (open.length ? `; open ends: ${open.map((e) => `${e.end} ${e.pips}`).join(', ')}` : '')
-      : 'Empty layout',
+      ? t('board.layout', { n }) + (open.length ? t('board.openEnds', { ends: open.map((e) => `${t('side.' + e.end)} ${e.pips}`).join(', ') }) : '')
+      : t('board.empty'),
   });
   if (zoom) { root.style.width = `${(v.w * TILE_PX).toFixed(1)}px`; root.style.height = `${(v.h * TILE_PX).toFixed(1)}px`; }
   const last = lastPlay(view);
@@ -288,7 +288,7 @@ export function renderBoard(el, view, targets, tile, { fitAll = false } = {}) {
     const b = fit.lay.ends[end];
     if (!b) continue;
     const pipsAt = board && (board.ends || []).find((e) => e.end === end);
-    const label = end === 'lead' ? 'Lead here' : `Play on the ${end} end` + (pipsAt ? ` (${pipsAt.pips})` : '');
+    const label = end === 'lead' ? t('board.leadHere') : t(pipsAt ? 'board.playOnPips' : 'board.playOn', { end: t('side.' + end), pips: pipsAt ? pipsAt.pips : '' });
     const g = svg('g', { class: 'end-target', role: 'button', tabindex: '0', 'aria-label': label, 'data-end': end }, root);
     const hw = Math.max(b.w, hitUnits), hh = Math.max(b.h, hitUnits);
     svg('rect', { class: 'hit', x: b.x + b.w / 2 - hw / 2, y: b.y + b.h / 2 - hh / 2, width: hw, height: hh }, g);

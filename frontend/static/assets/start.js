@@ -1,7 +1,7 @@
 // start.js: the start page. It builds a create request from the form (the
 // server checks it) and lists the games this device has a seat in.
 
-import { createGame, myGames, ApiError } from './api.js';
+import { createGame, myGames, ApiError, errorText } from './api.js';
 import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, isolate } from './mygames.js';
 import { ruleTitle } from './rules.js';
 import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
@@ -9,27 +9,35 @@ import { syncPush } from './pushsync.js';
 import { qrSVG } from './qr.js';
 import { ago, left } from './clock.js';
 import { LEVELS, TARGET, VARIANTS, ORDER } from './config.js';
+import { t, loadLang, langSwitch, onLangChange } from './i18n.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
 
 /** variantChoices: a radio per rule set the server offers ("2-4 players alone, block game"). */
 function variantChoices() {
-  const box = $('#variants');
-  const range = (ns) => (ns.length > 1 ? `${ns[0]}-${ns[ns.length - 1]}` : `${ns[0]}`);
-  box.append(...ORDER.map((v, i) => {
-    const f = VARIANTS[v];
-    const p = Object.values(f.pairs);
-    const how = p.some((c) => c.length > 1) ? '' : p.every((c) => c[0]) ? ' in pairs' : ' alone';
+  $('#variants').append(...ORDER.map((v, i) => {
     const label = document.createElement('label');
     label.className = 'choice';
-    label.innerHTML = `<input type="radio" name="variant"> <span><b></b> — </span>`;
+    label.innerHTML = `<input type="radio" name="variant"> <span><b></b> — <span class="what"></span></span>`;
     label.querySelector('input').value = v;
     label.querySelector('input').checked = i === 0;
-    label.querySelector('b').textContent = f.title;
-    label.querySelector('span').append(`${range(f.players)} players${how}, ${f.counts ? 'score the ends in fives' : 'block game'}`);
     return label;
   }));
+  paintVariants();
+}
+
+/** paintVariants writes each rule set's name and line in the page's language. */
+function paintVariants() {
+  const range = (ns) => (ns.length > 1 ? `${ns[0]}-${ns[ns.length - 1]}` : `${ns[0]}`);
+  for (const input of $('#variants').querySelectorAll('input')) {
+    const f = VARIANTS[input.value];
+    const p = Object.values(f.pairs);
+    const how = p.some((c) => c.length > 1) ? 'start.howEither' : p.every((c) => c[0]) ? 'start.howPairs' : 'start.howAlone';
+    const label = input.closest('label');
+    label.querySelector('b').textContent = ruleTitle(input.value);
+    label.querySelector('.what').textContent = t(how, { players: range(f.players), kind: t(f.counts ? 'start.counts' : 'start.block') });
+  }
 }
 variantChoices();
 
@@ -47,11 +55,10 @@ function seatRows() {
   const rows = [];
   for (let seat = 1; seat < players(); seat++) {
     const label = document.createElement('label');
-    const partner = pairs() ? (seat === 2 ? ' (your partner)' : ' (opponent)') : '';
-    label.textContent = `Seat ${seat + 1}${partner} `;
+    label.textContent = t(pairs() ? (seat === 2 ? 'start.seatPartner' : 'start.seatOpponent') : 'start.seat', { n: seat + 1 }) + ' ';
     const sel = document.createElement('select');
     sel.name = `seat${seat}`;
-    sel.append(new Option('A friend (invite link)', 'human'), ...LEVELS.map((l) => new Option(`Computer (${l})`, l)));
+    sel.append(new Option(t('start.friend'), 'human'), ...LEVELS.map((l) => new Option(t('start.computer', { level: t('level.' + l) }), l)));
     if (keep[sel.name]) sel.value = keep[sel.name];
     label.append(sel);
     rows.push(label);
@@ -98,8 +105,8 @@ async function submit(ev) {
   const err = $('#create-error');
   err.hidden = true;
   const req = request();
-  const problem = !req.name ? 'Please enter your name.'
-    : !(Number.isInteger(req.target) && req.target >= TARGET.min && req.target <= TARGET.max) ? `The target must be a whole number from ${TARGET.min} to ${TARGET.max}.` : '';
+  const problem = !req.name ? t('form.nameMissing')
+    : !(Number.isInteger(req.target) && req.target >= TARGET.min && req.target <= TARGET.max) ? t('start.targetRange', { min: TARGET.min, max: TARGET.max }) : '';
   if (problem) { err.textContent = problem; err.hidden = false; return; }
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;
@@ -108,7 +115,7 @@ async function submit(ev) {
     putGame(res.game.id, { token: res.token, seat: res.seat, name: req.name, summary: summarize(res.game) });
     location.assign(`/g/${encodeURIComponent(res.game.id)}`);
   } catch (e) {
-    err.textContent = e instanceof ApiError ? e.message : 'Could not reach the server. Try again in a moment.';
+    err.textContent = e instanceof ApiError ? errorText(e) : t('error.network');
     err.hidden = false;
     button.disabled = false;
   }
@@ -148,14 +155,14 @@ function gameLine(e, hidden) {
   if (e.yourTurn) li.classList.add('your-turn');
   const a = document.createElement('a');
   a.href = `/g/${encodeURIComponent(e.id)}`;
-  const names = (e.names || []).map((n) => (n ? isolate(n) : '(free seat)'));
-  a.textContent = `${ruleTitle(e.variant)} with ${names.join(', ')}`;
+  const names = (e.names || []).map((n) => (n ? isolate(n) : t('mine.freeSeat')));
+  a.textContent = t('mine.with', { game: ruleTitle(e.variant), names: names.join(', ') });
   const p = document.createElement('p');
   p.className = 'game-state';
-  const who = e.status === 'open' ? 'waiting for players' : e.status === 'finished' ? 'finished' : e.yourTurn ? 'your turn' : 'waiting for the others';
+  const who = t(e.status === 'open' ? 'mine.open' : e.status === 'finished' ? 'mine.finished' : e.yourTurn ? 'mine.yourTurn' : 'mine.waiting');
   // Teams: one a seat, or seats 0 & 2 against 1 & 3 when there are two scores for four.
   const pairs = names.length === 4 && (e.scores || []).length === 2;
-  const score = (e.scores || []).map((pts, t) => `${names.filter((_, i) => (pairs ? i % 2 : i) === t).join(' & ')} ${pts}`).join(' · ');
+  const score = (e.scores || []).map((pts, k) => `${names.filter((_, i) => (pairs ? i % 2 : i) === k).join(t('team.join'))} ${pts}`).join(' · ');
   const bits = [score ? `${score} — ${who}` : who];
   if (e.yourTurn && e.deadline) bits.push(left(e.deadline));
   if (e.updatedAt) bits.push(ago(e.updatedAt));
@@ -163,8 +170,8 @@ function gameLine(e, hidden) {
   const toggle = document.createElement('button');
   toggle.type = 'button';
   toggle.className = 'link';
-  toggle.textContent = hidden ? 'Show' : 'Hide';
-  toggle.setAttribute('aria-label', hidden ? 'Show this game again' : 'Hide this game from this list');
+  toggle.textContent = t(hidden ? 'mine.show' : 'mine.hide');
+  toggle.setAttribute('aria-label', t(hidden ? 'mine.showLabel' : 'mine.hideLabel'));
   toggle.addEventListener('click', () => {
     if (hidden) { unhideGame(e.id); renderHome(); return; }
     hideGame(e.id);
@@ -181,9 +188,9 @@ function undo(id) {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = 'link';
-  b.textContent = 'Undo';
+  b.textContent = t('mine.undo');
   b.addEventListener('click', () => { unhideGame(id); box.replaceChildren(); renderHome(); });
-  box.replaceChildren('Game hidden. ', b);
+  box.replaceChildren(t('mine.hidden') + ' ', b);
   setTimeout(() => { if (box.contains(b)) box.replaceChildren(); }, 10000);
 }
 
@@ -194,10 +201,10 @@ function renderHome() {
   const hiddenHere = all.filter((e) => hidden.has(e.id));
   $('#no-games').hidden = shown.length > 0;
   $('#my-games').replaceChildren(...shown.map((e) => gameLine(e, false)), ...(showHidden ? hiddenHere.map((e) => gameLine(e, true)) : []));
-  const t = $('#show-hidden');
-  t.hidden = hiddenHere.length === 0;
-  t.textContent = showHidden ? 'Hide the hidden games' : `Show hidden games (${hiddenHere.length})`;
-  t.setAttribute('aria-expanded', String(showHidden));
+  const toggle = $('#show-hidden');
+  toggle.hidden = hiddenHere.length === 0;
+  toggle.textContent = showHidden ? t('mine.hideHidden') : t('mine.showHidden', { n: hiddenHere.length });
+  toggle.setAttribute('aria-expanded', String(showHidden));
 }
 
 async function refreshHome() {
@@ -230,7 +237,7 @@ function showPlayerLink() {
   if (!open) return;
   const link = playerLink();
   $('#player-link').value = link;
-  $('#player-qr').replaceChildren(qrSVG(link, 'QR code of your player link'));
+  $('#player-qr').replaceChildren(qrSVG(link, t('link.qr')));
 }
 
 async function copyPlayerLink(ev) {
@@ -238,11 +245,11 @@ async function copyPlayerLink(ev) {
   const old = b.textContent;
   try {
     await navigator.clipboard.writeText($('#player-link').value);
-    b.textContent = 'Copied';
+    b.textContent = t('share.copied');
   } catch (e) {
     $('#player-link').type = 'text';
     $('#player-link').select();
-    b.textContent = 'Select the link and copy it';
+    b.textContent = t('share.select');
   }
   setTimeout(() => { b.textContent = old; }, 2500);
 }
@@ -251,9 +258,9 @@ async function copyPlayerLink(ev) {
 function takeKeyFragment() {
   const m = /(?:^#|&)key=([^&]+)/.exec(location.hash);
   let note = '';
-  if (m) note = adoptKey(decodeURIComponent(m[1])) ? 'Your player link worked: your games are listed below.' : 'That player link is not valid.';
+  if (m) note = adoptKey(decodeURIComponent(m[1])) ? 'link.worked' : 'link.invalid';
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
-  if (note) { $('#key-note').textContent = note; $('#key-note').hidden = false; }
+  if (note) { $('#key-note').dataset.i18n = note; $('#key-note').textContent = t(note); $('#key-note').hidden = false; }
 }
 
 // The form's numbers come from the server's facts, not from the HTML.
@@ -267,6 +274,10 @@ form.redeal.checked = facts().defaultRedeal;
 
 form.addEventListener('change', (ev) => { if (!ev.target.closest('#seats')) sync(); });
 form.addEventListener('submit', submit);
+// The name last used here (the form remembers it).
+const NAME = 'tessera.name';
+try { if (!form.name.value) form.name.value = localStorage.getItem(NAME) || ''; } catch (e) { /* private mode */ }
+form.addEventListener('submit', () => { try { if (form.name.value.trim()) localStorage.setItem(NAME, form.name.value.trim()); } catch (e) { /* private mode */ } });
 sync();
 takeKeyFragment();
 $('#show-hidden').addEventListener('click', () => { showHidden = !showHidden; renderHome(); });
@@ -275,5 +286,14 @@ $('#copy-player-link').addEventListener('click', copyPlayerLink);
 notifyControl($('#notify-home'));
 syncPush().catch(() => {});
 document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshHome().then(scheduleHome); });
-renderHome();
-refreshHome().then(scheduleHome);
+langSwitch($('#lang'));
+onLangChange(() => { paintVariants(); seatRows(); renderHome(); if (!$('#player-link-box').hidden) $('#player-qr').replaceChildren(qrSVG($('#player-link').value, t('link.qr'))); });
+// The page's words, then its lists: nothing is drawn in a language that is
+// about to change (the form's static text is in the HTML, in English, until
+// the catalog arrives).
+loadLang(undefined, 'start').catch(() => {}).then(() => {
+  paintVariants();
+  seatRows();
+  renderHome();
+  refreshHome().then(scheduleHome);
+});

@@ -2,7 +2,8 @@
 // hand-end / match-end summary. It reads the view; it decides nothing.
 
 import { left } from './clock.js';
-import { seatName, teamName, handEndText, closerOf, count, isolate } from './log.js';
+import { seatName, teamName, handEndText, closerOf, count, isolate, person, say } from './log.js';
+import { t, list } from './i18n.js';
 import { tileSVG, tileName, renderBoard } from './render.js';
 import { RULES } from './rules.js';
 
@@ -38,27 +39,27 @@ function seatCard(view, s, me) {
   if (hand && hand.turn === s.seat) card.classList.add('turn');
   if (s.seat === me) card.classList.add('me');
   if (pairs(view)) card.classList.add('team-' + s.team);
-  const name = el('div', 'name', s.taken ? seatName(view, s.seat, me) : 'Free seat');
-  if (s.seat === me) name.textContent = `${isolate(s.name)} (you)`;
+  const name = el('div', 'name', s.taken ? seatName(view, s.seat, me) : t('seat.free'));
+  if (s.seat === me) name.textContent = t('seat.you', { name: isolate(s.name) });
   card.append(name);
   const info = [];
-  if (view.status !== 'open' || s.taken) info.push(`${s.tiles} tile${s.tiles === 1 ? '' : 's'}`);
-  if (s.bot) info.push(`computer, ${s.bot}`);
+  if (view.status !== 'open' || s.taken) info.push(t('seat.tiles', { n: s.tiles }));
+  if (s.bot) info.push(t('seat.bot', { level: t('level.' + s.bot) }));
   card.append(el('div', 'meta', info.join(' · ')));
   const score = view.scores[s.team] ?? 0;
-  const sc = el('div', 'score', pairs(view) ? `${score}/${view.options.target} (team)` : `${score}/${view.options.target}`);
+  const sc = el('div', 'score', t(pairs(view) ? 'seat.scoreTeam' : 'seat.score', { score, target: view.options.target }));
   card.append(sc);
-  if (s.away) card.append(el('div', 'flag away', 'away — the computer plays'));
-  if (hand && hand.turn === s.seat) card.append(el('div', 'flag', s.seat === me ? 'your turn' : 'to play'));
+  if (s.away) card.append(el('div', 'flag away', t('seat.away')));
+  if (hand && hand.turn === s.seat) card.append(el('div', 'flag', t(s.seat === me ? 'seat.yourTurn' : 'seat.toPlay')));
   if (hand && hand.deadline && (hand.turn === s.seat || (hand.confirming || []).includes(s.seat)) && !s.away) {
     const c = el('div', 'countdown', left(hand.deadline));
     c.dataset.deadline = hand.deadline;
     card.append(c);
   }
-  if (hand && hand.phase === 'confirm' && (hand.confirming || []).includes(s.seat)) card.append(el('div', 'flag', 'redeal?'));
-  let label = `${s.taken ? seatName(view, s.seat, me) : 'Free seat'}, ${s.tiles} tiles, score ${score} of ${view.options.target}`;
-  if (s.away) label += ', away: the computer plays';
-  if (hand && hand.turn === s.seat) label += ', to play';
+  if (hand && hand.phase === 'confirm' && (hand.confirming || []).includes(s.seat)) card.append(el('div', 'flag', t('seat.redeal')));
+  let label = t('seat.label', { name: s.taken ? seatName(view, s.seat, me) : t('seat.free'), n: s.tiles, score, target: view.options.target });
+  if (s.away) label += t('seat.labelAway');
+  if (hand && hand.turn === s.seat) label += t('seat.labelToPlay');
   card.setAttribute('aria-label', label);
   card.setAttribute('role', 'group');
   return card;
@@ -82,9 +83,8 @@ export function seriesText(view, me) {
   const teams = s.wins.map((w, t) => [w, t]).sort((a, b) => b[0] - a[0]);
   const [best, second] = [teams[0], teams[1] || [0, -1]];
   const score = teams.map(([w]) => w).join('–');
-  if (best[0] === second[0]) return `level at ${score} after ${s.matches}`;
-  const name = teamName(view, best[1], me);
-  return `${name} ${name === 'You' || name.includes(' & ') ? 'lead' : 'leads'} ${score}`;
+  if (best[0] === second[0]) return t('series.level', { score, n: s.matches });
+  return say('series.leads', person(view, best[1], me), { name: teamName(view, best[1], me), score });
 }
 
 /** tickCountdowns brings the shown deadlines up to date (every half minute). */
@@ -96,20 +96,19 @@ export function tickCountdowns(root) {
 export function statusText(view, me) {
   if (view.status === 'open') {
     const free = view.seats.filter((s) => !s.taken).length;
-    return `Waiting for ${free} more player${free === 1 ? '' : 's'}`;
+    return t('status.waiting', { n: free });
   }
   if (view.status === 'finished') {
-    const t = teamName(view, view.winner, me);
-    return `Match over: ${t} ${t === 'You' || t.includes(' & ') ? 'win' : 'wins'}`;
+    return say('status.over', person(view, view.winner, me), { team: teamName(view, view.winner, me) });
   }
   const h = view.hand;
   if (h.phase === 'confirm') {
-    if (view.you && view.you.confirm) return 'Your choice: redeal or keep?';
-    const names = (h.confirming || []).map((s) => seatName(view, s, me)).join(', ');
-    return `${names} may call a redeal…`;
+    if (view.you && view.you.confirm) return t('status.yourChoice');
+    const names = (h.confirming || []).map((s) => seatName(view, s, me));
+    return t('status.mayRedeal', { names: list(names), n: names.length });
   }
-  if (h.turn === me) return 'Your turn';
-  return `${seatName(view, h.turn, me)}'s turn`;
+  if (h.turn === me) return t('status.yourTurn');
+  return t('status.turnOf', { name: seatName(view, h.turn, me) });
 }
 
 /** countSum writes the count's terms as a sum: "6 + 2 + 1 + 0 + 6 = 15". */
@@ -124,16 +123,16 @@ export function renderInfo(elInfo, view, me) {
   const parts = [];
   const h = view.hand;
   if (h) {
-    parts.push(['Hand', h.number]);
-    if (h.board && h.board.count !== null && h.board.count !== undefined) parts.push(['Count', h.board.count]);
-    if (view.seats.length < 4) parts.push(['Boneyard', h.boneyard]);
+    parts.push(['hand', h.number]);
+    if (h.board && h.board.count !== null && h.board.count !== undefined) parts.push(['count', h.board.count]);
+    if (view.seats.length < 4) parts.push(['boneyard', h.boneyard]);
   }
-  parts.push(['Target', view.options.target]);
+  parts.push(['target', view.options.target]);
   const series = seriesText(view, me);
-  if (series) parts.push(['Series', series]);
+  if (series) parts.push(['series', series]);
   const row = parts.map(([k, v]) => {
-    const s = el('span', 'info-' + k.toLowerCase());
-    s.append(el('span', 'k', k + ' '), el('b', '', String(v)));
+    const s = el('span', 'info-' + k);
+    s.append(el('span', 'k', t('info.' + k) + ' '), el('b', '', String(v)));
     return s;
   });
   // The count explains itself: its sum on hover (title) and on a tap.
@@ -145,7 +144,7 @@ export function renderInfo(elInfo, view, me) {
     b.type = 'button';
     b.title = sum;
     b.setAttribute('aria-expanded', String(showSum));
-    b.setAttribute('aria-label', `Count ${h.board.count}: ${sum}`);
+    b.setAttribute('aria-label', t('info.countLabel', { n: h.board.count, sum }));
     b.append(...countEl.childNodes);
     const detail = el('span', 'count-sum', sum);
     detail.hidden = !showSum;
@@ -159,7 +158,7 @@ export function renderInfo(elInfo, view, me) {
   if (pairs(view)) {
     for (const team of [0, 1]) {
       const s = el('span', 'team-score team-' + team);
-      s.textContent = `${teamName(view, team, me)}: ${view.scores[team] ?? 0}`;
+      s.textContent = t('info.teamScore', { team: teamName(view, team, me), n: view.scores[team] ?? 0 });
       row.push(s);
     }
   }
@@ -185,7 +184,7 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
   panel.replaceChildren();
   const finished = view.status === 'finished';
   const e = found ? found.e : view.hand && view.hand.result;
-  panel.append(el('h2', '', finished ? statusText(view, me) : `Hand ${e.hand} result`));
+  panel.append(el('h2', '', finished ? statusText(view, me) : t('summary.title', { hand: e.hand })));
   if (e) {
     const closer = found && e.reason === 'domino' ? closerOf(view.log, found.i) : null;
     panel.append(el('p', 'why', handEndText(view, { hand: e.hand ?? view.hand.number, ...e }, me, closer)));
@@ -195,7 +194,7 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
     if (last && last.number === (e.hand ?? view.hand.number) && !finished) {
       const box = el('div', 'board final-board');
       box.setAttribute('role', 'img');
-      box.setAttribute('aria-label', `The table at the end of hand ${last.number}`);
+      box.setAttribute('aria-label', t('summary.finalBoard', { hand: last.number }));
       panel.append(box);
       renderBoard(box, { variant: view.variant, hand: { number: last.number, board: last.board }, log: [] }, [], null, { fitAll: true });
     }
@@ -205,38 +204,38 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
       const li = el('li');
       li.append(el('span', 'who', seatName(view, s.seat, me)));
       const row = el('span', 'tiles');
-      for (const t of tiles) {
+      for (const tile of tiles) {
         const box = el('span', 'mini');
         box.setAttribute('role', 'img');
-        box.setAttribute('aria-label', tileName(t));
-        box.append(tileSVG(t, true));
+        box.setAttribute('aria-label', tileName(tile));
+        box.append(tileSVG(tile, true));
         row.append(box);
       }
-      if (!tiles.length) row.append(el('span', 'muted', 'no tiles left'));
+      if (!tiles.length) row.append(el('span', 'muted', t('summary.noTiles')));
       // The hand's points come from the tiles of the seats outside the winning team.
       const counted = e.reason !== 'target' && e.team !== null && e.team !== undefined && s.team !== e.team;
-      li.append(row, el('span', 'pips', `${count(pipSum(tiles), 'pip')}${counted ? ', counted' : ''}`));
+      li.append(row, el('span', 'pips', t(counted ? 'summary.pipsCounted' : 'summary.pips', { pips: count(pipSum(tiles), 'pip') })));
       list.append(li);
     }
     panel.append(list);
     if (e.reason !== 'target' && e.team !== null && e.team !== undefined) {
       const counted = view.seats.filter((s) => s.team !== e.team).reduce((n, s) => n + pipSum((e.tiles && e.tiles[s.seat]) || []), 0);
-      panel.append(el('p', 'how', `Counted: ${count(counted, 'pip')} → ${count(e.points, 'point')} for ${teamName(view, e.team, me)}.`));
+      panel.append(el('p', 'how', t('summary.counted', { pips: count(counted, 'pip'), points: count(e.points, 'point'), team: teamName(view, e.team, me) })));
     }
   }
   const scores = el('p', 'scores');
   const teams = [...new Set(view.seats.map((s) => s.team))];
-  scores.textContent = 'Scores: ' + teams.map((t) => `${teamName(view, t, me)} ${view.scores[t] ?? 0}`).join(' · ') + ` (target ${view.options.target})`;
+  scores.textContent = t('summary.scores', { scores: teams.map((k) => `${teamName(view, k, me)} ${view.scores[k] ?? 0}`).join(' · '), target: view.options.target });
   panel.append(scores);
   const actions = el('div', 'actions');
   if (finished && onNewMatch) {
-    const b = el('button', 'primary', view.next ? 'Go to the rematch' : 'Play the rematch');
+    const b = el('button', 'primary', t(view.next ? 'rematch.go' : 'rematch.play'));
     b.type = 'button';
     b.id = 'new-match';
     b.addEventListener('click', onNewMatch);
     actions.append(b);
   }
-  const close = el('button', '', finished ? 'Look at the table' : 'Continue');
+  const close = el('button', '', t(finished ? 'summary.look' : 'summary.continue'));
   close.type = 'button';
   close.id = 'summary-close';
   close.addEventListener('click', onClose);
@@ -259,9 +258,9 @@ export function renderSheet(wrap, table, view, me) {
   const teams = view.scores.length;
   const head = el('thead');
   const hr = el('tr');
-  hr.append(el('th', '', 'Hand'));
-  for (let t = 0; t < teams; t++) {
-    const th = el('th', '', teamName(view, t, me));
+  hr.append(el('th', '', t('sheet.hand')));
+  for (let k = 0; k < teams; k++) {
+    const th = el('th', '', teamName(view, k, me));
     th.scope = 'col';
     hr.append(th);
   }
@@ -272,14 +271,14 @@ export function renderSheet(wrap, table, view, me) {
     const th = el('th', '', String(i + 1));
     th.scope = 'row';
     tr.append(th);
-    for (let t = 0; t < teams; t++) {
-      const gained = row[t] - (i ? rows[i - 1][t] : 0);
-      const td = el('td', '', String(row[t]));
+    for (let k = 0; k < teams; k++) {
+      const gained = row[k] - (i ? rows[i - 1][k] : 0);
+      const td = el('td', '', String(row[k]));
       if (gained) td.prepend(el('span', 'gain', `+${gained} `));
       tr.append(td);
     }
     body.append(tr);
   });
-  const cap = el('caption', 'sr-only', `Score sheet: each team's points per hand and running total, to ${view.options.target}`);
+  const cap = el('caption', 'sr-only', t('sheet.caption', { target: view.options.target }));
   table.replaceChildren(cap, head, body);
 }
