@@ -152,3 +152,58 @@ test('manifest, service worker, notify me, a push shown and its click', { skip, 
   }
   assert.deepEqual(errors, []);
 });
+
+// A device registered from a page in Italian gets its pushes in Italian;
+// switching the page to English registers it again, in English.
+test('push texts follow the language of the page that turned them on', { skip, timeout: 120000 }, async () => {
+  const url = env.server.url;
+  const standIn = await h.startPushStandIn();
+  try {
+    const { publicKey } = await (await fetch(url + '/api/push')).json();
+    const made = (await post(standIn.base + '/subscribe', { userVisibleOnly: 'true', applicationServerKey: publicKey })).data;
+    const ana = await h.newPlayer(env.browser, errors, undefined, { locale: 'it-IT' });
+    await ana.context.grantPermissions(['notifications'], { origin: url });
+    await h.stubPush(ana.context, made);
+    const id = await createGame(ana.page, url, { variant: 'fiveup', players: 2, redeal: false, target: 100, name: 'Ana' });
+    await ana.page.waitForSelector('#notify button:not(:empty)');
+    assert.equal(await ana.page.getAttribute('html', 'lang'), 'it');
+    await ana.page.click('#notify button');
+    await ana.page.waitForSelector('#notify[data-state=on]');
+    assert.match(await ana.page.textContent('#notify'), /Disattiva le notifiche/);
+    const bea = await h.newPlayer(env.browser, errors);
+    await joinGame(bea.page, `${url}/g/${id}`, 'Bea');
+    const beaKey = await bea.page.evaluate(() => localStorage.getItem('tessera.key'));
+    const pushes = async () => (await post(standIn.base + '/get-notifications', { clientHash: made.clientHash })).data.messages.map((x) => JSON.parse(x));
+    // Bea plays until it is Ana's turn; Ana's device hears of it in Italian.
+    const toAna = async () => {
+      let view = await (await fetch(`${url}/api/games/${id}`, { headers: { Authorization: 'Bearer ' + beaKey } })).json();
+      for (let n = 0; view.hand.turn === 1 && n < 20; n++) {
+        const lm = view.you.legal[0];
+        view = await post(`${url}/api/games/${id}/moves`, { version: view.version, type: 'play', tile: lm.tile, end: lm.end }, beaKey);
+      }
+      return view;
+    };
+    let view = await toAna();
+    assert.equal(view.hand.turn, 0, "Ana's turn");
+    const first = await waitFor(async () => { const m = await pushes(); return m.length ? m : null; }, 'the Italian push');
+    assert.match(first[0].title, /^Tocca a te — Five Up con Bea$/);
+    // Ana plays, then switches the page to English: the device follows.
+    const anaKey = await ana.page.evaluate(() => localStorage.getItem('tessera.key'));
+    const mine = await (await fetch(`${url}/api/games/${id}`, { headers: { Authorization: 'Bearer ' + anaKey } })).json();
+    await post(`${url}/api/games/${id}/moves`, { version: mine.version, type: 'play', tile: mine.you.legal[0].tile, end: mine.you.legal[0].end }, anaKey);
+    await ana.page.click('#menu-btn');
+    const put = ana.page.waitForRequest((r) => r.url().endsWith('/api/me/push') && r.method() === 'PUT');
+    await ana.page.click('#lang button');
+    assert.equal(JSON.parse((await put).postData()).lang, 'en', 'the device registered again in English');
+    await ana.page.waitForFunction(() => document.documentElement.lang === 'en');
+    view = await toAna();
+    if (view.status === 'playing' && view.hand.turn === 0) {
+      const second = await waitFor(async () => { const m = await pushes(); return m.length ? m : null; }, 'the English push');
+      assert.match(second[second.length - 1].title, /^Your turn — Five Up with Bea$/);
+    }
+    await ana.context.close();
+    await bea.context.close();
+  } finally {
+    await standIn.stop();
+  }
+});

@@ -15,8 +15,8 @@ import (
 )
 
 // The pages load esbuild's bundles (frontend/build.mjs): what a phone
-// downloads before the game's GET is one HTML page, one style sheet and
-// one script. browsertest/critical-path.test.js measures it in Chromium
+// downloads before the game's GET is one HTML page, one style sheet, one
+// script and the first part of the page's words in its language. browsertest/critical-path.test.js measures it in Chromium
 // (bytes on the wire, requests before the game's GET); this test is the
 // quick guard on the same files, gzipped as the server sends them.
 const (
@@ -64,7 +64,14 @@ func TestPagesLoadTheirBundles(t *testing.T) {
 		if strings.Join(files, " ") != strings.Join(want, " ") {
 			t.Errorf("%s loads %v, want %v (one sheet, one bundle: no module of assets/, no modulepreload)", c.page, files, want)
 		}
-		total := 0
+		// Plus the words the page fetches before it draws, in the larger
+		// of its languages (i18n.js, build.mjs).
+		words := 0
+		for _, lang := range []string{"en", "it"} {
+			words = max(words, gzipped(mustRead(t, "dist/"+c.bundle+"."+lang+".json")))
+		}
+		total := words
+		t.Logf("%-16s %6d bytes gzipped", "dist/"+c.bundle+".<lang>.json", words)
 		for _, f := range files {
 			n := gzipped(mustRead(t, f))
 			total += n
