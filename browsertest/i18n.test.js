@@ -84,7 +84,7 @@ test('a Five Up match in Italian, from the start form to its end', { skip, timeo
   for (let step = 0; step < 200 && mine < 3; step++) {
     const s = await state(page);
     if (s.status === 'finished') break;
-    if (s.turn === 'mine' && !(await page.isVisible('#summary'))) {
+    if (s.turn === 'mine' && !(await page.isVisible('#summary')) && !(await page.isVisible('#confirm'))) {
       assert.equal(await page.textContent('#status'), 'Tocca a te');
       assert.equal(await page.title(), '● Tocca a te — Tessera');
       assert.equal(await page.textContent('#prompt'), 'Tocca a te: scegli una tessera tra quelle evidenziate.');
