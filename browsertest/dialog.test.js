@@ -8,7 +8,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
-const { createGame, act, state, waitVersionAbove } = require('./play.js');
+const { createGame, act, state, nudge, waitVersionAbove } = require('./play.js');
 
 const env = h.suite();
 const { skip } = env;
@@ -71,7 +71,9 @@ test('the hand summary is a modal dialog; focus comes back to the hand after an 
         const m = v.you.legal[0];
         const r = await fetch(`${env.server.url}/api/games/${id}/moves`, { method: 'POST', headers: bea,
           body: JSON.stringify({ version: v.version, type: 'play', tile: m.tile, end: m.end }) });
-        assert.equal(r.status, 200, await r.text());
+        const moved = await r.json();
+        assert.equal(r.status, 200, JSON.stringify(moved));
+        await nudge(page, moved.version);
         await waitVersionAbove(page, s.version);
         if (!announced) {
           // The live region tells a screen reader what Bea did.

@@ -134,7 +134,22 @@ async function finishByAPI(pages, { maxMoves = 2000, timeout = 30000 } = {}) {
   return Promise.all(pages.map(state));
 }
 
+/**
+ * nudge tells page that the game moved to version, as another tab of the
+ * same browser does after its move (app.js listens on the BroadcastChannel
+ * "tessera" and polls at once): for tests whose other player moves through
+ * the API and that are not about polling (api.test's poll timing and the
+ * two-friends tests are).
+ */
+async function nudge(page, version) {
+  await page.evaluate((v) => {
+    const c = new BroadcastChannel('tessera');
+    c.postMessage({ id: decodeURIComponent(location.pathname.split('/')[2]), version: v });
+    c.close();
+  }, version);
+}
+
 /** boardTiles counts the tiles drawn on the layout. */
 const boardTiles = (page) => page.locator('#board .layout > .tile').count();
 
-module.exports = { createGame, joinGame, act, state, playToEnd, finishByAPI, waitVersionAbove, boardTiles };
+module.exports = { createGame, joinGame, act, state, playToEnd, finishByAPI, nudge, waitVersionAbove, boardTiles };
