@@ -53,6 +53,7 @@ func TestEachBinaryLinksOnlyWhatItUses(t *testing.T) {
 	}{
 		{"tessera/engine", []string{"tessera/functions", "tessera/engine/bot", bbolt, lambdaGo, awsSDK}, nil},
 		{"tessera/engine/bot", []string{"tessera/functions", bbolt, lambdaGo, awsSDK}, []string{"tessera/engine"}},
+		{"tessera/engine/rating", []string{"tessera/engine/bot", "tessera/functions", bbolt, lambdaGo, awsSDK}, nil},
 		{"tessera/functions/api", []string{bbolt, lambdaGo, lambdaProxy, awsSDK, "tessera/functions/store/bolt",
 			"tessera/functions/store/dynamo", "tessera/functions/store/memory"}, []string{"tessera/functions/store", "tessera/engine", "tessera/functions/game"}},
 		{"tessera/functions/store", []string{"tessera/engine", bbolt, awsSDK, lambdaGo}, nil},
