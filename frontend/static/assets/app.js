@@ -381,9 +381,11 @@ const input = attachInput($('#hand'), $('#board'), {
 let notFound = false;
 const poller = new Poller(id, {
   token,
-  onView: (v) => words.then(() => show(v)),
+  // A view that comes before the words waits for them, then the next poll
+  // is timed again on it (the poller timed it on the view before).
+  onView: (v) => { if (wordsIn) show(v); else words.then(() => { show(v); poller.schedule(); }); },
   state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished', push: pushOn(), next: nextPlay(view) }),
-  onError: (e, failures) => words.then(() => pollError(e, failures)),
+  onError: (e, failures) => { if (wordsIn) pollError(e, failures); else words.then(() => pollError(e, failures)); },
 });
 
 function pollError(e, failures) {
@@ -447,7 +449,8 @@ async function start() {
 
 // The words first (the catalog and the game are fetched side by side: a
 // view that comes first waits for the words, see onView above).
-const words = loadLang(undefined, 'game', true).catch(() => {});
+let wordsIn = false;
+const words = loadLang(undefined, 'game', true).catch(() => {}).then(() => { wordsIn = true; });
 langSwitch($('#lang'));
 onLangChange(() => {
   if (view) show(view, true);
