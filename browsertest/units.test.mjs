@@ -63,6 +63,7 @@ test('focus and visibility do not poll again while a poll is on its way or just 
     assert.equal(views.length, 1);
     p.wake(); // visibility just after it ended
     assert.equal(gets.length, 1, 'no GET just after one ended');
+    assert.ok(p.timer && p.dueAt <= p.polledAt + 2 * SECOND, 'but one two seconds after it');
     p.polledAt -= 2 * SECOND;
     p.wake(); // focus later: polls
     assert.equal(gets.length, 2, 'a later focus polls');

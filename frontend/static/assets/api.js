@@ -240,13 +240,25 @@ export class Poller {
   }
 
   /**
-   * wake polls at once unless a poll is on its way or one ended under
-   * two seconds ago (focus and visibility events come in bursts, the first
-   * one often while the page's own first GET is still on its way).
+   * wake polls at once, unless a poll is on its way (its answer will do)
+   * or one ended under two seconds ago: then the next poll comes two
+   * seconds after that one, if none was due sooner. Focus and visibility
+   * events come in bursts, the first one often while the page's own first
+   * GET is still on its way.
    */
   wake() {
-    if (this.busy || Date.now() - this.polledAt < 2 * SECOND) return;
-    this.now();
+    if (this.stopped || this.busy) return;
+    const since = Date.now() - this.polledAt;
+    if (since >= 2 * SECOND) { this.now(); return; }
+    const at = this.polledAt + 2 * SECOND;
+    if (this.timer && this.dueAt <= at) return;
+    this.later(at - Date.now());
+  }
+
+  later(d) {
+    clearTimeout(this.timer);
+    this.dueAt = Date.now() + d;
+    this.timer = setTimeout(() => { this.timer = null; this.tick(); }, d);
   }
 
   stop() { this.stopped = true; clearTimeout(this.timer); }
@@ -288,6 +300,6 @@ export class Poller {
       ? Math.max(errorDelay(this.failures), this.retryAfter || 0)
       : pollDelay({ ...s, visible: !document.hidden, idleMs: Date.now() - this.changedAt, gapMs: this.gap });
     if (d === 0) return;
-    this.timer = setTimeout(() => { this.timer = null; this.tick(); }, d);
+    this.later(d);
   }
 }
