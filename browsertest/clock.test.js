@@ -53,8 +53,13 @@ test('a one-minute clock: countdown, away, back, rematch', { skip: env.skip, tim
   const late = view.hand.turn;
   const other = 1 - late;
   for (const p of players) {
-    assert.match(await p.page.textContent(`.seat[data-seat="${late}"] .countdown`), /^1 min left$/, 'the countdown on the seat to play');
+    // A one-minute clock counts seconds, and is urgent from the start.
+    assert.match(await p.page.textContent(`.seat[data-seat="${late}"] .countdown`), /^Hurry: \d+ s left$/, 'the countdown on the seat to play');
+    assert.equal(await p.page.locator(`.seat[data-seat="${late}"] .countdown.urgent`).count(), 1, 'urgent');
   }
+  const shown = await players[other].page.textContent(`.seat[data-seat="${late}"] .countdown`);
+  await players[other].page.waitForFunction(([s, before]) => document.querySelector(`.seat[data-seat="${s}"] .countdown`).textContent !== before, [late, shown], { timeout: 5000 });
+  assert.notEqual(await players[other].page.textContent(`.seat[data-seat="${late}"] .countdown`), shown, 'it counts down second by second');
 
   // Nobody moves: a minute passes (on the server's clock) and the sweep
   // times the seat out.
@@ -69,6 +74,25 @@ test('a one-minute clock: countdown, away, back, rematch', { skip: env.skip, tim
   assert.ok(view.log.some((e) => e.type === 'play' && e.seat === late && e.seq > view.log.find((x) => x.type === 'away').seq) ||
     view.hand.turn === other, 'the computer played for the away seat');
   assert.ok(view.log.every((e) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(e.at)), 'every event has its time');
+
+  // The other player steps away too: every person is away, so the game
+  // waits, and both pages say so (not "Waiting for ..." with that seat
+  // both away and to play).
+  await o.click('#menu-btn');
+  await o.click('#away-btn');
+  await o.waitForSelector('#away:not([hidden])');
+  for (const p of players) {
+    await p.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await p.page.waitForFunction(() => document.querySelector('#status').textContent === 'Paused: everyone is away', null, { timeout: 10000 });
+    assert.equal(await p.page.textContent('#prompt'), 'Paused: everyone is away; take your seat back to go on.');
+  }
+  await o.click('#back-btn');
+  await o.waitForSelector('#away', { state: 'hidden' });
+  // The late page learns of that before its player acts (a move on the
+  // version before would be answered stale).
+  const now = await o.evaluate(() => Number(document.body.dataset.version));
+  await players[late].page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await players[late].page.waitForFunction((v) => Number(document.body.dataset.version) >= v, now, { timeout: 10000 });
 
   // The away player takes the seat back. Its own page polls slowly (it
   // was its turn, and a move clock comes by push); coming back to the tab

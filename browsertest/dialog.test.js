@@ -186,3 +186,22 @@ test('the hand summary fits a phone held sideways: its Continue button can be re
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a seat link pasted into a tab that shows the game takes the seat there, and leaves the address bar clean', { skip, timeout: 60000 }, async () => {
+  const created = await (await fetch(`${env.server.url}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ variant: 'fiveup', players: 2, redeal: false, name: 'Ana', bots: [{ seat: 1, level: 'easy' }] }) })).json();
+  const { context, page } = await h.newPlayer(env.browser, errors, { width: 390, height: 844 });
+  const url = `${env.server.url}/g/${created.game.id}`;
+  await page.goto(url);
+  await page.waitForSelector('.seat');
+  assert.equal(await page.locator('.hand-tile').count(), 0, 'watching: no hand');
+  const entries = await page.evaluate(() => history.length);
+  await page.evaluate((tok) => { location.hash = 'seat=' + tok; }, created.token);
+  await page.waitForSelector('.hand-tile');
+  assert.match(await page.locator('.seat-slot[data-pos=bottom] .name').textContent(), /^Ana \(you\)$/);
+  assert.equal(page.url(), url, 'the token left the address bar');
+  assert.ok(await page.evaluate((n) => history.length <= n + 1, entries), 'and adds no entry holding it');
+  assert.equal(await page.evaluate(() => location.hash), '');
+  await context.close();
+  assert.deepEqual(errors, []);
+});

@@ -236,8 +236,8 @@ test('"2 hours ago" and "2 days left", in both languages (Intl and the catalogs)
   const now = Date.parse('2026-12-01T12:00:00Z');
   const { ago, left } = await import('../frontend/static/assets/clock.js');
   const want = {
-    en: ['just now', '5 minutes ago', '2 hours ago', 'yesterday', '4 days ago', '2 days left', '1 day left', '5 h left', '1 min left', 'time is up'],
-    it: ['proprio ora', '5 minuti fa', '2 ore fa', 'ieri', '4 giorni fa', 'ancora 2 giorni', 'ancora 1 giorno', 'ancora 5 ore', 'ancora 1 minuto', 'tempo scaduto'],
+    en: ['just now', '5 minutes ago', '2 hours ago', 'yesterday', '4 days ago', '2 days left', '1 day left', '5 h left', '2 min left', '30 s left', '1 s left', 'time is up'],
+    it: ['proprio ora', '5 minuti fa', '2 ore fa', 'ieri', '4 giorni fa', 'ancora 2 giorni', 'ancora 1 giorno', 'ancora 5 ore', 'ancora 2 minuti', 'ancora 30 secondi', 'ancora 1 secondo', 'tempo scaduto'],
   };
   try {
     for (const lang of ['en', 'it']) {
@@ -246,7 +246,7 @@ test('"2 hours ago" and "2 days left", in both languages (Intl and the catalogs)
         ago('2026-12-01T11:59:30Z', now), ago('2026-12-01T11:55:00Z', now), ago('2026-12-01T10:00:00Z', now),
         ago('2026-11-30T10:00:00Z', now), ago('2026-11-27T12:00:00Z', now),
         left('2026-12-03T12:00:01Z', now), left('2026-12-02T13:00:00Z', now), left('2026-12-01T17:30:00Z', now),
-        left('2026-12-01T12:00:30Z', now), left('2026-12-01T11:00:00Z', now),
+        left('2026-12-01T12:02:10Z', now), left('2026-12-01T12:00:30Z', now), left('2026-12-01T12:00:00.400Z', now), left('2026-12-01T11:00:00Z', now),
       ], want[lang], lang);
     }
   } finally {
@@ -321,4 +321,49 @@ test('isolate: names with right-to-left letters are bidi-isolated inside sentenc
   assert.equal(seatName(view, 0, null), '\u2068דנה\u2069');
   assert.equal(seatName(view, 0, 0), 'You');
   assert.match(invitation(view), /^\u2068דנה\u2069 invited you to /);
+});
+
+test('a clock turns urgent in its last tenth and its last hour, and counts seconds at the end', async () => {
+  const { countdown, nextTick } = await import('../frontend/static/assets/clock.js');
+  const now = Date.parse('2026-12-01T12:00:00Z');
+  const at = (s) => new Date(now + s * 1000).toISOString();
+  const day = 86400;
+  assert.deepEqual(countdown(at(3 * day), 7 * day, now), { text: '3 days left', urgent: false });
+  assert.deepEqual(countdown(at(0.6 * day), 7 * day, now), { text: 'Hurry: 14 h left', urgent: true }, 'the last tenth of 7 days');
+  assert.deepEqual(countdown(at(5 * 3600), day, now), { text: '5 h left', urgent: false });
+  assert.deepEqual(countdown(at(40 * 60), day, now), { text: 'Hurry: 40 min left', urgent: true }, 'under an hour');
+  assert.deepEqual(countdown(at(45), 60, now), { text: 'Hurry: 45 s left', urgent: true }, 'a one-minute clock counts seconds');
+  assert.deepEqual(countdown(at(-5), 60, now), { text: 'time is up', urgent: true });
+  assert.equal(nextTick(at(45), now), 1000, 'every second at the end');
+  assert.ok(nextTick(at(3 * day + 17), now) <= 30000, 'at most every half minute');
+  assert.equal(nextTick(at(-1), now), Infinity);
+});
+
+test('the log tells the computer\'s moves for an away seat as the computer\'s; a game where every person is away is paused', async () => {
+  const { describe } = await import('../frontend/static/assets/log.js');
+  const { statusText, paused } = await import('../frontend/static/assets/table.js');
+  const seats = [{ seat: 0, team: 0, name: 'Ana', taken: true, away: true }, { seat: 1, team: 1, name: 'Eve', taken: true, away: false }];
+  const view = { status: 'playing', seats, hand: { turn: 0, phase: 'play' }, log: [
+    { seq: 1, hand: 1, type: 'play', seat: 0, tile: [6, 6], end: 'lead', points: 0 },
+    { seq: 2, hand: 1, type: 'away', seat: 0, reason: 'timeout' },
+    { seq: 3, hand: 1, type: 'play', seat: 0, tile: [6, 5], end: 'left', points: 5 },
+    { seq: 4, hand: 1, type: 'away', seat: 1, reason: 'asked' },
+    { seq: 5, hand: 1, type: 'pass', seat: 1 },
+    { seq: 6, hand: 1, type: 'back', seat: 1 },
+    { seq: 7, hand: 1, type: 'play', seat: 1, tile: [5, 5], end: 'left', points: 0 },
+  ] };
+  assert.deepEqual(describe(view, 0).map((l) => l.text), [
+    'You led 6–6', 'You ran out of time; the computer plays for you', 'The computer played 6–5 on the left for you and scored 5',
+    'Eve let the computer play', 'The computer passed for Eve', 'Eve is back', 'Eve played 5–5 on the left',
+  ]);
+  assert.equal(describe(view, 1)[2].text, 'The computer played 6–5 on the left for Ana and scored 5');
+  // A seat away since before the log's window: its plays are the computer's too.
+  const later = { ...view, log: view.log.slice(2, 3) };
+  assert.deepEqual(describe(later, 1).map((l) => l.text), ['The computer played 6–5 on the left for Ana and scored 5']);
+  assert.equal(paused(view), false);
+  const all = { ...view, seats: seats.map((s) => ({ ...s, away: true })) };
+  assert.equal(paused(all), true);
+  assert.equal(statusText(all, 0), 'Paused: everyone is away');
+  const bots = { ...view, seats: [seats[0], { ...seats[1], bot: 'easy', away: false }] };
+  assert.equal(paused(bots), true, 'the computers do not keep a game of people going');
 });

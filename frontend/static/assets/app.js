@@ -5,7 +5,7 @@ import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName, invitation, announcement } from './log.js';
-import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns } from './table.js';
+import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { newPlays, replay, finish as finishReplay } from './replay.js';
 import { t, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
@@ -82,6 +82,7 @@ function describePrompt() {
   }
   if (view.status === 'open') { prompt(t('prompt.invite')); return; }
   if (view.status === 'finished') { prompt(statusText(view, me())); return; }
+  if (paused(view)) { prompt(t('prompt.paused')); return; }
   if (view.you.confirm) { prompt(t('prompt.mayRedeal')); return; }
   if (!myTurn()) { prompt(t('prompt.waitingFor', { name: seatName(view, view.hand.turn ?? (view.hand.confirming || [])[0], null) })); return; }
   if (selectedTile) prompt(t('prompt.chooseEnd', { tile: tileName(selectedTile) }));
@@ -105,6 +106,7 @@ function show(v, force) {
   document.body.dataset.version = view.version;
   document.body.dataset.turn = myTurn() ? 'mine' : view.status === 'playing' ? 'other' : '';
   renderSeats($('#table'), view, me());
+  tick();
   renderInfo($('#board-info'), view, me());
   drawBoard();
   replay($('#board'), $('#table'), newPlays(before, view));
@@ -423,10 +425,28 @@ $('#redeal-btn').addEventListener('click', () => send({ type: 'redeal' }));
 $('#away-btn').addEventListener('click', () => { toggleMenu(false); send({ type: 'away' }); });
 $('#back-btn').addEventListener('click', () => send({ type: 'back' }));
 $('#rematch-btn').addEventListener('click', () => newMatch());
-setInterval(() => tickCountdowns($('#table')), 30000);
+// The seats' countdowns: again when their text changes (every second in
+// their last two minutes, else at most every half minute).
+let tickTimer = null;
+function tick() {
+  clearTimeout(tickTimer);
+  const next = tickCountdowns($('#table'));
+  if (next !== Infinity) tickTimer = setTimeout(tick, next);
+}
 $('#keep-btn').addEventListener('click', () => send({ type: 'keep' }));
 $('#zoom-btn').addEventListener('click', () => { fitAll = !fitAll; drawBoard(); });
 document.addEventListener('visibilitychange', () => { if (!document.hidden) poller.wake(); else poller.schedule(); });
+// A seat link pasted into a tab that already shows this game: its seat,
+// and the address bar and history clean again (takeFragment).
+window.addEventListener('hashchange', () => {
+  takeFragment(id);
+  const saved = getGame(id);
+  if (saved && saved.token && saved.token !== token) {
+    token = saved.token;
+    poller.setToken(token);
+    poller.now();
+  }
+});
 window.addEventListener('focus', () => poller.wake());
 let resizeTimer = null;
 window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawBoard, 100); });

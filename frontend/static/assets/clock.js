@@ -16,11 +16,16 @@ export function ago(t0, now = Date.now()) {
   return rtf.format(-Math.floor(s / 86400), 'day');
 }
 
-/** left says how long until t: "2 days left", "5 h left", "12 min left". */
+/**
+ * left says how long until t: "2 days left", "5 h left", "40 min left",
+ * and in the last two minutes "45 s left" (a one-minute clock counts
+ * seconds).
+ */
 export function left(t0, now = Date.now()) {
   const s = (Date.parse(t0) - now) / 1000;
   if (s <= 0) return t('time.up');
-  if (s < 3600) return t('time.leftMin', { n: Math.max(1, Math.floor(s / 60)) });
+  if (s < 120) return t('time.leftSec', { n: Math.ceil(s) });
+  if (s < 3600) return t('time.leftMin', { n: Math.floor(s / 60) });
   if (s < 86400) return t('time.leftHours', { n: Math.floor(s / 3600) });
   return t('time.leftDays', { n: Math.floor(s / 86400) });
 }
@@ -36,4 +41,28 @@ export function when(t0, now = Date.now()) {
   if (days === 1) return `${new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' }).format(-1, 'day')} ${hm}`;
   if (days < 7) return `${new Intl.DateTimeFormat(locale(), { weekday: 'short' }).format(d)} ${hm}`;
   return `${new Intl.DateTimeFormat(locale(), { day: 'numeric', month: 'short' }).format(d)} ${hm}`;
+}
+
+/**
+ * urgent: a deadline whose last tenth of moveTime (seconds) has come, or
+ * that is under an hour away.
+ */
+export function urgent(t0, moveTime, now = Date.now()) {
+  const s = (Date.parse(t0) - now) / 1000;
+  return s < 3600 || (moveTime > 0 && s < moveTime / 10);
+}
+
+/** countdown is a deadline as the seat shows it: {text, urgent}. */
+export function countdown(t0, moveTime, now = Date.now()) {
+  const u = urgent(t0, moveTime, now);
+  const text = left(t0, now);
+  return { text: u && Date.parse(t0) > now ? t('time.hurry', { left: text }) : text, urgent: u };
+}
+
+/** nextTick: ms until a deadline's text may change (every second in its last two minutes). */
+export function nextTick(t0, now = Date.now()) {
+  const s = (Date.parse(t0) - now) / 1000;
+  if (s <= 0) return Infinity;
+  if (s < 120) return 1000;
+  return Math.min(30000, ((s % 60) || 60) * 1000 + 50);
 }

@@ -50,6 +50,11 @@ export const seatPerson = (seat, me) => (seat === me && me !== null && me !== un
 
 /** say is key's text for a subject's person: key.you, key.we, key.many, else key. */
 export function say(key, who, params) {
+  if (who.startsWith('bot.')) {
+    const k = who === 'bot.you' ? `${key}.bot.you` : `${key}.bot`;
+    if (has(k)) return t(k, params);
+    who = who.slice(4);
+  }
   return t(has(`${key}.${who}`) ? `${key}.${who}` : key, params);
 }
 
@@ -76,6 +81,17 @@ export function handEndText(view, e, me, closer) {
 }
 
 /**
+ * awayAtStart: for each seat, whether the computer was playing for it when
+ * the view's log begins (its first away/back event there is a back, or it
+ * has none and is away now).
+ */
+function awayAtStart(view) {
+  const first = {};
+  for (const e of view.log || []) if ((e.type === 'away' || e.type === 'back') && !(e.seat in first)) first[e.seat] = e.type;
+  return view.seats.map((s) => (s.seat in first ? first[s.seat] === 'back' : !!s.away));
+}
+
+/**
  * describe turns the log into plain lines, newest last. A draw followed by a
  * pass of the same seat becomes one line.
  */
@@ -83,10 +99,14 @@ export function describe(view, me) {
   const out = [];
   const log = view.log || [];
   let lastPlayer = null;
+  const away = awayAtStart(view);
   for (let i = 0; i < log.length; i++) {
     const e = log[i];
     const who = e.seat !== undefined ? seatName(view, e.seat, me) : '';
-    const p = e.seat !== undefined ? seatPerson(e.seat, me) : 'one';
+    // The computer's moves for an away seat are told as its own.
+    const p = e.seat !== undefined ? (away[e.seat] ? 'bot.' : '') + seatPerson(e.seat, me) : 'one';
+    if (e.type === 'away') away[e.seat] = true;
+    if (e.type === 'back') away[e.seat] = false;
     let text;
     switch (e.type) {
       case 'deal': text = say('log.deal', seatPerson(e.leader, me), { hand: e.hand, name: seatName(view, e.leader, me) }); break;

@@ -1,7 +1,7 @@
 // table.js: the seats around the table, the status line, the scores and the
 // hand-end / match-end summary. It reads the view; it decides nothing.
 
-import { left } from './clock.js';
+import { countdown, nextTick } from './clock.js';
 import { seatName, teamName, handEndText, closerOf, count, isolate, person, say } from './log.js';
 import { t, list } from './i18n.js';
 import { tileSVG, tileName, renderBoard } from './render.js';
@@ -52,8 +52,10 @@ function seatCard(view, s, me) {
   if (s.away) card.append(el('div', 'flag away', t('seat.away')));
   if (hand && hand.turn === s.seat) card.append(el('div', 'flag', t(s.seat === me ? 'seat.yourTurn' : 'seat.toPlay')));
   if (hand && hand.deadline && (hand.turn === s.seat || (hand.confirming || []).includes(s.seat)) && !s.away) {
-    const c = el('div', 'countdown', left(hand.deadline));
+    const c = el('div', 'countdown');
     c.dataset.deadline = hand.deadline;
+    c.dataset.moveTime = view.options.moveTime || 0;
+    paintCountdown(c);
     card.append(c);
   }
   if (hand && hand.phase === 'confirm' && (hand.confirming || []).includes(s.seat)) card.append(el('div', 'flag', t('seat.redeal')));
@@ -87,9 +89,29 @@ export function seriesText(view, me) {
   return say('series.leads', person(view, best[1], me), { name: teamName(view, best[1], me), score });
 }
 
-/** tickCountdowns brings the shown deadlines up to date (every half minute). */
-export function tickCountdowns(root) {
-  for (const c of root.querySelectorAll('.countdown[data-deadline]')) c.textContent = left(c.dataset.deadline);
+function paintCountdown(c, now = Date.now()) {
+  const d = countdown(c.dataset.deadline, Number(c.dataset.moveTime), now);
+  c.textContent = d.text;
+  c.classList.toggle('urgent', d.urgent);
+}
+
+/**
+ * tickCountdowns brings the shown deadlines up to date and returns the ms
+ * until one of them changes again (Infinity: none shown).
+ */
+export function tickCountdowns(root, now = Date.now()) {
+  let next = Infinity;
+  for (const c of root.querySelectorAll('.countdown[data-deadline]')) {
+    paintCountdown(c, now);
+    next = Math.min(next, nextTick(c.dataset.deadline, now));
+  }
+  return next;
+}
+
+/** paused: a game being played whose every person is away waits (API.md "Clocks"). */
+export function paused(view) {
+  const people = view.seats.filter((s) => s.taken && !s.bot);
+  return view.status === 'playing' && people.length > 0 && people.every((s) => s.away);
 }
 
 /** statusText: one line saying who is to act. */
@@ -101,6 +123,7 @@ export function statusText(view, me) {
   if (view.status === 'finished') {
     return say('status.over', person(view, view.winner, me), { team: teamName(view, view.winner, me) });
   }
+  if (paused(view)) return t('status.paused');
   const h = view.hand;
   if (h.phase === 'confirm') {
     if (view.you && view.you.confirm) return t('status.yourChoice');
