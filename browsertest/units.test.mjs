@@ -353,13 +353,13 @@ test('the log tells the computer\'s moves for an away seat as the computer\'s; a
     { seq: 7, hand: 1, type: 'play', seat: 1, tile: [5, 5], end: 'left', points: 0 },
   ] };
   assert.deepEqual(describe(view, 0).map((l) => l.text), [
-    'You led 6–6', 'You ran out of time; the computer plays for you', 'The computer played 6–5 on the left for you and scored 5',
+    'You led 6–6', 'You ran out of time; the computer plays for you', 'The computer played 6–5 on the left and scored 5 for you',
     'Eve let the computer play', 'The computer passed for Eve', 'Eve is back', 'Eve played 5–5 on the left',
   ]);
-  assert.equal(describe(view, 1)[2].text, 'The computer played 6–5 on the left for Ana and scored 5');
+  assert.equal(describe(view, 1)[2].text, 'The computer played 6–5 on the left and scored 5 for Ana');
   // A seat away since before the log's window: its plays are the computer's too.
   const later = { ...view, log: view.log.slice(2, 3) };
-  assert.deepEqual(describe(later, 1).map((l) => l.text), ['The computer played 6–5 on the left for Ana and scored 5']);
+  assert.deepEqual(describe(later, 1).map((l) => l.text), ['The computer played 6–5 on the left and scored 5 for Ana']);
   assert.equal(paused(view), false);
   const all = { ...view, seats: seats.map((s) => ({ ...s, away: true })) };
   assert.equal(paused(all), true);

@@ -50,11 +50,6 @@ export const seatPerson = (seat, me) => (seat === me && me !== null && me !== un
 
 /** say is key's text for a subject's person: key.you, key.we, key.many, else key. */
 export function say(key, who, params) {
-  if (who.startsWith('bot.')) {
-    const k = who === 'bot.you' ? `${key}.bot.you` : `${key}.bot`;
-    if (has(k)) return t(k, params);
-    who = who.slice(4);
-  }
   return t(has(`${key}.${who}`) ? `${key}.${who}` : key, params);
 }
 
@@ -102,9 +97,11 @@ export function describe(view, me) {
   const away = awayAtStart(view);
   for (let i = 0; i < log.length; i++) {
     const e = log[i];
-    const who = e.seat !== undefined ? seatName(view, e.seat, me) : '';
-    // The computer's moves for an away seat are told as its own.
-    const p = e.seat !== undefined ? (away[e.seat] ? 'bot.' : '') + seatPerson(e.seat, me) : 'one';
+    // The computer's moves for an away seat are told as the computer's:
+    // "The computer played 5–5 on the left for you".
+    const bot = e.seat !== undefined && away[e.seat] && ['play', 'draw', 'pass'].includes(e.type);
+    const p = bot ? 'one' : e.seat !== undefined ? seatPerson(e.seat, me) : 'one';
+    const who = bot ? t('who.computer') : e.seat !== undefined ? seatName(view, e.seat, me) : '';
     if (e.type === 'away') away[e.seat] = true;
     if (e.type === 'back') away[e.seat] = false;
     let text;
@@ -133,6 +130,7 @@ export function describe(view, me) {
       case 'matchEnd': text = say('log.matchEnd', person(view, e.team, me), { team: teamName(view, e.team, me) }); break;
       default: text = e.type;
     }
+    if (bot) text += seatPerson(e.seat, me) === 'you' ? t('log.forYou') : t('log.for', { name: seatName(view, e.seat, me) });
     out.push({ seq: e.seq, type: e.type, seat: e.seat, text, at: e.at || null });
   }
   return out;
