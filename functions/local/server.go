@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,8 +97,17 @@ func now() time.Time {
 // and "/api" with a redirect, where API.md wants a 404 not_found. The API
 // logs each of its requests itself (with its route, game and outcome); the
 // page's requests are logged here, so every request has one line.
-func newHandler(a *api.Handler, logger *slog.Logger) http.Handler {
+//
+// With publicURL (-public-url, PUBLIC_URL), a page asked for at another
+// address (http://localhost:8080/ on the host's own browser) is sent to
+// that address, so the links the page makes (the invite link, seat links)
+// are ones friends can open. The API answers at any address.
+func newHandler(a *api.Handler, logger *slog.Logger, publicURL string) http.Handler {
 	page := logRequests(logger, frontend.Handler())
+	public := ""
+	if u, err := url.Parse(publicURL); err == nil && publicURL != "" {
+		public = u.Host
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == "PRI" {
 			// HTTP/2's connection preface on a cleartext HTTP/1 server
@@ -109,8 +119,17 @@ func newHandler(a *api.Handler, logger *slog.Logger) http.Handler {
 			a.ServeHTTP(w, r)
 			return
 		}
+		if public != "" && !strings.EqualFold(r.Host, public) && (r.Method == http.MethodGet || r.Method == http.MethodHead) && isPage(r.URL.Path) {
+			http.Redirect(w, r, publicURL+r.URL.RequestURI(), http.StatusFound)
+			return
+		}
 		page.ServeHTTP(w, r)
 	})
+}
+
+// isPage: a path a person opens (not a file a page loads).
+func isPage(p string) bool {
+	return p == "/" || p == "/index.html" || p == "/rules" || strings.HasPrefix(p, "/g/")
 }
 
 // ExpireEvery is how often the bbolt store deletes the games past their
@@ -216,7 +235,7 @@ func serve(ctx context.Context, cfg setup.Config, logger *slog.Logger, ready fun
 		return err
 	}
 	a := cfg.API(st, logger, now)
-	handler := newHandler(a, logger)
+	handler := newHandler(a, logger, cfg.PublicURL)
 	if testClock != nil {
 		host := displayAddr(ln.Addr())
 		mux := http.NewServeMux()
@@ -242,7 +261,11 @@ func serve(ctx context.Context, cfg setup.Config, logger *slog.Logger, ready fun
 	swept := make(chan struct{})
 	go func() { defer close(swept); sweep(sweepCtx, a, st, displayAddr(ln.Addr()), logger) }()
 	defer func() { stopSweep(); <-swept }()
-	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+displayAddr(ln.Addr()))
+	site := "http://" + displayAddr(ln.Addr())
+	if cfg.PublicURL != "" {
+		site = cfg.PublicURL // where friends open it (-public-url)
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "url", site)
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

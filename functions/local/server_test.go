@@ -327,3 +327,48 @@ func TestRateLimitIsOnByDefault(t *testing.T) {
 		t.Errorf("-rate-limit 0: %d requests limited", n)
 	}
 }
+
+// With -public-url, a page asked for at another address is sent to the
+// public one (so its invite links are ones friends can open); the API and
+// the files a page loads answer at any address; a URL that is not a site
+// is refused at start.
+func TestPublicURLSendsPagesThere(t *testing.T) {
+	base, _, _ := inProcess(t, "-data", t.TempDir(), "-public-url", "http://192.0.2.7:8080/")
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, c := range []struct {
+		path     string
+		status   int
+		location string
+	}{
+		{"/", http.StatusFound, "http://192.0.2.7:8080/"},
+		{"/g/k3x9q2m7ab", http.StatusFound, "http://192.0.2.7:8080/g/k3x9q2m7ab"},
+		{"/rules?x=1", http.StatusFound, "http://192.0.2.7:8080/rules?x=1"},
+		{"/dist/game.js", http.StatusOK, ""},
+		{"/api/push", http.StatusOK, ""},
+	} {
+		res, err := client.Get(base + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != c.status || res.Header.Get("Location") != c.location {
+			t.Errorf("GET %s = %d %q, want %d %q", c.path, res.StatusCode, res.Header.Get("Location"), c.status, c.location)
+		}
+	}
+	// At the public address itself the page is served.
+	req, _ := http.NewRequest(http.MethodGet, base+"/", nil)
+	req.Host = "192.0.2.7:8080"
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("the page at the public address: %d", res.StatusCode)
+	}
+	for _, bad := range []string{"192.0.2.7:8080", "ftp://x", "http://", "http://x/sub", "http://x/?q=1"} {
+		if code := run(context.Background(), []string{"-public-url", bad}, func(string) string { return "" }, io.Discard, nil); code != 2 {
+			t.Errorf("-public-url %q: exit %d, want 2", bad, code)
+		}
+	}
+}

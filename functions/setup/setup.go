@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +32,7 @@ const (
 	EnvPushSubject  = "PUSH_SUBJECT"        // VAPID contact, mailto: or https:
 	EnvRateLimit    = "RATE_LIMIT"          // API requests per second per address; 0: no limit
 	EnvHost         = "PUBLIC_HOST"         // the site's host name, for pushes a scheduled sweep sends
+	EnvPublicURL    = "PUBLIC_URL"          // local: the address friends open (pages asked for at another are sent there)
 )
 
 // Config is every setting of every deployment.
@@ -45,6 +47,7 @@ type Config struct {
 	PushSubject       string  // VAPID contact; empty: the request's origin
 	PublicHost        string  // the site's host for pushes sent outside a request
 	RateLimit         float64 // API requests per second per address; 0: no limit
+	PublicURL         string  // local: the site's address for friends, "" for none (scheme and host only)
 }
 
 // DefaultRateLimit is the API requests per second per address where the
@@ -86,6 +89,7 @@ func FromEnv(def Config, getenv func(string) string) (Config, error) {
 	cfg.PushInsecure = getenv(EnvPushInsecure) == "1"
 	cfg.PushSubject = getenv(EnvPushSubject)
 	cfg.PublicHost = getenv(EnvHost)
+	cfg.PublicURL = getenv(EnvPublicURL)
 	var err error
 	if v := getenv(EnvRateLimit); v != "" {
 		r, rerr := ParseRate(v)
@@ -115,6 +119,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	fs.BoolVar(&cfg.Push, "push", def.Push, "send Web Push notifications (env PUSH=0 turns them off)")
 	fs.BoolVar(&cfg.PushInsecure, "push-allow-insecure", def.PushInsecure, "allow http and loopback push endpoints, for tests only (env PUSH_ALLOW_INSECURE=1)")
 	fs.StringVar(&cfg.PushSubject, "push-subject", def.PushSubject, "VAPID contact, mailto: or https: (env PUSH_SUBJECT; default the page's origin)")
+	fs.StringVar(&cfg.PublicURL, "public-url", def.PublicURL, "the address friends open, e.g. http://192.168.1.20:8080: pages asked for at another address are sent there, so invite links carry it (env PUBLIC_URL)")
 	fs.Func("rate-limit", fmt.Sprintf("API requests per second per address, 0 for no limit (env RATE_LIMIT; default %d)", DefaultRateLimit), func(v string) error {
 		r, err := ParseRate(v)
 		cfg.RateLimit = r
@@ -134,6 +139,16 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	if cfg.DynamoTable == "" && cfg.DataDir == "" {
 		return Config{}, errors.New("empty data directory")
+	}
+	if cfg.PublicURL != "" {
+		u, err := url.Parse(cfg.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			return Config{}, fmt.Errorf("-public-url (PUBLIC_URL) %q: want http:// or https:// and a host, nothing after it", cfg.PublicURL)
+		}
+		cfg.PublicURL = u.Scheme + "://" + u.Host
+		if cfg.PublicHost == "" {
+			cfg.PublicHost = u.Host
+		}
 	}
 	// A local DynamoDB starts empty; on AWS the table belongs to template.yaml.
 	cfg.CreateDynamoTable = cfg.DynamoTable != "" && cfg.DynamoEndpoint != ""
