@@ -27,6 +27,15 @@ test('my games come from the server, and hide with undo', { skip: env.skip, time
   await page.waitForSelector(`#my-games li[data-game="${first}"]`);
   assert.equal(await page.locator('#my-games li').count(), 2);
   assert.equal(await page.locator('#my-games li').first().getAttribute('data-game'), second, 'most recently updated first');
+  // An inbox: both are Ana's turn (the computers play at once), counted
+  // beside the heading and in the tab's title; it comes before the form.
+  assert.equal(await page.locator('#my-games li.your-turn').count(), 2);
+  assert.equal(await page.textContent('#turn-count'), '2 to play');
+  assert.equal(await page.title(), '(2) Tessera — your turn');
+  assert.ok(await page.evaluate(() => document.querySelector('#mine-h').compareDocumentPosition(document.querySelector('#create')) & Node.DOCUMENT_POSITION_FOLLOWING), 'the inbox first, the form after it');
+  await page.click('.new-link a');
+  assert.equal(await page.evaluate(() => location.hash), '#new-h', 'the form one tap away');
+  await page.evaluate(() => history.replaceState(null, '', '/'));
   assert.match(await page.textContent(`#my-games li[data-game="${first}"] a`), /^Five Up with Ana, Pip$/);
   assert.match(await page.textContent(`#my-games li[data-game="${first}"] .game-state`), /(your turn|waiting for the others) · just now$/);
   assert.deepEqual(requests.filter((r) => r.startsWith('GET /api/games')), [], 'the list does not poll every game');
@@ -46,6 +55,13 @@ test('my games come from the server, and hide with undo', { skip: env.skip, time
   await page.click(`#my-games li[data-game="${first}"] button:has-text("Show")`);
   assert.equal(await page.isVisible('#show-hidden'), false);
   assert.equal(await page.locator('#my-games li').count(), 2);
+  // A game that waits for the others goes below those where it is your turn.
+  const waiting = await (await fetch(`${url}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ variant: 'fiveup', players: 2, name: 'Ana', key: await page.evaluate(() => localStorage.getItem('tessera.key')) }) })).json();
+  await page.reload();
+  await page.waitForSelector(`#my-games li[data-game="${waiting.game.id}"]`);
+  assert.equal(await page.locator('#my-games li').last().getAttribute('data-game'), waiting.game.id, 'newest, but waiting for players: after your turns');
+  assert.match(await page.textContent(`#my-games li[data-game="${waiting.game.id}"] .game-state`), /waiting for players/);
 
   // The player link, drawn as a QR code, with the warning.
   await page.click('#player-link-btn');

@@ -146,7 +146,11 @@ function entries() {
     out.push({ id, seat: g.seat, variant: s.variant, status: s.status, yourTurn: s.status === 'playing' && s.turn === g.seat,
       names: s.players, scores: s.scores, teams: s.teams, deadline: null, updatedAt: s.updatedAt });
   }
-  return out.sort((a, b) => Date.parse(b.updatedAt || 0) - Date.parse(a.updatedAt || 0));
+  // An inbox: the games where it is your turn first, then those waiting for
+  // the others (or for players), then the finished ones; newest first in
+  // each.
+  const group = (e) => (e.yourTurn ? 0 : e.status === 'finished' ? 2 : 1);
+  return out.sort((a, b) => group(a) - group(b) || Date.parse(b.updatedAt || 0) - Date.parse(a.updatedAt || 0));
 }
 
 function gameLine(e, hidden) {
@@ -201,6 +205,12 @@ function renderHome() {
   const hiddenHere = all.filter((e) => hidden.has(e.id));
   $('#no-games').hidden = shown.length > 0;
   $('#my-games').replaceChildren(...shown.map((e) => gameLine(e, false)), ...(showHidden ? hiddenHere.map((e) => gameLine(e, true)) : []));
+  // How many games wait for you: beside the heading, in the tab's title
+  // and on the app's icon where the platform has a badge.
+  const turns = shown.filter((e) => e.yourTurn).length;
+  $('#turn-count').textContent = turns ? t('mine.toPlay', { n: turns }) : '';
+  document.title = turns ? t('start.titleTurns', { n: turns }) : t('start.title');
+  if (navigator.setAppBadge) (turns ? navigator.setAppBadge(turns) : navigator.clearAppBadge()).catch(() => {});
   const toggle = $('#show-hidden');
   toggle.hidden = hiddenHere.length === 0;
   toggle.textContent = showHidden ? t('mine.hideHidden') : t('mine.showHidden', { n: hiddenHere.length });
