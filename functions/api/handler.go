@@ -37,8 +37,6 @@ type Handler struct {
 	svc   *game.Service
 	store store.Store
 	log   *slog.Logger
-	now   func() time.Time
-	rand  io.Reader
 	push  *PushConfig
 	limit *limiter // nil: no rate limit
 }
@@ -50,7 +48,7 @@ func New(cfg Config) *Handler {
 		panic("api: Config.Store is required")
 	}
 	svc := game.New(game.Config{Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Rand: cfg.Rand, Bots: cfg.Bots, Push: cfg.Push})
-	h := &Handler{svc: svc, store: cfg.Store, log: svc.Log(), now: svc.Now, rand: svc.Rand(), push: cfg.Push}
+	h := &Handler{svc: svc, store: cfg.Store, log: svc.Log(), push: cfg.Push}
 	if cfg.RateLimit != nil {
 		h.limit = newLimiter(*cfg.RateLimit)
 	}

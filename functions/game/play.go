@@ -163,11 +163,7 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 	var hash []byte
 	recorded := false
 	for attempt := 0; attempt < seatAttempts; attempt++ {
-		g, err := h.Load(ctx, id)
-		if err != nil {
-			return Answer{}, err
-		}
-		m, err := g.Replay()
+		g, m, err := h.loadMatch(ctx, id)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -261,11 +257,7 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 // holds the same move (a retry that raced itself), it is the answer;
 // otherwise the move was decided on a stale version.
 func (h *Service) lostRace(ctx context.Context, id string, seat int, moveID string) (Answer, error) {
-	g, err := h.Load(ctx, id)
-	if err != nil {
-		return Answer{}, err
-	}
-	m, err := g.Replay()
+	g, m, err := h.loadMatch(ctx, id)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -287,6 +279,19 @@ func notHeld(m *engine.Match, seat int, mv engine.Move, err error) error {
 		return err
 	}
 	return fmt.Errorf("%w: you do not hold that tile", engine.ErrIllegalMove)
+}
+
+// loadMatch reads game id (Load) and replays its match.
+func (h *Service) loadMatch(ctx context.Context, id string) (*Loaded, *engine.Match, error) {
+	g, err := h.Load(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := g.Replay()
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, m, nil
 }
 
 // seatOf is the seat token holds in g: ErrUnauthorized for none.
@@ -355,11 +360,7 @@ func (h *Service) Rematch(ctx context.Context, op Op, id, token string) (Answer,
 	if err := h.noteNext(ctx, id, nextID); err != nil {
 		return Answer{}, err
 	}
-	next, err := h.Load(ctx, nextID)
-	if err != nil {
-		return Answer{}, err
-	}
-	m, err := next.Replay()
+	next, m, err := h.loadMatch(ctx, nextID)
 	if err != nil {
 		return Answer{}, err
 	}
