@@ -148,8 +148,6 @@ export function applyStatic(root) {
       e.setAttribute(attr, t(key));
     }
   }
-  const title = root.querySelector && root.querySelector('title[data-i18n]');
-  if (title) document.title = title.textContent;
 }
 
 /**

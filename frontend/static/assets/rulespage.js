@@ -13,5 +13,5 @@ function show() {
 }
 
 langSwitch(document.querySelector('#lang'));
-onLangChange(show);
-loadLang(undefined, 'rules').catch(() => {}).then(show);
+onLangChange(show); // also when the words are loaded
+loadLang(undefined, 'rules').catch(() => show());

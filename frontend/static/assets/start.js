@@ -297,13 +297,17 @@ notifyControl($('#notify-home'));
 syncPush().catch(() => {});
 document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshHome().then(scheduleHome); });
 langSwitch($('#lang'));
-onLangChange(() => { paintVariants(); seatRows(); renderHome(); if (!$('#player-link-box').hidden) $('#player-qr').replaceChildren(qrSVG($('#player-link').value, t('link.qr'))); });
-// The page's words, then its lists: nothing is drawn in a language that is
-// about to change (the form's static text is in the HTML, in English, until
-// the catalog arrives).
-loadLang(undefined, 'start').catch(() => {}).then(() => {
+// Whenever the words change (loaded, or switched), what the page drew is
+// drawn again in them.
+function redraw() {
   paintVariants();
   seatRows();
   renderHome();
-  refreshHome().then(scheduleHome);
-});
+  if (!$('#player-link-box').hidden) $('#player-qr').replaceChildren(qrSVG($('#player-link').value, t('link.qr')));
+}
+onLangChange(redraw);
+// The page's words, then its lists: nothing is drawn in a language that is
+// about to change (the form's static text is in the HTML, in English, until
+// the catalog arrives). Loaded, the words redraw the page (onLangChange);
+// when they cannot be read, it is drawn as it is.
+loadLang(undefined, 'start').catch(redraw).then(() => refreshHome().then(scheduleHome));
