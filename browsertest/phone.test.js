@@ -135,7 +135,15 @@ test('a phone held sideways (740x360) keeps the table on screen with room for th
   const screen = { x: 0, y: 0, r: b.vw, b: b.vh };
   assert.ok(b.scrollW <= b.vw, `page is ${b.scrollW}px wide`);
   assert.ok(inside(b.table, screen), `the table ${JSON.stringify(b.table)} leaves the screen`);
-  for (const t of [...b.tiles, ...b.hand, ...b.seats]) assert.ok(inside(t, screen), `element ${JSON.stringify(t)} off screen`);
+  for (const t of [...b.hand, ...b.seats]) assert.ok(inside(t, screen), `element ${JSON.stringify(t)} off screen`);
+  assert.ok(inside(b.board, screen), `the board ${JSON.stringify(b.board)} leaves the screen`);
+  // A layout taller than the board (a spinner with arms up and down) is
+  // zoomed to readable tiles and scrolls inside the board: every tile is
+  // then within the board's scrolled area, not necessarily on screen.
+  const area = b.zoom === 'in'
+    ? { x: b.board.x - b.scroll.x, y: b.board.y - b.scroll.y, r: b.board.x - b.scroll.x + b.scroll.w, b: b.board.y - b.scroll.y + b.scroll.h }
+    : b.board;
+  for (const t of b.tiles) assert.ok(inside(t, area, 1), `tile ${JSON.stringify(t)} outside the board ${JSON.stringify(area)} (zoom ${b.zoom || 'fit'})`);
   assert.ok(b.board.h >= 150, `the board keeps ${b.board.h}px of height`);
   await context.close();
   assert.deepEqual(errors, [], 'no console errors');
