@@ -8,6 +8,15 @@ var fiveUp = RuleSet{
 	Variant: FiveUp, Name: "fiveup", Title: "Five Up",
 	DefaultPlayers: 4, DefaultTarget: 250, DefaultRedeal: true,
 	Spinner: true, Counts: true, Draw: true, RoundToFive: true, Clockwise: true,
+	Pool: func(o Options) string {
+		switch {
+		case o.Pairs:
+			return "fiveup-pairs"
+		case o.Players == 2:
+			return "fiveup-duel"
+		}
+		return "fiveup-multi"
+	},
 	validate: func(o Options) string {
 		switch {
 		case o.Players < 2 || o.Players > 4:

@@ -7,6 +7,7 @@ const Partnership Variant = 2
 var partnership = RuleSet{
 	Variant: Partnership, Name: "partnership", Title: "Partnership",
 	DefaultPlayers: 4, DefaultPairs: true, DefaultTarget: 50,
+	Pool: func(Options) string { return "partnership" },
 	validate: func(o Options) string {
 		switch {
 		case o.Players != 4 || !o.Pairs:

@@ -30,6 +30,9 @@ type RuleSet struct {
 	// Clockwise: how the page draws the turn (seat s+1 follows seat s
 	// either way).
 	Clockwise bool
+	// Pool names the rating pool of a game with these options (API.md
+	// "Ratings"); nil for a rule set that is never rated.
+	Pool func(o Options) string
 
 	// validate checks the options beyond the target (players, pairs,
 	// redeal); the error's text follows ErrBadInput.

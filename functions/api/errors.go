@@ -24,6 +24,7 @@ const (
 	codeTooLarge         = "too_large"
 	codeIllegalMove      = "illegal_move"
 	codeLimitReached     = "limit_reached"
+	codeNotEligible      = "not_eligible"
 	codeRateLimited      = "rate_limited"
 	codeUnavailable      = "unavailable"
 	codeInternal         = "internal"
@@ -78,8 +79,10 @@ func classify(err error) (status int, code string, public bool) {
 		return 409, codeNotYourTurn, true
 	case errors.Is(err, engine.ErrIllegalMove):
 		return 422, codeIllegalMove, true
-	case errors.Is(err, engine.ErrLimit):
+	case errors.Is(err, engine.ErrLimit), errors.Is(err, game.ErrLimitReached):
 		return 409, codeLimitReached, true
+	case errors.Is(err, game.ErrNotEligible):
+		return 409, codeNotEligible, true
 	case errors.Is(err, store.ErrUnavailable):
 		return 503, codeUnavailable, false
 	}

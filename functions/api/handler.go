@@ -73,15 +73,21 @@ const (
 	routeMePush
 	routePushKey
 	routeRematch
+	routeProfile
+	routePlayer
+	routeLobby
+	routeBoard
 )
 
 // allowed is each route's methods.
 var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.MethodGet},
 	routeSeats: {http.MethodPost}, routeMoves: {http.MethodPost}, routeMe: {http.MethodGet},
-	routeMePush: {http.MethodPut, http.MethodDelete}, routePushKey: {http.MethodGet}, routeRematch: {http.MethodPost}}
+	routeMePush: {http.MethodPut, http.MethodDelete}, routePushKey: {http.MethodGet}, routeRematch: {http.MethodPost},
+	routeProfile: {http.MethodPut}, routePlayer: {http.MethodGet}, routeLobby: {http.MethodGet}, routeBoard: {http.MethodGet}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
-	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch"}
+	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
+	routeProfile: "profile", routePlayer: "player", routeLobby: "lobby", routeBoard: "leaderboard"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -99,7 +105,7 @@ func parseRoute(path string) (route, string) {
 	}
 	rest, ok := strings.CutPrefix(path, "/api/games/")
 	if !ok {
-		return routeNone, ""
+		return communityRoute(path)
 	}
 	id, sub, hasSub := strings.Cut(rest, "/")
 	if id == "" {
@@ -180,6 +186,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case routePushKey:
 		h.pushKey(c)
 		return
+	case routePlayer:
+		h.player(c, id)
+		return
+	case routeLobby:
+		h.lobby(c)
+		return
+	case routeBoard:
+		h.leaderboard(c, id)
+		return
 	}
 	body, err := readBody(r)
 	if err != nil {
@@ -195,6 +210,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.move(c, body)
 	case routeRematch:
 		h.rematch(c, body)
+	case routeProfile:
+		h.putProfile(c, body)
 	case routeMePush:
 		if r.Method == http.MethodPut {
 			h.putDevice(c, body)

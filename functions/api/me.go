@@ -1,12 +1,14 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"time"
 
 	"tessera/engine"
 	"tessera/functions/game"
+	"tessera/functions/store"
 )
 
 // meGame is one game of GET /api/me.
@@ -101,7 +103,20 @@ func (h *Handler) me(c *call) {
 	if len(games) > maxMeGames {
 		games = games[:maxMeGames]
 	}
+	var player *game.Profile
+	if p.Player != "" {
+		pr, _, err := h.svc.LoadProfile(ctx, p.Player)
+		switch {
+		case err == nil:
+			player = pr
+		case !errors.Is(err, store.ErrNotFound): // none yet: a crash between the record and the profile
+			c.fail(err)
+			return
+		}
+	}
 	c.writeJSON(http.StatusOK, struct {
-		Games []meGame `json:"games"`
-	}{games})
+		Games   []meGame        `json:"games"`
+		Player  *privateProfile `json:"player"`
+		Leagues []struct{}      `json:"leagues"`
+	}{games, private(player), []struct{}{}})
 }

@@ -232,7 +232,7 @@ func TestConcurrentKeyedJoinsTakeOneSeat(t *testing.T) {
 			for _, r := range answers {
 				var a seatAnswerJSON
 				if (r.status != 200 && r.status != 201) || json.Unmarshal(r.body, &a) != nil || a.Token != keyBea {
-					t.Fatalf("a join answered %d %s", r.status, r.body)
+					t.Fatalf("a join answered %d %s\nlogs: %s", r.status, r.body, s.logs.String())
 				}
 				if r.status == 201 {
 					created++

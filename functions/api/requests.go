@@ -48,6 +48,8 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	f.require("name", hasName)
 	key := f.key()
 	moveTime, _ := f.int("moveTime", game.MinMoveTime, game.MaxMoveTime)
+	open, _ := f.bool("open")
+	rated, _ := f.bool("rated")
 	bots, hasBots := f.array("bots")
 	if f.err != nil {
 		return createRequest{}, f.err
@@ -83,6 +85,20 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 		if req.Bots, err = decodeBots(bots, o.Players, levels); err != nil {
 			return createRequest{}, err
 		}
+	}
+	// The room (API.md "Open tables"): strangers never wait forever.
+	req.Open, req.Rated = open, rated
+	switch {
+	case open && key == "":
+		return createRequest{}, badRequest("an open game needs your player key (key)")
+	case open && moveTime == 0:
+		return createRequest{}, badRequest("an open game needs a clock (moveTime)")
+	case rated && !open:
+		return createRequest{}, badRequest("a rated game must be open")
+	case rated && len(req.Bots) > 0:
+		return createRequest{}, badRequest("a rated game has no computer players")
+	case rated && game.PoolOf(o) == "":
+		return createRequest{}, badRequest("%s games are not rated", variant)
 	}
 	return req, nil
 }

@@ -122,6 +122,13 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 			b = strconv.AppendInt(b, int64(s.Tiles), 10)
 			b = append(b, `,"away":`...)
 			b = strconv.AppendBool(b, s.Away)
+			sm := a.seatMeta(s.Seat)
+			b = append(b, `,"player":`...)
+			b = appendID(b, sm.Player)
+			b = append(b, `,"rating":`...)
+			b = appendRating(b, sm.Rating)
+			b = append(b, `,"ratingAfter":`...)
+			b = appendRating(b, sm.RatingAfter)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -185,10 +192,30 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(matches), 10)
 	b = append(b, `,"wins":`...)
 	b = appendInts(b, wins)
-	b = append(b, `},"updatedAt":"`...)
+	b = append(b, `},"open":`...)
+	b = strconv.AppendBool(b, meta.Open)
+	b = append(b, `,"rated":`...)
+	b = strconv.AppendBool(b, meta.Rated)
+	b = append(b, `,"updatedAt":"`...)
 	b = meta.UpdatedAt.UTC().AppendFormat(b, time.RFC3339)
 	b = append(b, '"')
 	return append(b, '}'), nil
+}
+
+// seatMeta is the meta of seat s (none when the meta has no seats).
+func (a *viewAnswer) seatMeta(s int) game.SeatMeta {
+	if s >= 0 && s < len(a.meta.Seats) {
+		return a.meta.Seats[s]
+	}
+	return game.SeatMeta{Rating: -1, RatingAfter: -1}
+}
+
+// appendRating writes a rating, null for none (-1).
+func appendRating(b []byte, r int) []byte {
+	if r < 0 {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, int64(r), 10)
 }
 
 func appendHand(b []byte, h *engine.ViewHand, a *viewAnswer) ([]byte, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,17 +45,22 @@ type wireView struct {
 		Matches int   `json:"matches"`
 		Wins    []int `json:"wins"`
 	} `json:"series"`
+	Open      bool   `json:"open"`
+	Rated     bool   `json:"rated"`
 	UpdatedAt string `json:"updatedAt"`
 }
 
 type wireSeat struct {
-	Seat  int     `json:"seat"`
-	Name  *string `json:"name"`
-	Team  int     `json:"team"`
-	Bot   *string `json:"bot"`
-	Taken bool    `json:"taken"`
-	Tiles int     `json:"tiles"`
-	Away  bool    `json:"away"`
+	Seat        int     `json:"seat"`
+	Name        *string `json:"name"`
+	Team        int     `json:"team"`
+	Bot         *string `json:"bot"`
+	Taken       bool    `json:"taken"`
+	Tiles       int     `json:"tiles"`
+	Away        bool    `json:"away"`
+	Player      *string `json:"player"`
+	Rating      *int    `json:"rating"`
+	RatingAfter *int    `json:"ratingAfter"`
 }
 
 type wireHand struct {
@@ -167,11 +173,20 @@ func wire(a *viewAnswer) *wireView {
 	if v.Seats != nil {
 		w.Seats = make([]wireSeat, len(v.Seats))
 		for i, st := range v.Seats {
-			w.Seats[i] = wireSeat{st.Seat, st.Name, st.Team, st.Bot, st.Taken, st.Tiles, st.Away}
+			sm := a.seatMeta(st.Seat)
+			w.Seats[i] = wireSeat{st.Seat, st.Name, st.Team, st.Bot, st.Taken, st.Tiles, st.Away, idPtr(sm.Player), ratingPtr(sm.Rating), ratingPtr(sm.RatingAfter)}
 		}
 	}
 	w.Series.Matches, w.Series.Wins = a.series()
+	w.Open, w.Rated = a.meta.Open, a.meta.Rated
 	return w
+}
+
+func ratingPtr(r int) *int {
+	if r < 0 {
+		return nil
+	}
+	return &r
 }
 
 // TestAppendJSONIsMarshal: over 30 whole matches of every table
@@ -207,6 +222,17 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 		meta := game.Meta{ID: "abcdefghijklmnop", UpdatedAt: at, SeriesMatches: k, SeriesWins: []int{1, 2}}
 		if k%2 == 0 {
 			meta.MoveTime, meta.Deadline, meta.Next, meta.Previous = 3600, at.Add(time.Hour), "qrstuvwxyzabcdef", "ghijklmnopqrstuv"
+			meta.Open, meta.Rated = true, k%4 == 0
+			meta.Seats = make([]game.SeatMeta, c.Players)
+			for i := range meta.Seats {
+				meta.Seats[i] = game.SeatMeta{Player: "p" + strings.Repeat(string(rune('a'+i)), 15), Rating: 1400 + 37*i, RatingAfter: -1}
+				if i == 1 {
+					meta.Seats[i] = game.SeatMeta{Rating: -1, RatingAfter: -1}
+				}
+				if k%4 == 0 {
+					meta.Seats[i].RatingAfter = 1500 + i
+				}
+			}
 		}
 		for step := 0; m.Status() == engine.StatusPlaying; step++ {
 			act := m.ToAct()

@@ -71,8 +71,15 @@ const (
 // the engine refuses, is replaced by the easy one for that move (and
 // logged, without the move: it may name the seat's hidden tiles), so that a
 // game never gets stuck on a computer seat.
-func (h *Service) RunBots(m *engine.Match, t *Thinking) error {
-	err := referee.Play(m, h.Players(t), awayLevel, func(seat int, level string) {
+//
+// In an open game (open) the computer plays on for away seats even when
+// every person is away (API.md "Open tables").
+func (h *Service) RunBots(m *engine.Match, t *Thinking, open bool) error {
+	play := referee.Play
+	if open {
+		play = referee.PlayOn
+	}
+	err := play(m, h.Players(t), awayLevel, func(seat int, level string) {
 		h.log.Warn("computer player replaced by easy for one move", "seat", seat, "level", level)
 	})
 	if err != nil {

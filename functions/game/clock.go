@@ -94,6 +94,9 @@ func (s *Stored) reminderOf(i int) time.Time {
 // deadline; zero for never (the store's index is sparse).
 func (s *Stored) Due() time.Time {
 	var d time.Time
+	if s.Settle == SettlePending {
+		d = time.Unix(s.SettleAt, 0).UTC() // settle.go: at once
+	}
 	for i := range s.Seats {
 		for _, t := range []time.Time{s.reminderOf(i), s.DeadlineOf(i)} {
 			if !t.IsZero() && (d.IsZero() || t.Before(d)) {
@@ -118,9 +121,26 @@ func (s *Stored) overdue(now time.Time) []int {
 // Meta is what a view of the game at version, last changed at t, shows
 // beside the rules.
 func (s *Stored) Meta(id string, version int64, t time.Time) Meta {
-	return Meta{ID: id, Version: version, UpdatedAt: t, MoveTime: int(s.MoveTime),
+	m := Meta{ID: id, Version: version, UpdatedAt: t, MoveTime: int(s.MoveTime),
 		Deadline: s.deadline(), Next: s.Next, Previous: s.Previous,
-		SeriesMatches: s.SeriesMatches, SeriesWins: s.SeriesWins, EventTimes: s.Times}
+		SeriesMatches: s.SeriesMatches, SeriesWins: s.SeriesWins, EventTimes: s.Times,
+		Open: s.Open, Rated: s.Rated, Seats: make([]SeatMeta, len(s.Seats))}
+	for i, a := range s.Seats {
+		m.Seats[i] = SeatMeta{Player: a.Player, Rating: -1, RatingAfter: -1}
+		if s.Rated {
+			m.Seats[i].Rating, m.Seats[i].RatingAfter = a.Rating, a.RatingAfter
+		}
+	}
+	return m
+}
+
+// SeatMeta is what a view shows of a seat beside the rules: the player id
+// holding it ("" for none) and, in a rated game, its rating when it sat
+// down and after the match (-1 for none).
+type SeatMeta struct {
+	Player      string
+	Rating      int
+	RatingAfter int
 }
 
 // Meta is what the service adds to the rules' view of a game (package api
@@ -144,6 +164,10 @@ type Meta struct {
 	// keeps the entries that cover the events a view shows). Events past
 	// the last entry have no time.
 	EventTimes []EventTime
+	// Open, Rated and Seats are the room's (API.md "Community"); Seats
+	// is indexed by seat.
+	Open, Rated bool
+	Seats       []SeatMeta
 }
 
 // EventTime is when the request that caused events up to seq UpTo was made.

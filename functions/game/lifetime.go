@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"tessera/engine"
 	"tessera/functions/store"
 )
 
@@ -43,9 +44,19 @@ func (h *Service) SaveGame(ctx context.Context, id string, st *Stored, prev stor
 	if err := h.keepRecords(ctx, st, prev.UpdatedAt, now); err != nil {
 		return store.Item{}, err
 	}
+	e, err := entryOf(id, st)
+	if err != nil {
+		return store.Item{}, err
+	}
 	saved := store.Item{Version: prev.Version + 1, State: SealStored(id, prev.Version+1, st),
-		UpdatedAt: now, Due: st.Due(), Expires: gameExpiry(now)}
-	if err := h.store.Save(SaveContext(ctx), id, saved.State, prev.Version, now, saved.Due, saved.Expires); err != nil {
+		UpdatedAt: now, Due: st.Due(), Expires: gameExpiry(now), Entry: e}
+	save := h.store.Save // in no list (a Save takes an item out of its list)
+	if e.List != "" {
+		save = func(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
+			return h.store.SaveListed(ctx, id, state, expected, now, due, expires, e)
+		}
+	}
+	if err := save(SaveContext(ctx), id, saved.State, prev.Version, now, saved.Due, saved.Expires); err != nil {
 		return store.Item{}, err
 	}
 	return saved, nil
@@ -53,7 +64,27 @@ func (h *Service) SaveGame(ctx context.Context, id string, st *Stored, prev stor
 
 // CreateGame stores a new game.
 func (h *Service) CreateGame(ctx context.Context, id string, st *Stored, now time.Time) error {
-	return h.store.Create(ctx, id, SealStored(id, 1, st), now, st.Due(), gameExpiry(now))
+	e, err := entryOf(id, st)
+	if err != nil {
+		return err
+	}
+	if e.List == "" {
+		return h.store.Create(ctx, id, SealStored(id, 1, st), now, st.Due(), gameExpiry(now))
+	}
+	return h.store.CreateListed(ctx, id, SealStored(id, 1, st), now, st.Due(), gameExpiry(now), e)
+}
+
+// entryOf is the room's entry of game id (room.go): none for a game that
+// is not open, without replaying one.
+func entryOf(id string, st *Stored) (store.Entry, error) {
+	if !st.Open {
+		return store.Entry{}, nil
+	}
+	m, err := engine.Decode(st.Match)
+	if err != nil {
+		return store.Entry{}, err
+	}
+	return roomEntry(id, st, m)
 }
 
 // keepRecords refreshes the player records of the game's seats when the

@@ -69,6 +69,8 @@ type CreateRequest struct {
 	Key      string
 	MoveTime int64
 	Bots     []BotSeat
+	// Open lists it in the room; Rated rates it (API.md "Open tables").
+	Open, Rated bool
 }
 
 // SeatRequest takes a seat: Seat -1 for the lowest free one.
@@ -121,13 +123,22 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 			return Answer{}, err
 		}
 	}
-	if err := h.RunBots(m, op.Think); err != nil {
+	if err := h.RunBots(m, op.Think, req.Open); err != nil {
 		return Answer{}, err
 	}
 	now := h.now()
 	st := NewStored(m, hash)
 	st.MoveTime = req.MoveTime
+	st.Open, st.Rated, st.CreatedAt = req.Open, req.Rated, now.Unix()
 	st.AfterChange(m, Before{}, now)
+	if req.Key != "" {
+		if err := h.admitCreator(ctx, hash, req); err != nil {
+			return Answer{}, err
+		}
+		if err := h.seatProfile(ctx, st, m, 0, hash, req.Name); err != nil {
+			return Answer{}, err
+		}
+	}
 	for attempt := 0; ; attempt++ {
 		id, err := NewGameID(h.rand)
 		if err != nil {
@@ -183,11 +194,24 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 				return Answer{}, err
 			}
 		}
+		if g.State.Open && req.Key == "" {
+			return Answer{}, fmt.Errorf("%w: an open game's seat needs your player key", engine.ErrBadInput)
+		}
+		if g.State.Rated && attempt == 0 {
+			if err := h.eligible(ctx, hash); err != nil {
+				return Answer{}, err
+			}
+		}
 		was := Snapshot(m)
 		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name}); err != nil {
 			return Answer{}, err
 		}
 		g.State.Seats[seat].TokenHash = hash
+		if req.Key != "" {
+			if err := h.seatProfile(ctx, g.State, m, seat, hash, req.Name); err != nil {
+				return Answer{}, err
+			}
+		}
 		if req.Key != "" && !recorded {
 			// The record first: see player.go.
 			if err := h.AddToRecord(ctx, hash, id); err != nil {
@@ -203,6 +227,7 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 			return Answer{}, err
 		}
 		h.Notify(ctx, op.Host, id, item.Version, m, g.State, was, hash)
+		h.settleNow(ctx, id, g.State)
 		return answerOf(id, m, seat, g.State, item, token, true), nil
 	}
 	// Every attempt lost a race: the table is very busy. Nothing was taken;
@@ -250,6 +275,7 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 		return Answer{}, err
 	}
 	h.Notify(ctx, op.Host, id, item.Version, m, g.State, was, g.State.Seats[seat].TokenHash)
+	h.settleNow(ctx, id, g.State)
 	return answerOf(id, m, seat, g.State, item, "", true), nil
 }
 
@@ -311,12 +337,15 @@ func seatOf(g *Loaded, token string) (int, error) {
 // condition that the stored version is still g's (store.ErrConflict if
 // not). It returns the item written.
 func (h *Service) saveAfterBots(ctx context.Context, op Op, id string, g *Loaded, m *engine.Match, b Before) (store.Item, error) {
-	if err := h.RunBots(m, op.Think); err != nil {
+	if err := h.RunBots(m, op.Think, g.State.Open); err != nil {
 		return store.Item{}, err
 	}
 	now := h.now()
 	g.State.AfterChange(m, b, now)
 	g.State.Match = engine.Encode(m)
+	if err := h.markEnd(ctx, g.State, m, now); err != nil {
+		return store.Item{}, err
+	}
 	return h.SaveGame(ctx, id, g.State, g.Item, now)
 }
 
@@ -380,7 +409,8 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 	}
 	st := &Stored{Seats: make([]SeatAuth, len(g.State.Seats)), MoveTime: g.State.MoveTime,
 		Previous: id, SeriesMatches: g.State.SeriesMatches + 1,
-		SeriesWins: make([]int, old.Options().Teams())}
+		SeriesWins: make([]int, old.Options().Teams()),
+		Open:       g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().Unix()}
 	copy(st.SeriesWins, g.State.SeriesWins)
 	if w := old.Winner(); w >= 0 {
 		st.SeriesWins[w]++
@@ -391,6 +421,11 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 			return false, err
 		}
 		st.Seats[s].TokenHash = g.State.Seats[s].TokenHash
+		st.Seats[s].Player = g.State.Seats[s].Player
+		st.Seats[s].Rating, st.Seats[s].Reliability, st.Seats[s].RatingAfter = -1, -1, -1
+	}
+	if err := h.rateSeats(ctx, st, m); err != nil {
+		return false, err
 	}
 	// The players' records first, as for any seat taken (player.go).
 	for _, a := range st.Seats {
@@ -401,7 +436,7 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 		}
 	}
 	b := Snapshot(m)
-	if err := h.RunBots(m, op.Think); err != nil {
+	if err := h.RunBots(m, op.Think, st.Open); err != nil {
 		return false, err
 	}
 	now := h.now()

@@ -33,8 +33,12 @@ import (
 // crash between the two leaves a game in the record whose seats do not
 // hold the key, which every read checks and drops, and never a seat the
 // record does not list.
+//
+// Format 3 adds the key's public player id after the devices: a length
+// byte (0 or idBytes) and its bytes (profile.go).
 const (
-	PlayerFormat  = 2
+	PlayerFormat  = 3
+	PlayerFormat2 = 2
 	PlayerFormat1 = 1
 	// maxPlayerGames bounds the games a record lists: one LoadMany.
 	MaxPlayerGames = store.MaxLoadMany
@@ -60,6 +64,7 @@ func PlayerID(h []byte) string { return "player-" + hex.EncodeToString(h) }
 type Record struct {
 	Games   []string // most recently joined first
 	Devices []Device // oldest first
+	Player  string   // the public player id; "" before the key has a profile
 }
 
 // Device is one push subscription, and the language of its texts.
@@ -148,7 +153,7 @@ func EncodePlayer(p *Record) []byte {
 		b = append(b, d.Auth...)
 		b = append(b, byte(d.Lang))
 	}
-	return b
+	return appendID(b, p.Player)
 }
 
 func DecodePlayer(b []byte) (*Record, error) {
@@ -182,6 +187,9 @@ func DecodePlayer(b []byte) (*Record, error) {
 			l := r.count("lang", int(numLangs)-1)
 			p.Devices[i].Lang = lang(l)
 		}
+	}
+	if format >= 3 {
+		p.Player = r.id("player id")
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing data")

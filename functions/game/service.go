@@ -24,6 +24,10 @@ type Config struct {
 	Rand   io.Reader             // nil: crypto/rand.Reader (game ids, tokens, seeds); must be safe for concurrent use
 	Bots   map[string]bot.Player // nil: bot.Levels()
 	Push   *PushConfig           // nil: no push notifications
+	// AfterEnd, for tests only, is called between the save that ends a
+	// match and its settling (settle.go): the local server's test build
+	// kills itself there to prove a crash loses nothing.
+	AfterEnd func(gameID string)
 }
 
 // Service is the game service: stored games, clocks and the sweep, the
@@ -37,6 +41,8 @@ type Service struct {
 	rand  io.Reader
 	bots  map[string]bot.Player
 	push  *PushConfig
+	// afterEnd is Config.AfterEnd.
+	afterEnd func(string)
 	// vapidKeys caches the deployment's VAPID pair.
 	vapidKeys vapidKeys
 	sender    *push.Sender
@@ -48,7 +54,7 @@ func New(cfg Config) *Service {
 	if cfg.Store == nil {
 		panic("game: Config.Store is required")
 	}
-	h := &Service{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push}
+	h := &Service{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push, afterEnd: cfg.AfterEnd}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"time"
 
 	"tessera/engine"
+	"tessera/engine/rating"
 	"tessera/functions/store"
 )
 
@@ -46,10 +48,40 @@ import (
 // and a collision would only make the server answer that seat's own move as
 // already applied. Short digests keep the item small (DESIGN.md: DynamoDB
 // bills reads per 4 KB and writes per 1 KB).
+//
+// Format 5 adds the room (API.md "Community") after the event times,
+// before the checksum:
+//
+//	flags byte: 1 open, 2 rated, 4 settling (the end's settling is due),
+//	  8 settled, 16 the ratings' result is kept (below)
+//	createdAt varint (Unix seconds), settleAt varint (Unix seconds the
+//	  settling fell due; 0 none)
+//	per seat: player id (a length byte, 0 or idBytes, and its bytes);
+//	  rating, reliability, ratingAfter: uvarint each, the value + 1 (0:
+//	  none); with flag 16, the seat's μ and σ before and after the match:
+//	  four float64, big-endian
+//
+// Format 4 is still read (as a game of none of these).
 const (
-	StoredFormat = 4
-	moveIDDigest = 4
-	KeptMoveIDs  = 16
+	StoredFormat  = 5
+	StoredFormat4 = 4
+	moveIDDigest  = 4
+	KeptMoveIDs   = 16
+)
+
+// Settling states of a finished game (settle.go).
+const (
+	SettleNone    = 0 // not finished, or finished before format 5
+	SettlePending = 1 // finished; its settling is due (the sweep finishes it)
+	SettleDone    = 2
+)
+
+const (
+	flagOpen     = 1
+	flagRated    = 2
+	flagSettling = 4
+	flagSettled  = 8
+	flagResult   = 16
 )
 
 // moveDigest is a remembered moveId.
@@ -74,6 +106,14 @@ type Stored struct {
 	SeriesMatches int
 	SeriesWins    []int
 	Times         []EventTime // oldest first
+	// The room (format 5): listed in it (open), rated, when created, the
+	// end's settling (SettleNone, SettlePending, SettleDone) and when it
+	// fell due, and whether the seats' Before and After ratings are kept.
+	Open, Rated bool
+	CreatedAt   int64
+	Settle      int
+	SettleAt    int64
+	HasResult   bool
 }
 
 // SeatAuth is what the API keeps of one seat.
@@ -82,6 +122,17 @@ type SeatAuth struct {
 	Moves     []moveDigest // oldest first
 	Since     int64        // Unix seconds it has had to act; 0: it need not
 	Reminded  bool         // its reminder for this turn went out
+	// Player is the public id of the key holding the seat ("" for none);
+	// Rating and Reliability are what its profile showed when it sat
+	// down (rated games; -1 for none), RatingAfter its shown rating after
+	// the match (-1 until settled); Before and After the model's values
+	// (Stored.HasResult).
+	Player      string
+	Rating      int
+	Reliability int
+	RatingAfter int
+	Before      rating.Rating
+	After       rating.Rating
 }
 
 // Applied reports whether seat already made the move named id.
@@ -150,6 +201,30 @@ func EncodeStored(s *Stored) []byte {
 	for _, t := range s.Times {
 		b = binary.AppendUvarint(b, uint64(t.UpTo))
 		b = binary.AppendVarint(b, t.At.Unix())
+	}
+	var flags byte
+	for _, f := range []struct {
+		on   bool
+		flag byte
+	}{{s.Open, flagOpen}, {s.Rated, flagRated}, {s.Settle == SettlePending, flagSettling},
+		{s.Settle == SettleDone, flagSettled}, {s.HasResult, flagResult}} {
+		if f.on {
+			flags |= f.flag
+		}
+	}
+	b = append(b, flags)
+	b = binary.AppendVarint(b, s.CreatedAt)
+	b = binary.AppendVarint(b, s.SettleAt)
+	for _, a := range s.Seats {
+		b = appendID(b, a.Player)
+		for _, v := range []int{a.Rating, a.Reliability, a.RatingAfter} {
+			b = binary.AppendUvarint(b, uint64(max(v, -1)+1))
+		}
+		if s.HasResult {
+			for _, f := range []float64{a.Before.Mu, a.Before.Sigma, a.After.Mu, a.After.Sigma} {
+				b = binary.BigEndian.AppendUint64(b, math.Float64bits(f))
+			}
+		}
 	}
 	return b
 }
@@ -230,11 +305,13 @@ func (r *storedReader) count(what string, max int) int {
 	return int(b[0])
 }
 
-// DecodeStored parses format 4 without its checksum. The engine's bytes
-// are not checked here (engine.Decode does that); the result may share b.
+// DecodeStored parses format 5 or 4 without its checksum. The engine's
+// bytes are not checked here (engine.Decode does that); the result may
+// share b.
 func DecodeStored(b []byte) (*Stored, error) {
 	r := &storedReader{b: b}
-	if format := r.count("format", StoredFormat); r.err == nil && format != StoredFormat {
+	format := r.count("format", StoredFormat)
+	if r.err == nil && format != StoredFormat && format != StoredFormat4 {
 		r.fail("unknown format")
 	}
 	n, k := binary.Uvarint(r.b)
@@ -277,6 +354,36 @@ func DecodeStored(b []byte) (*Stored, error) {
 		s.Times[i].UpTo = int(r.uvarint("event time", 1<<31))
 		s.Times[i].At = time.Unix(r.varint("event time"), 0).UTC()
 	}
+	for i := range s.Seats {
+		s.Seats[i].Rating, s.Seats[i].Reliability, s.Seats[i].RatingAfter = -1, -1, -1
+	}
+	if format == StoredFormat {
+		flags := r.count("flags", 31)
+		s.Open, s.Rated, s.HasResult = flags&flagOpen != 0, flags&flagRated != 0, flags&flagResult != 0
+		switch {
+		case flags&flagSettling != 0:
+			s.Settle = SettlePending
+		case flags&flagSettled != 0:
+			s.Settle = SettleDone
+		}
+		s.CreatedAt, s.SettleAt = r.varint("createdAt"), r.varint("settleAt")
+		for i := range s.Seats {
+			a := &s.Seats[i]
+			a.Player = r.id("player")
+			a.Rating = int(r.uvarint("rating", 1<<31)) - 1
+			a.Reliability = int(r.uvarint("reliability", 101)) - 1
+			a.RatingAfter = int(r.uvarint("rating after", 1<<31)) - 1
+			if s.HasResult {
+				f := make([]float64, 4)
+				for j := range f {
+					f[j] = math.Float64frombits(binary.BigEndian.Uint64(r.next("result", 8)))
+				}
+				if r.err == nil {
+					a.Before, a.After = rating.Rating{Mu: f[0], Sigma: f[1]}, rating.Rating{Mu: f[2], Sigma: f[3]}
+				}
+			}
+		}
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing data")
 	}
@@ -290,6 +397,9 @@ func DecodeStored(b []byte) (*Stored, error) {
 // seat 0.
 func NewStored(m *engine.Match, hash []byte) *Stored {
 	s := &Stored{Match: engine.Encode(m), Seats: make([]SeatAuth, m.Options().Players)}
+	for i := range s.Seats {
+		s.Seats[i].Rating, s.Seats[i].Reliability, s.Seats[i].RatingAfter = -1, -1, -1
+	}
 	s.Seats[0].TokenHash = hash
 	return s
 }
@@ -334,7 +444,7 @@ func OpenStored(id string, item store.Item) (*Stored, error) {
 		return nil, fmt.Errorf("%w: %w: version %d", engine.ErrCorrupt, errStoredCheck, item.Version)
 	}
 	b := item.State
-	if len(b) < 1+checksumBytes || b[0] != StoredFormat {
+	if len(b) < 1+checksumBytes || b[0] != StoredFormat && b[0] != StoredFormat4 {
 		return nil, fmt.Errorf("%w: %w: not a stored game of format %d", engine.ErrCorrupt, errStoredCheck, StoredFormat)
 	}
 	body := b[:len(b)-checksumBytes]

@@ -71,11 +71,14 @@ func (h *Service) ApplyTimeouts(ctx context.Context, host, id string, g *Loaded,
 			h.log.Warn("clock: a seat past its deadline cannot time out", "gameId", id, "seat", s)
 		}
 	}
-	if err := h.RunBots(m, t); err != nil {
+	if err := h.RunBots(m, t, g.State.Open); err != nil {
 		return false, err
 	}
 	g.State.AfterChange(m, b, now)
 	g.State.Match = engine.Encode(m)
+	if err := h.markEnd(ctx, g.State, m, now); err != nil {
+		return false, err
+	}
 	saved, err := h.SaveGame(ctx, id, g.State, g.Item, now)
 	if err != nil {
 		return false, err
@@ -83,6 +86,7 @@ func (h *Service) ApplyTimeouts(ctx context.Context, host, id string, g *Loaded,
 	g.Item = saved
 	h.log.Info("clock: timed out", "gameId", id, "version", g.Item.Version, "seats", len(late))
 	h.Notify(ctx, host, id, g.Item.Version, m, g.State, b, nil)
+	h.settleNow(ctx, id, g.State)
 	return true, nil
 }
 
@@ -130,6 +134,9 @@ func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 		}
 		if err != nil {
 			return false, err
+		}
+		if g.State.Settle == SettlePending {
+			return true, h.Settle(ctx, id)
 		}
 		done, err := h.ApplyTimeouts(ctx, host, id, g, &t)
 		if errors.Is(err, store.ErrConflict) {

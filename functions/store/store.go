@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 )
 
@@ -40,6 +41,75 @@ type Item struct {
 	// Expires is when the item may be deleted, to the second; zero for
 	// never.
 	Expires time.Time
+	// Entry is the item's place in a list (zero: in none).
+	Entry Entry
+}
+
+// Entry puts an item in one list, an index read by List: the open games
+// of the room, the leaderboard of a pool (docs/lists.md). A zero Entry
+// (List empty) is in no list. Rank orders the list, compared byte by byte
+// (higher first); ranks should be unique within a list (a caller ends
+// them with the id), as the order of equal ranks may differ between
+// stores and reads. Card is the small public summary List returns, so a
+// list is read without the items' states.
+type Entry struct {
+	List string
+	Rank string
+	Card []byte
+}
+
+// Listed is one entry as List returns it.
+type Listed struct {
+	ID   string
+	Rank string
+	Card []byte
+}
+
+// Limits of an entry: DynamoDB's keys take at most 1024 bytes, and a list
+// read should stay small (a card of 1 KB, 100 entries a read).
+const (
+	MaxListName = 64
+	MaxRank     = 128
+	MaxCard     = 1024
+	MaxList     = 100
+)
+
+// CheckEntry rejects an entry no adapter should write.
+func CheckEntry(id string, e Entry) error {
+	if e.List == "" {
+		if e.Rank != "" || len(e.Card) != 0 {
+			return fmt.Errorf("entry of %q: a rank or card without a list", id)
+		}
+		return nil
+	}
+	if len(e.List) > MaxListName || len(e.Rank) > MaxRank || len(e.Card) > MaxCard || e.Rank == "" {
+		return fmt.Errorf("entry of %q: list %d bytes, rank %d, card %d: out of bounds (rank required)", id, len(e.List), len(e.Rank), len(e.Card))
+	}
+	if !printable(e.List) || !printable(e.Rank) {
+		return fmt.Errorf("entry of %q: list and rank must be printable ASCII", id)
+	}
+	return nil
+}
+
+// printable: ASCII from space to tilde only (the bbolt store separates
+// list, rank and id by a zero byte).
+func printable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// CloneEntry copies e's card (nil when empty).
+func CloneEntry(e Entry) Entry {
+	if len(e.Card) == 0 {
+		e.Card = nil
+	} else {
+		e.Card = CloneBytes(e.Card)
+	}
+	return e
 }
 
 // Store is what the API needs from persistence: create, load, and
@@ -66,6 +136,17 @@ type Store interface {
 	// LoadMany after a Save sees it): the ones present, by id; an absent
 	// id is simply not in the map.
 	LoadMany(ctx context.Context, ids []string) (map[string]Item, error)
+	// CreateListed is Create that also puts the item in e's list (in none
+	// when e is zero); Create is CreateListed with a zero Entry.
+	CreateListed(ctx context.Context, id string, state []byte, now, due, expires time.Time, e Entry) error
+	// SaveListed is Save that also sets the item's entry to e, in the same
+	// write: a zero e takes it out of its list. Save is SaveListed with a
+	// zero Entry; Touch keeps the entry.
+	SaveListed(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time, e Entry) error
+	// List reads at most limit (at most MaxList) entries of list whose
+	// Rank is from or higher, highest first. It reads an index: it never scans. It may miss a write of
+	// the last moment (DynamoDB's indexes are eventually consistent).
+	List(ctx context.Context, list, from string, limit int) ([]Listed, error)
 }
 
 // Eventual is an adapter with a cheaper read that may be a moment stale.
@@ -146,4 +227,15 @@ func CloneBytes(b []byte) []byte {
 	out := make([]byte, len(b))
 	copy(out, b)
 	return out
+}
+
+// SortListed orders entries as List returns them: highest rank first,
+// equal ranks by id, highest first.
+func SortListed(l []Listed) {
+	sort.Slice(l, func(i, j int) bool {
+		if l[i].Rank != l[j].Rank {
+			return l[i].Rank > l[j].Rank
+		}
+		return l[i].ID > l[j].ID
+	})
 }

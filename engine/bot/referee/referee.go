@@ -35,8 +35,18 @@ type Replaced func(seat int, level string)
 // (the arena wants to know); with replaced set, bot.Easy moves for it once
 // so that a game never stalls on a computer seat (the service wants that).
 func Play(m *engine.Match, players map[string]bot.Player, away string, replaced Replaced) error {
+	return play(m, players, away, replaced, false)
+}
+
+// PlayOn is Play that plays on while every person is away (API.md: in an
+// open game the computer plays every away seat, so every open game ends).
+func PlayOn(m *engine.Match, players map[string]bot.Player, away string, replaced Replaced) error {
+	return play(m, players, away, replaced, true)
+}
+
+func play(m *engine.Match, players map[string]bot.Player, away string, replaced Replaced, on bool) error {
 	for range maxMoves {
-		seat := nextComputer(m)
+		seat := nextComputer(m, on)
 		if seat < 0 {
 			return nil
 		}
@@ -72,9 +82,9 @@ func Play(m *engine.Match, players map[string]bot.Player, away string, replaced 
 
 // nextComputer is the first seat a computer plays (a computer's, or a
 // person's who is away) that must act now, or -1. While every person is
-// away, nothing is played for anybody: -1.
-func nextComputer(m *engine.Match) int {
-	if m.AllAway() {
+// away, nothing is played for anybody (-1), unless on.
+func nextComputer(m *engine.Match, on bool) int {
+	if m.AllAway() && !on {
 		return -1
 	}
 	for _, s := range m.ToAct() {

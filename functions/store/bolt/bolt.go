@@ -19,10 +19,16 @@ import (
 // bucket maps id -> value (value.go); dueBucket and expiresBucket are its
 // indexes by due time and by expiry time (items that never expire are not
 // in it): 8 bytes of Unix seconds, big-endian, then the id -> nothing.
+//
+// entriesBucket holds each listed item's entry (id -> entry.go's
+// encoding), and listsBucket the lists themselves: list, 0, rank, 0, id
+// -> card (store.CheckEntry keeps lists and ranks printable).
 var (
 	bucket        = []byte("games")
 	dueBucket     = []byte("due")
 	expiresBucket = []byte("expires")
+	entriesBucket = []byte("entries")
+	listsBucket   = []byte("lists")
 )
 
 // OpenTimeout bounds how long Open waits for the file lock that
@@ -72,8 +78,10 @@ func Open(path string) (*Store, error) {
 			if _, err := tx.CreateBucketIfNotExists(bucket); err != nil {
 				return err
 			}
-			if _, err := tx.CreateBucketIfNotExists(dueBucket); err != nil {
-				return err
+			for _, name := range [][]byte{dueBucket, entriesBucket, listsBucket} {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
 			}
 			if tx.Bucket(expiresBucket) != nil {
 				return nil
@@ -174,10 +182,19 @@ func (b *Store) Close() error {
 
 // Create stores a new game at version 1; store.ErrExists if the id is taken.
 func (b *Store) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
+	return b.CreateListed(ctx, id, state, now, due, expires, store.Entry{})
+}
+
+// CreateListed is Create with the item's entry, in the same transaction.
+func (b *Store) CreateListed(ctx context.Context, id string, state []byte, now, due, expires time.Time, e store.Entry) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
+	if err := store.CheckEntry(id, e); err != nil {
+		return err
+	}
 	item := store.Written(1, state, now, due, expires)
+	item.Entry = e
 	return b.update(func(tx *bbolt.Tx) error {
 		if tx.Bucket(bucket).Get([]byte(id)) != nil {
 			return fmt.Errorf("create %q: %w", id, store.ErrExists)
@@ -187,8 +204,11 @@ func (b *Store) Create(ctx context.Context, id string, state []byte, now, due, e
 }
 
 // put writes item in place of old (zero for none), and moves its entries
-// in the due and expiry indexes.
+// in the due and expiry indexes and its place in the lists.
 func put(tx *bbolt.Tx, id string, old, item store.Item) error {
+	if err := putEntry(tx, id, item.Entry); err != nil {
+		return err
+	}
 	due, exp := tx.Bucket(dueBucket), tx.Bucket(expiresBucket)
 	if !old.Due.IsZero() {
 		if err := due.Delete(timeKey(old.Due, id)); err != nil {
@@ -246,6 +266,9 @@ func (b *Store) Expire(ctx context.Context, now time.Time, limit int) (int, erro
 						return err
 					}
 				}
+				if err := putEntry(tx, string(id), store.Entry{}); err != nil {
+					return err
+				}
 				if err := games.Delete(id); err != nil {
 					return err
 				}
@@ -279,6 +302,10 @@ func (b *Store) Load(ctx context.Context, id string) (store.Item, error) {
 		if err != nil {
 			return fmt.Errorf("load %q: %w", id, err)
 		}
+		item.Entry, err = entryOf(tx, id)
+		if err != nil {
+			return fmt.Errorf("load %q: %w", id, err)
+		}
 		return nil
 	})
 	return item, err
@@ -286,15 +313,26 @@ func (b *Store) Load(ctx context.Context, id string) (store.Item, error) {
 
 // Save writes state as version expected+1 if the stored version is expected.
 func (b *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
+	return b.SaveListed(ctx, id, state, expected, now, due, expires, store.Entry{})
+}
+
+// SaveListed is Save with the item's entry, in the same transaction.
+func (b *Store) SaveListed(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time, e store.Entry) error {
+	if err := store.CheckEntry(id, e); err != nil {
+		return err
+	}
 	return b.writeIf(ctx, "save", id, expected, func(store.Item) store.Item {
-		return store.Written(expected+1, state, now, due, expires)
+		item := store.Written(expected+1, state, now, due, expires)
+		item.Entry = e
+		return item
 	})
 }
 
-// Touch replaces the state and due time at version, keeping both.
+// Touch replaces the state and due time at version, keeping both and the
+// entry.
 func (b *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
 	return b.writeIf(ctx, "touch", id, version, func(cur store.Item) store.Item {
-		return store.Item{Version: version, State: state, UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires}
+		return store.Item{Version: version, State: state, UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires, Entry: cur.Entry}
 	})
 }
 
@@ -316,6 +354,9 @@ func (b *Store) writeIf(ctx context.Context, op, id string, expected int64, next
 		}
 		if stored.Version != expected {
 			return fmt.Errorf("%s %q at version %d (stored %d): %w", op, id, expected, stored.Version, store.ErrConflict)
+		}
+		if stored.Entry, err = entryOf(tx, id); err != nil {
+			return fmt.Errorf("%s %q: %w", op, id, err)
 		}
 		return put(tx, id, stored, next(stored))
 	})
@@ -367,4 +408,41 @@ func (b *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.It
 		return nil, err
 	}
 	return out, nil
+}
+
+// List reads list from its bucket, highest rank first.
+func (b *Store) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Unavailable("list", list, err)
+	}
+	limit = min(limit, store.MaxList)
+	var out []store.Listed
+	if list == "" || limit <= 0 {
+		return out, nil
+	}
+	prefix := append([]byte(list), 0)
+	err := b.view(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(listsBucket).Cursor()
+		// Past the list's last key (every rank byte is below 0x7f), then back.
+		k, v := c.Seek(append(bytes.Clone(prefix), 0x7f))
+		if k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+		for ; k != nil && len(out) < limit && bytes.HasPrefix(k, prefix); k, v = c.Prev() {
+			rest := k[len(prefix):]
+			i := bytes.IndexByte(rest, 0)
+			if i < 0 {
+				return corrupt("list key %q", k)
+			}
+			rank := string(rest[:i])
+			if rank < from {
+				break
+			}
+			out = append(out, store.Listed{ID: string(rest[i+1:]), Rank: rank, Card: store.CloneBytes(v)})
+		}
+		return nil
+	})
+	return out, err
 }

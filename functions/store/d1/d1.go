@@ -27,21 +27,38 @@ func New(db js.Value) *Store { return &Store{db: db} }
 // maxSafe is the largest integer a JS number holds exactly.
 const maxSafe = 1<<53 - 1
 
-const columns = "version, hex(state) AS state, updated_s, updated_ns, due, expires_at"
+// columns are read from games joined with entries (an item's entry, if
+// any: docs/lists.md).
+const (
+	columns = "version, hex(state) AS state, updated_s, updated_ns, due, expires_at, list, rank, hex(card) AS card"
+	joined  = "games LEFT JOIN entries USING (id)"
+)
 
 // Create inserts the row at version 1 unless the id is taken.
 func (s *Store) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
+	return s.CreateListed(ctx, id, state, now, due, expires, store.Entry{})
+}
+
+// CreateListed is Create with the item's entry, in one batch (a D1 batch
+// is one transaction).
+func (s *Store) CreateListed(ctx context.Context, id string, state []byte, now, due, expires time.Time, e store.Entry) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
+	if err := store.CheckEntry(id, e); err != nil {
+		return err
+	}
 	now = store.NormalizeTime(now)
-	r, err := s.run(ctx, "create", id, "run",
-		"INSERT INTO games (id, version, state, updated_s, updated_ns, due, expires_at) VALUES (?, 1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-		id, bytes(state), now.Unix(), now.Nanosecond(), dueValue(due), expiresValue(expires))
+	stmts := []stmt{{"INSERT INTO games (id, version, state, updated_s, updated_ns, due, expires_at) VALUES (?, 1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+		[]any{id, bytes(state), now.Unix(), now.Nanosecond(), dueValue(due), expiresValue(expires)}}}
+	if e.List != "" {
+		stmts = append(stmts, entryStmt(id, 1, now, state, e))
+	}
+	rs, err := s.batch(ctx, "create", id, stmts)
 	if err != nil {
 		return err
 	}
-	if changes(r) == 0 {
+	if changes(rs[0]) == 0 {
 		return fmt.Errorf("create %q: %w", id, store.ErrExists)
 	}
 	return nil
@@ -53,7 +70,7 @@ func (s *Store) Load(ctx context.Context, id string) (store.Item, error) {
 	if err := store.CheckCall(ctx, "load", id); err != nil {
 		return store.Item{}, err
 	}
-	row, err := s.run(ctx, "load", id, "first", "SELECT "+columns+" FROM games WHERE id = ?", id)
+	row, err := s.run(ctx, "load", id, "first", "SELECT "+columns+" FROM "+joined+" WHERE id = ?", id)
 	if err != nil {
 		return store.Item{}, err
 	}
@@ -71,14 +88,84 @@ func (s *Store) Save(ctx context.Context, id string, state []byte, expected int6
 	if expected < 0 || expected >= maxSafe {
 		return fmt.Errorf("save %q at version %d: %w", id, expected, store.ErrConflict)
 	}
+	return s.SaveListed(ctx, id, state, expected, now, due, expires, store.Entry{})
+}
+
+// SaveListed is Save with the item's entry, in one batch: the entry's
+// statement applies only where the game's update did (the row holds the
+// version and time this call wrote).
+func (s *Store) SaveListed(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time, e store.Entry) error {
+	if err := store.CheckCall(ctx, "save", id); err != nil {
+		return err
+	}
+	if err := store.CheckEntry(id, e); err != nil {
+		return err
+	}
+	if expected < 0 || expected >= maxSafe {
+		return fmt.Errorf("save %q at version %d: %w", id, expected, store.ErrConflict)
+	}
 	now = store.NormalizeTime(now)
-	r, err := s.run(ctx, "save", id, "run",
+	rs, err := s.batch(ctx, "save", id, []stmt{{
 		"UPDATE games SET version = version + 1, state = ?, updated_s = ?, updated_ns = ?, due = ?, expires_at = ? WHERE id = ? AND version = ?",
-		bytes(state), now.Unix(), now.Nanosecond(), dueValue(due), expiresValue(expires), id, expected)
+		[]any{bytes(state), now.Unix(), now.Nanosecond(), dueValue(due), expiresValue(expires), id, expected}},
+		entryStmt(id, expected+1, now, state, e)})
 	if err != nil {
 		return err
 	}
-	return s.refused(ctx, "save", id, expected, changes(r))
+	return s.refused(ctx, "save", id, expected, changes(rs[0]))
+}
+
+// stmt is one statement of a batch.
+type stmt struct {
+	sql  string
+	args []any
+}
+
+// written is the condition that the games row id holds what the write at
+// version and now put there (a refused write leaves another row).
+const written = "EXISTS (SELECT 1 FROM games WHERE id = ? AND version = ? AND updated_s = ? AND updated_ns = ? AND state = ?)"
+
+// entryStmt sets id's entry to e (deletes it when e is zero) if the row
+// holds the write of state at version and now.
+func entryStmt(id string, version int64, now time.Time, state []byte, e store.Entry) stmt {
+	cond := []any{id, version, now.Unix(), now.Nanosecond(), bytes(state)}
+	if e.List == "" {
+		return stmt{"DELETE FROM entries WHERE id = ? AND " + written, append([]any{id}, cond...)}
+	}
+	return stmt{"INSERT INTO entries (id, list, rank, card) SELECT ?, ?, ?, ? WHERE " + written +
+		" ON CONFLICT (id) DO UPDATE SET list = excluded.list, rank = excluded.rank, card = excluded.card",
+		append([]any{id, e.List, e.Rank, bytes(e.Card)}, cond...)}
+}
+
+// List reads the entries of list from the index entries_list.
+func (s *Store) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Unavailable("list", list, err)
+	}
+	limit = min(limit, store.MaxList)
+	if list == "" || limit <= 0 {
+		return nil, nil
+	}
+	r, err := s.run(ctx, "list", list, "all",
+		"SELECT id, rank, hex(card) AS card FROM entries WHERE list = ? AND rank >= ? ORDER BY rank DESC, id DESC LIMIT ?",
+		list, from, limit)
+	if err != nil {
+		return nil, err
+	}
+	rows := r.Get("results")
+	out := make([]store.Listed, rows.Length())
+	for i := range out {
+		row := rows.Index(i)
+		card, err := hex.DecodeString(row.Get("card").String())
+		if err != nil {
+			return nil, fmt.Errorf("store: d1 list %q: %w: a card is not hex", list, store.ErrCorrupt)
+		}
+		if len(card) == 0 {
+			card = nil
+		}
+		out[i] = store.Listed{ID: row.Get("id").String(), Rank: row.Get("rank").String(), Card: card}
+	}
+	return out, nil
 }
 
 // Touch replaces the state and due time at version, keeping the version,
@@ -158,7 +245,7 @@ func (s *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.It
 	}
 	marks := strings.Repeat(", ?", len(args))[2:]
 	r, err := s.run(ctx, "load many", fmt.Sprint(len(args), " ids"), "all",
-		"SELECT id, "+columns+" FROM games WHERE id IN ("+marks+")", args...)
+		"SELECT id, "+columns+" FROM "+joined+" WHERE id IN ("+marks+")", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -184,13 +271,14 @@ func (s *Store) Expire(ctx context.Context, now time.Time, limit int) (int, erro
 	if limit <= 0 {
 		return 0, nil
 	}
-	r, err := s.run(ctx, "expire", "", "run",
-		"DELETE FROM games WHERE id IN (SELECT id FROM games WHERE expires_at <= ? LIMIT ?)",
-		now.Unix(), limit)
+	const expired = "id IN (SELECT id FROM games WHERE expires_at <= ? ORDER BY expires_at, id LIMIT ?)"
+	rs, err := s.batch(ctx, "expire", "", []stmt{
+		{"DELETE FROM entries WHERE " + expired, []any{now.Unix(), limit}},
+		{"DELETE FROM games WHERE " + expired, []any{now.Unix(), limit}}})
 	if err != nil {
 		return 0, err
 	}
-	return changes(r), nil
+	return changes(rs[1]), nil
 }
 
 // item reads one row of columns.
@@ -212,6 +300,16 @@ func item(id string, row js.Value) (store.Item, error) {
 	}
 	if exp := row.Get("expires_at"); !exp.IsNull() && !exp.IsUndefined() && int64(exp.Float()) != neverExpires {
 		it.Expires = time.Unix(int64(exp.Float()), 0).UTC()
+	}
+	if list := row.Get("list"); list.Type() == js.TypeString && list.String() != "" {
+		card, err := hex.DecodeString(row.Get("card").String())
+		if err != nil {
+			return store.Item{}, fmt.Errorf("store: d1 %q: %w: the card is not hex", id, store.ErrCorrupt)
+		}
+		it.Entry = store.Entry{List: list.String(), Rank: row.Get("rank").String()}
+		if len(card) > 0 {
+			it.Entry.Card = card
+		}
 	}
 	return it, nil
 }
@@ -253,6 +351,55 @@ func changes(r js.Value) int {
 	return m.Get("changes").Int()
 }
 
+// batch runs stmts in one D1 batch (one transaction), awaiting their
+// results in order.
+func (s *Store) batch(ctx context.Context, op, id string, stmts []stmt) (rs []js.Value, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = store.Unavailable(op, id, fmt.Errorf("d1: %v", p))
+		}
+	}()
+	prepared := make([]any, len(stmts))
+	for i, st := range stmts {
+		args, err := jsArgs(op, id, st.args)
+		if err != nil {
+			return nil, err
+		}
+		prepared[i] = s.db.Call("prepare", st.sql).Call("bind", args...)
+	}
+	v, err := jsutil.Await(ctx, s.db.Call("batch", js.ValueOf(prepared)))
+	if err != nil {
+		return nil, store.Unavailable(op, id, err)
+	}
+	rs = make([]js.Value, v.Length())
+	for i := range rs {
+		rs[i] = v.Index(i)
+	}
+	if len(rs) != len(stmts) {
+		return nil, store.Unavailable(op, id, fmt.Errorf("d1: a batch of %d statements answered %d results", len(stmts), len(rs)))
+	}
+	return rs, nil
+}
+
+// jsArgs makes args bindable: int64 as JS numbers (refusing what a JS
+// number cannot hold), nil as null.
+func jsArgs(op, id string, args []any) ([]any, error) {
+	for i, a := range args {
+		switch a := a.(type) {
+		case int64:
+			if a > maxSafe || a < -maxSafe {
+				return nil, fmt.Errorf("store: d1 %s %q: %d does not fit a JS number", op, id, a)
+			}
+			args[i] = float64(a)
+		case int:
+			args[i] = float64(a)
+		case nil:
+			args[i] = js.Null()
+		}
+	}
+	return args, nil
+}
+
 // run prepares sql, binds args and calls method ("run", "first" or "all")
 // on it, awaiting the promise. Any failure, thrown or rejected, is
 // store.ErrUnavailable.
@@ -262,16 +409,9 @@ func (s *Store) run(ctx context.Context, op, id, method, sql string, args ...any
 			err = store.Unavailable(op, id, fmt.Errorf("d1: %v", p))
 		}
 	}()
-	for i, a := range args {
-		switch a := a.(type) {
-		case int64:
-			if a > maxSafe || a < -maxSafe {
-				return js.Undefined(), fmt.Errorf("store: d1 %s %q: %d does not fit a JS number", op, id, a)
-			}
-			args[i] = float64(a)
-		case nil:
-			args[i] = js.Null()
-		}
+	args, err = jsArgs(op, id, args)
+	if err != nil {
+		return js.Undefined(), err
 	}
 	p := s.db.Call("prepare", sql).Call("bind", args...).Call(method)
 	v, err = jsutil.Await(ctx, p)

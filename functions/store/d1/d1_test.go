@@ -28,8 +28,10 @@ func database(t *testing.T) js.Value {
 // empty deletes every row, so each subtest starts from an empty store.
 func empty(t *testing.T, db js.Value) *d1.Store {
 	t.Helper()
-	if _, err := jsutil.Await(t.Context(), db.Call("prepare", "DELETE FROM games").Call("run")); err != nil {
-		t.Fatal(err)
+	for _, table := range []string{"entries", "games"} {
+		if _, err := jsutil.Await(t.Context(), db.Call("prepare", "DELETE FROM "+table).Call("run")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return d1.New(db)
 }

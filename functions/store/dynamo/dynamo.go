@@ -43,10 +43,20 @@ func NewFromConfig(ctx context.Context, table, endpoint string) (*Store, error) 
 
 // Create puts the item at version 1 on condition that no item has its id.
 func (d *Store) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
+	return d.CreateListed(ctx, id, state, now, due, expires, store.Entry{})
+}
+
+// CreateListed is Create with the item's entry: its attributes are part of
+// the one put.
+func (d *Store) CreateListed(ctx context.Context, id string, state []byte, now, due, expires time.Time, e store.Entry) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
+	if err := store.CheckEntry(id, e); err != nil {
+		return err
+	}
 	item := store.Written(1, state, now, due, expires)
+	item.Entry = e
 	refused, _, found, err := d.putIf(ctx, "create", id, item,
 		"attribute_not_exists(#id)", map[string]string{"#id": KeyAttr}, nil)
 	switch {
@@ -94,10 +104,66 @@ func (d *Store) load(ctx context.Context, op, id string, consistent bool) (store
 // writes atomically, so of several writers holding the same version exactly
 // one succeeds.
 func (d *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
+	return d.SaveListed(ctx, id, state, expected, now, due, expires, store.Entry{})
+}
+
+// SaveListed is Save with the item's entry: its attributes are part of the
+// one put (absent ones leave the index).
+func (d *Store) SaveListed(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time, e store.Entry) error {
 	if err := store.CheckCall(ctx, "save", id); err != nil {
 		return err
 	}
-	return d.putAt(ctx, "save", id, expected, store.Written(expected+1, state, now, due, expires))
+	if err := store.CheckEntry(id, e); err != nil {
+		return err
+	}
+	item := store.Written(expected+1, state, now, due, expires)
+	item.Entry = e
+	return d.putAt(ctx, "save", id, expected, item)
+}
+
+// List queries the sparse index ListIndex: one Query, highest rank first.
+// The index is eventually consistent.
+func (d *Store) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Unavailable("list", list, err)
+	}
+	limit = min(limit, store.MaxList)
+	if list == "" || limit <= 0 {
+		return nil, nil
+	}
+	cond := "#l = :l"
+	values := map[string]types.AttributeValue{":l": &types.AttributeValueMemberS{Value: list}}
+	names := map[string]string{"#l": ListAttr}
+	if from != "" {
+		cond += " AND #r >= :r"
+		names["#r"] = RankAttr
+		values[":r"] = &types.AttributeValueMemberS{Value: from}
+	}
+	out, err := d.client.Query(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(d.table),
+		IndexName:                 aws.String(ListIndex),
+		KeyConditionExpression:    aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+		ScanIndexForward:          aws.Bool(false),
+		Limit:                     aws.Int32(int32(limit)),
+	})
+	if err != nil {
+		return nil, dynamoError("list", list, err)
+	}
+	l := make([]store.Listed, 0, len(out.Items))
+	for _, av := range out.Items {
+		id, _ := av[KeyAttr].(*types.AttributeValueMemberS)
+		e := parseEntry(av)
+		if id == nil || e.List == "" {
+			return nil, fmt.Errorf("store: dynamo list %q: an entry without %s or %s", list, KeyAttr, RankAttr)
+		}
+		l = append(l, store.Listed{ID: id.Value, Rank: e.Rank, Card: e.Card})
+	}
+	// DynamoDB orders equal ranks in no particular way: by id, as every
+	// store does.
+	store.SortListed(l)
+	return l, nil
 }
 
 // Touch replaces the state and due time at version, keeping both: it
@@ -115,7 +181,7 @@ func (d *Store) Touch(ctx context.Context, id string, state []byte, version int6
 		return fmt.Errorf("touch %q: %w", id, store.ErrNotFound)
 	}
 	return d.putAt(ctx, "touch", id, version, store.Item{Version: version, State: state,
-		UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires})
+		UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires, Entry: cur.Entry})
 }
 
 // putAt puts item on condition that the stored version is expected.

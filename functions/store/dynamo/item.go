@@ -25,6 +25,13 @@ const (
 	DueShardAttr = "dueShard" // S: DueShard
 	DueIndex     = "due"
 	DueShard     = "due"
+	// ListAttr and RankAttr are set only while an item is in a list (a
+	// sparse index): ListIndex has ListAttr as its hash key and RankAttr
+	// as its range key, and projects CardAttr, so a list is one Query.
+	ListAttr  = "lst"  // S: store.Entry.List
+	RankAttr  = "rnk"  // S: store.Entry.Rank
+	CardAttr  = "card" // B: store.Entry.Card (absent when empty)
+	ListIndex = "lists"
 )
 
 // TTL is how long a game lives after its last write (store.TTL).
@@ -49,7 +56,28 @@ func dynamoItem(id string, item store.Item) map[string]types.AttributeValue {
 		av[DueAttr] = &types.AttributeValueMemberN{Value: strconv.FormatInt(item.Due.Unix(), 10)}
 		av[DueShardAttr] = &types.AttributeValueMemberS{Value: DueShard}
 	}
+	if e := item.Entry; e.List != "" {
+		av[ListAttr] = &types.AttributeValueMemberS{Value: e.List}
+		av[RankAttr] = &types.AttributeValueMemberS{Value: e.Rank}
+		if len(e.Card) > 0 {
+			av[CardAttr] = &types.AttributeValueMemberB{Value: e.Card}
+		}
+	}
 	return av
+}
+
+// parseEntry reads the entry attributes (zero when absent).
+func parseEntry(av map[string]types.AttributeValue) store.Entry {
+	list, _ := av[ListAttr].(*types.AttributeValueMemberS)
+	rank, _ := av[RankAttr].(*types.AttributeValueMemberS)
+	if list == nil || rank == nil {
+		return store.Entry{}
+	}
+	e := store.Entry{List: list.Value, Rank: rank.Value}
+	if card, ok := av[CardAttr].(*types.AttributeValueMemberB); ok && len(card.Value) > 0 {
+		e.Card = store.CloneBytes(card.Value)
+	}
+	return e
 }
 
 // dynamoKey is the key of one game.
@@ -83,7 +111,7 @@ func parseDynamoItem(av map[string]types.AttributeValue) (store.Item, error) {
 	if err != nil {
 		return store.Item{}, fmt.Errorf("store: dynamo item: bad %s: %w", UpdatedAtAttr, err)
 	}
-	item := store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: updatedAt.UTC()}
+	item := store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: updatedAt.UTC(), Entry: parseEntry(av)}
 	for _, f := range []struct {
 		attr string
 		t    *time.Time

@@ -30,6 +30,8 @@ func (d *Store) CreateTable(ctx context.Context) error {
 			{AttributeName: aws.String(KeyAttr), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(DueShardAttr), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(DueAttr), AttributeType: types.ScalarAttributeTypeN},
+			{AttributeName: aws.String(ListAttr), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(RankAttr), AttributeType: types.ScalarAttributeTypeS},
 		},
 		KeySchema: []types.KeySchemaElement{
 			{AttributeName: aws.String(KeyAttr), KeyType: types.KeyTypeHash},
@@ -41,6 +43,13 @@ func (d *Store) CreateTable(ctx context.Context) error {
 				{AttributeName: aws.String(DueAttr), KeyType: types.KeyTypeRange},
 			},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+		}, {
+			IndexName: aws.String(ListIndex),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(ListAttr), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(RankAttr), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{CardAttr}},
 		}},
 	})
 	var inUse *types.ResourceInUseException

@@ -26,10 +26,19 @@ func New() *Store {
 
 // Create stores a new game at version 1; store.ErrExists if the id is taken.
 func (m *Store) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
+	return m.CreateListed(ctx, id, state, now, due, expires, store.Entry{})
+}
+
+// CreateListed is Create with the item's entry.
+func (m *Store) CreateListed(ctx context.Context, id string, state []byte, now, due, expires time.Time, e store.Entry) error {
 	if err := store.CheckCall(ctx, "create", id); err != nil {
 		return err
 	}
+	if err := store.CheckEntry(id, e); err != nil {
+		return err
+	}
 	item := store.Written(1, store.CloneBytes(state), now, due, expires)
+	item.Entry = store.CloneEntry(e)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.items[id]; ok {
@@ -53,20 +62,49 @@ func (m *Store) Load(ctx context.Context, id string) (store.Item, error) {
 	// Stored slices are never mutated after insertion, so copying outside
 	// the lock is safe.
 	item.State = store.CloneBytes(item.State)
+	item.Entry = store.CloneEntry(item.Entry)
 	return item, nil
 }
 
 // Save writes state as version expected+1 if the stored version is expected.
 func (m *Store) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
+	return m.SaveListed(ctx, id, state, expected, now, due, expires, store.Entry{})
+}
+
+// SaveListed is Save with the item's entry.
+func (m *Store) SaveListed(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time, e store.Entry) error {
+	if err := store.CheckEntry(id, e); err != nil {
+		return err
+	}
 	return m.writeIf(ctx, "save", id, expected, func(store.Item) store.Item {
-		return store.Written(expected+1, store.CloneBytes(state), now, due, expires)
+		item := store.Written(expected+1, store.CloneBytes(state), now, due, expires)
+		item.Entry = store.CloneEntry(e)
+		return item
 	})
+}
+
+// List reads the entries of list (a scan of the map: this store is for
+// tests).
+func (m *Store) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Unavailable("list", list, err)
+	}
+	var all []store.Listed
+	m.mu.Lock()
+	for id, item := range m.items {
+		if e := item.Entry; e.List == list && list != "" && e.Rank >= from {
+			all = append(all, store.Listed{ID: id, Rank: e.Rank, Card: store.CloneBytes(e.Card)})
+		}
+	}
+	m.mu.Unlock()
+	store.SortListed(all)
+	return all[:min(len(all), max(0, min(limit, store.MaxList)))], nil
 }
 
 // Touch replaces the state and due time at version, keeping both.
 func (m *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
 	return m.writeIf(ctx, "touch", id, version, func(cur store.Item) store.Item {
-		return store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires}
+		return store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires, Entry: cur.Entry}
 	})
 }
 
@@ -138,6 +176,7 @@ func (m *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.It
 	m.mu.Unlock()
 	for id, item := range out {
 		item.State = store.CloneBytes(item.State)
+		item.Entry = store.CloneEntry(item.Entry)
 		out[id] = item
 	}
 	return out, nil

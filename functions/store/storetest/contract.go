@@ -46,6 +46,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"due lists the items due by a time, earliest first, from what create and save set", testDue},
 		{"touch replaces state and due at a version, keeping it and the time", testTouch},
 		{"each write names its item's expiry, to the second; zero is never; touch keeps it", testExpires},
+		{"list reads the entries create and save set, highest rank first; touch keeps an entry, save without one drops it", testList},
+		{"a refused save leaves the entry as it was; bad entries are refused", testListRefused},
 	}
 	eventual := false
 	for _, c := range cases {
@@ -534,5 +536,111 @@ func testExpires(t *testing.T, s store.Store) {
 			t.Errorf("Expire a century on = %d, %v; want 1", n, err)
 		}
 		mustLoad(t, s, "forever")
+	}
+}
+
+func entry(list, rank, card string) store.Entry {
+	e := store.Entry{List: list, Rank: rank}
+	if card != "" {
+		e.Card = []byte(card)
+	}
+	return e
+}
+
+// listed reads list from from and writes it as "id:rank:card ...".
+func listed(t *testing.T, s store.Store, list, from string, limit int) string {
+	t.Helper()
+	l, err := s.List(t.Context(), list, from, limit)
+	if err != nil {
+		t.Fatalf("List(%q) = %v", list, err)
+	}
+	out := ""
+	for _, e := range l {
+		out += fmt.Sprintf("%s:%s:%s ", e.ID, e.Rank, e.Card)
+	}
+	return out
+}
+
+// waitListed polls list until it reads want (DynamoDB's indexes are
+// eventually consistent; the others answer at once).
+func waitListed(t *testing.T, s store.Store, list, from string, limit int, want string) {
+	t.Helper()
+	var got string
+	for i := 0; i < 50; i++ {
+		if got = listed(t, s, list, from, limit); got == want {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("List(%q, from %q, %d) = %q, want %q", list, from, limit, got, want)
+}
+
+func testList(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	exp := t0.Add(store.TTL)
+	for _, c := range []struct {
+		id string
+		e  store.Entry
+	}{{"a", entry("room", "2026-01-02a", "A")}, {"b", entry("room", "2026-01-03", "B")},
+		{"c", entry("room", "2026-01-02c", "C")}, {"d", entry("board", "0500", "D")}, {"e", store.Entry{}}} {
+		if err := s.CreateListed(ctx, c.id, []byte(c.id), t0, time.Time{}, exp, c.e); err != nil {
+			t.Fatalf("CreateListed(%q) = %v", c.id, err)
+		}
+	}
+	waitListed(t, s, "room", "", 10, "b:2026-01-03:B c:2026-01-02c:C a:2026-01-02a:A ")
+	waitListed(t, s, "room", "2026-01-03", 10, "b:2026-01-03:B ")
+	waitListed(t, s, "room", "", 2, "b:2026-01-03:B c:2026-01-02c:C ")
+	waitListed(t, s, "board", "", 10, "d:0500:D ")
+	waitListed(t, s, "nothing", "", 10, "")
+	if got := mustLoad(t, s, "a").Entry; got.List != "room" || got.Rank != "2026-01-02a" || string(got.Card) != "A" {
+		t.Errorf("Load(a).Entry = %+v", got)
+	}
+	if got := mustLoad(t, s, "e").Entry; got.List != "" || got.Rank != "" || len(got.Card) != 0 {
+		t.Errorf("Load(e).Entry = %+v, want none", got)
+	}
+	// A new rank moves the entry; touch keeps it; a save without one drops it.
+	if err := s.SaveListed(ctx, "a", []byte("a2"), 1, t0.Add(time.Second), time.Time{}, exp, entry("room", "2026-01-04", "A2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Touch(ctx, "a", []byte("a2'"), 2, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(ctx, "c", []byte("c2"), 1, t0.Add(time.Second), time.Time{}, exp); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveListed(ctx, "d", []byte("d2"), 1, t0.Add(time.Second), time.Time{}, exp, entry("room", "2026-01-01", "")); err != nil {
+		t.Fatal(err)
+	}
+	waitListed(t, s, "room", "", 10, "a:2026-01-04:A2 b:2026-01-03:B d:2026-01-01: ")
+	waitListed(t, s, "board", "", 10, "")
+	if got := mustLoad(t, s, "a"); string(got.State) != "a2'" || got.Entry.Rank != "2026-01-04" {
+		t.Errorf("after touch: state %q, entry %+v", got.State, got.Entry)
+	}
+}
+
+func testListRefused(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	if err := s.CreateListed(ctx, "a", []byte("a"), t0, time.Time{}, time.Time{}, entry("room", "5", "A")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveListed(ctx, "a", []byte("x"), 7, t0, time.Time{}, time.Time{}, entry("room", "9", "X")); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("stale SaveListed = %v, want ErrConflict", err)
+	}
+	if err := s.CreateListed(ctx, "a", []byte("y"), t0, time.Time{}, time.Time{}, entry("room", "8", "Y")); !errors.Is(err, store.ErrExists) {
+		t.Fatalf("CreateListed of a taken id = %v, want ErrExists", err)
+	}
+	for name, e := range map[string]store.Entry{
+		"rank without a list": {Rank: "1"},
+		"list without a rank": {List: "room"},
+		"a zero byte":         {List: "ro\x00om", Rank: "1"},
+		"a card too large":    {List: "room", Rank: "1", Card: make([]byte, store.MaxCard+1)},
+	} {
+		if err := s.SaveListed(ctx, "a", []byte("z"), 1, t0, time.Time{}, time.Time{}, e); err == nil || errors.Is(err, store.ErrConflict) {
+			t.Errorf("SaveListed with %s = %v, want a caller error", name, err)
+		}
+	}
+	waitListed(t, s, "room", "", 10, "a:5:A ")
+	if got := mustLoad(t, s, "a"); got.Version != 1 || string(got.State) != "a" {
+		t.Errorf("after refusals: version %d state %q", got.Version, got.State)
 	}
 }

@@ -108,6 +108,11 @@ func (f *Faulty) Calls() (creates, loads, saves int) {
 
 // Create passes through unless a failure is queued.
 func (f *Faulty) Create(ctx context.Context, id string, state []byte, now, due, expires time.Time) error {
+	return f.CreateListed(ctx, id, state, now, due, expires, store.Entry{})
+}
+
+// CreateListed passes through unless a failure is queued.
+func (f *Faulty) CreateListed(ctx context.Context, id string, state []byte, now, due, expires time.Time, e store.Entry) error {
 	f.mu.Lock()
 	f.creates++
 	err := pop(&f.createErrs)
@@ -115,7 +120,12 @@ func (f *Faulty) Create(ctx context.Context, id string, state []byte, now, due, 
 	if err != nil {
 		return err
 	}
-	return f.Inner.Create(ctx, id, state, now, due, expires)
+	return f.Inner.CreateListed(ctx, id, state, now, due, expires, e)
+}
+
+// List passes through.
+func (f *Faulty) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
+	return f.Inner.List(ctx, list, from, limit)
 }
 
 // Load passes through unless a failure is queued.
@@ -154,6 +164,11 @@ func (f *Faulty) LoadMany(ctx context.Context, ids []string) (map[string]store.I
 // Save fails if a failure is queued; else runs the hooks, writes through,
 // and loses the response if told to.
 func (f *Faulty) Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
+	return f.SaveListed(ctx, id, state, expected, now, due, expires, store.Entry{})
+}
+
+// SaveListed is Save with an entry, faulted as Save.
+func (f *Faulty) SaveListed(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time, e store.Entry) error {
 	f.mu.Lock()
 	f.saves++
 	err := pop(&f.saveErrs)
@@ -174,7 +189,7 @@ func (f *Faulty) Save(ctx context.Context, id string, state []byte, expected int
 	if every != nil {
 		every(ctx, id, expected)
 	}
-	if err := f.Inner.Save(ctx, id, state, expected, now, due, expires); err != nil {
+	if err := f.Inner.SaveListed(ctx, id, state, expected, now, due, expires, e); err != nil {
 		return err
 	}
 	return lost

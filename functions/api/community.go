@@ -1,0 +1,203 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"tessera/functions/game"
+)
+
+// The room's endpoints (API.md "Community"): profiles, the lobby and the
+// leaderboards. Each read is one store read or list (docs/lists.md).
+
+// privateProfile is the key's own profile (PUT /api/me/profile, GET
+// /api/me's player).
+type privateProfile struct {
+	ID       string   `json:"id"`
+	Name     string   `json:"name"`
+	Since    string   `json:"since"`
+	Vacation vacation `json:"vacation"`
+}
+
+// vacation is the private profile's vacation. Vacations themselves come
+// with the issue that builds them: until then every key has its whole
+// yearly budget and none is on vacation.
+type vacation struct {
+	BudgetDays int     `json:"budgetDays"`
+	Until      *string `json:"until"`
+}
+
+func private(p *game.Profile) *privateProfile {
+	if p == nil {
+		return nil
+	}
+	return &privateProfile{ID: p.ID, Name: p.Name, Since: p.Since.UTC().Format(time.RFC3339), Vacation: vacation{BudgetDays: 7}}
+}
+
+// publicProfile is GET /api/players/{id}.
+type publicProfile struct {
+	ID          string                `json:"id"`
+	Name        string                `json:"name"`
+	Since       string                `json:"since"`
+	Ratings     map[string]poolRating `json:"ratings"`
+	Finished    int                   `json:"finished"`
+	Timeouts    int                   `json:"timeouts"`
+	Reliability *int                  `json:"reliability"`
+	Trophies    []struct{}            `json:"trophies"`
+	Recent      []recentMatch         `json:"recent"`
+}
+
+type poolRating struct {
+	Rating      int     `json:"rating"`
+	Mu          float64 `json:"mu"`
+	Sigma       float64 `json:"sigma"`
+	Games       int     `json:"games"`
+	Wins        int     `json:"wins"`
+	Provisional bool    `json:"provisional"`
+	History     []int   `json:"history"` // an addition: the shown rating after each of the last 50 matches, oldest first
+}
+
+type recentMatch struct {
+	Game   string `json:"game"`
+	Pool   string `json:"pool"`
+	Rank   int    `json:"rank"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+	At     string `json:"at"`
+}
+
+// profileName reads PUT /api/me/profile's body.
+func decodeProfileName(body []byte) (string, error) {
+	obj, err := parseObject(body)
+	if err != nil {
+		return "", err
+	}
+	f := fields{obj: obj, what: "the body"}
+	name, hasName := f.str("name")
+	f.require("name", hasName)
+	if err := f.done(); err != nil {
+		return "", err
+	}
+	return cleanName(name)
+}
+
+// putProfile is PUT /api/me/profile.
+func (h *Handler) putProfile(c *call, body []byte) {
+	name, err := decodeProfileName(body)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	hash, ok := c.playerKey()
+	if !ok {
+		return
+	}
+	p, err := h.svc.SetName(c.r.Context(), hash, name)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeJSON(http.StatusOK, private(p))
+}
+
+// player is GET /api/players/{id}.
+func (h *Handler) player(c *call, id string) {
+	p, _, err := h.svc.LoadProfile(c.r.Context(), id)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	out := publicProfile{ID: p.ID, Name: p.Name, Since: p.Since.UTC().Format(time.RFC3339),
+		Ratings: map[string]poolRating{}, Finished: p.Finished, Timeouts: p.Timeouts,
+		Trophies: []struct{}{}, Recent: []recentMatch{}}
+	if r := p.Reliability(); r >= 0 {
+		out.Reliability = &r
+	}
+	for pool, ps := range p.Pools {
+		if ps == nil || ps.Games == 0 {
+			continue
+		}
+		hist := ps.History
+		if hist == nil {
+			hist = []int{}
+		}
+		out.Ratings[pool] = poolRating{Rating: ratingShown(ps), Mu: ps.Mu, Sigma: ps.Sigma, Games: ps.Games,
+			Wins: ps.Wins, Provisional: ps.Games < game.Provisional, History: hist}
+	}
+	for _, r := range p.Recent {
+		out.Recent = append(out.Recent, recentMatch{Game: r.Game, Pool: r.Pool, Rank: r.Rank, Before: r.Before,
+			After: r.After, At: r.At.UTC().Format(time.RFC3339)})
+	}
+	c.writeJSON(http.StatusOK, out)
+}
+
+func ratingShown(ps *game.PoolStats) int { return game.Shown(ps.Rating()) }
+
+// lobby is GET /api/lobby[?variant=&rated=].
+func (h *Handler) lobby(c *call) {
+	q := c.r.URL.Query()
+	for k := range q {
+		if k != "variant" && k != "rated" {
+			c.fail(badRequest("unknown query parameter %q", k))
+			return
+		}
+	}
+	variant := q.Get("variant")
+	if q.Has("variant") && !game.KnownVariant(variant) {
+		c.fail(badRequest("unknown variant %q", variant))
+		return
+	}
+	var rated *bool
+	if q.Has("rated") {
+		switch q.Get("rated") {
+		case "true":
+			t := true
+			rated = &t
+		case "false":
+			f := false
+			rated = &f
+		default:
+			c.fail(badRequest("rated must be true or false"))
+			return
+		}
+	}
+	games, err := h.svc.Lobby(c.r.Context(), variant, rated)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeJSON(http.StatusOK, struct {
+		Games       []game.LobbyGame `json:"games"`
+		Tournaments []struct{}       `json:"tournaments"`
+	}{games, []struct{}{}})
+}
+
+// leaderboard is GET /api/leaderboard/{pool}.
+func (h *Handler) leaderboard(c *call, pool string) {
+	rows, err := h.svc.Leaderboard(c.r.Context(), pool)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeJSON(http.StatusOK, struct {
+		Pool    string          `json:"pool"`
+		Players []game.BoardRow `json:"players"`
+	}{pool, rows})
+}
+
+// communityRoute finds the room's paths: the route and the id in it.
+func communityRoute(path string) (route, string) {
+	switch path {
+	case "/api/me/profile":
+		return routeProfile, ""
+	case "/api/lobby":
+		return routeLobby, ""
+	}
+	for prefix, rt := range map[string]route{"/api/players/": routePlayer, "/api/leaderboard/": routeBoard} {
+		if rest, ok := strings.CutPrefix(path, prefix); ok && rest != "" && !strings.Contains(rest, "/") {
+			return rt, rest
+		}
+	}
+	return routeNone, ""
+}

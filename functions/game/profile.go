@@ -1,0 +1,294 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"tessera/engine"
+	"tessera/engine/rating"
+	"tessera/functions/store"
+)
+
+// A profile is what the room knows of one player key (API.md "Profiles"):
+// its public player id, name, the matches it finished, and its ratings per
+// pool. It is one store item, named by the player id (ProfileItemID), so
+// GET /api/players/{id} is one read; the key's record (player.go) holds
+// the id, drawn once when the key first takes a seat or sets a name. The
+// id is random, never derived from the key.
+//
+// The item is a format byte (profileFormat) and the JSON of Profile: a
+// few kilobytes at most (20 recent matches, 50 ratings of history a pool,
+// 64 settled game ids).
+const (
+	profileFormat = 1
+	// MaxRecent is how many rated matches a profile lists (API.md: 20).
+	MaxRecent = 20
+	// MaxHistory is how many ratings a pool keeps for the profile's chart.
+	MaxHistory = 50
+	// MaxSettled is how many game ids a profile remembers having counted
+	// (settle.go): a game's settling is retried until it is done, within
+	// minutes, so a retry finds its id among the last 64.
+	MaxSettled = 64
+	// Provisional: fewer rated matches than this in a pool (API.md).
+	Provisional = 10
+	// profileTTL is how long a profile lives after its last write: a
+	// player's ratings outlive their games (docs/expiry.md).
+	profileTTL = 2 * 365 * 24 * time.Hour
+	// profileAttempts bounds the retries of a profile write lost to a
+	// concurrent one (32 rated games of one player ending at once).
+	profileAttempts = 40
+)
+
+// ProfileItemID is the store item of player id pid.
+func ProfileItemID(pid string) string { return "profile-" + pid }
+
+// Profile is one player's profile as stored.
+type Profile struct {
+	ID       string                `json:"id"`
+	Name     string                `json:"name"`
+	NameSet  bool                  `json:"nameSet,omitempty"` // set with PUT /api/me/profile
+	Since    time.Time             `json:"since"`
+	Finished int                   `json:"finished"`
+	Timeouts int                   `json:"timeouts"`
+	Pools    map[string]*PoolStats `json:"pools,omitempty"`
+	Recent   []RecentMatch         `json:"recent,omitempty"`  // newest first
+	Settled  []string              `json:"settled,omitempty"` // newest last
+}
+
+// PoolStats is a player's rating in one pool.
+type PoolStats struct {
+	Mu      float64 `json:"mu"`
+	Sigma   float64 `json:"sigma"`
+	Games   int     `json:"games"`
+	Wins    int     `json:"wins"`
+	History []int   `json:"history,omitempty"` // shown rating after each match, oldest first
+}
+
+// Rating is the model's value.
+func (p PoolStats) Rating() rating.Rating { return rating.Rating{Mu: p.Mu, Sigma: p.Sigma} }
+
+// RecentMatch is one rated match of a profile.
+type RecentMatch struct {
+	Game   string    `json:"game"`
+	Pool   string    `json:"pool"`
+	Rank   int       `json:"rank"`
+	Before int       `json:"before"`
+	After  int       `json:"after"`
+	At     time.Time `json:"at"`
+}
+
+// Reliability is round(100 (finished − timeouts) / finished), -1 while
+// nothing is finished.
+func (p *Profile) Reliability() int {
+	if p.Finished == 0 {
+		return -1
+	}
+	return int((200*(p.Finished-p.Timeouts) + p.Finished) / (2 * p.Finished))
+}
+
+// Pool is the profile's stats in pool, a new player's when it has none.
+func (p *Profile) Pool(pool string) PoolStats {
+	if s := p.Pools[pool]; s != nil {
+		return *s
+	}
+	r := rating.Tessera.New()
+	return PoolStats{Mu: r.Mu, Sigma: r.Sigma}
+}
+
+func encodeProfile(p *Profile) ([]byte, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{profileFormat}, b...), nil
+}
+
+func decodeProfile(b []byte) (*Profile, error) {
+	if len(b) < 1 || b[0] != profileFormat {
+		return nil, fmt.Errorf("%w: profile: unknown format", engine.ErrCorrupt)
+	}
+	var p Profile
+	if err := json.Unmarshal(b[1:], &p); err != nil || p.ID == "" {
+		return nil, fmt.Errorf("%w: profile: %v", engine.ErrCorrupt, err)
+	}
+	return &p, nil
+}
+
+// PoolOf is the rating pool of a game's options (API.md "Ratings"), ""
+// for a rule set that has none.
+func PoolOf(o engine.Options) string {
+	if r := o.Rules(); r != nil && r.Pool != nil {
+		return r.Pool(o)
+	}
+	return ""
+}
+
+// Pools are every pool, in API.md's order.
+var Pools = []string{"fiveup-duel", "fiveup-multi", "fiveup-pairs", "partnership"}
+
+// LoadProfile reads the profile of player id pid: store.ErrNotFound when
+// there is none.
+func (h *Service) LoadProfile(ctx context.Context, pid string) (*Profile, int64, error) {
+	if !ValidGameID(pid) {
+		return nil, 0, fmt.Errorf("profile %q: %w", pid, store.ErrNotFound)
+	}
+	item, err := h.store.Load(ctx, ProfileItemID(pid))
+	if err != nil {
+		return nil, 0, err
+	}
+	p, err := decodeProfile(item.State)
+	if err != nil {
+		return nil, 0, err
+	}
+	return p, item.Version, nil
+}
+
+// updateProfile applies change to the profile of pid (a new one, named
+// name, when there is none) and writes it on condition that nobody wrote
+// in between, retrying a lost race on the new profile. change reports
+// whether it changed anything. It returns the profile as written (or as
+// found when change did nothing) and its version.
+func (h *Service) updateProfile(ctx context.Context, pid, name string, change func(p *Profile) bool) (*Profile, int64, error) {
+	id := ProfileItemID(pid)
+	for attempt := 0; attempt < profileAttempts; attempt++ {
+		p, version, err := h.LoadProfile(ctx, pid)
+		fresh := errors.Is(err, store.ErrNotFound)
+		if fresh {
+			p, version, err = &Profile{ID: pid, Name: name, Since: h.now().UTC().Truncate(time.Second)}, 0, nil
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		if !change(p) && !fresh {
+			return p, version, nil
+		}
+		b, err := encodeProfile(p)
+		if err != nil {
+			return nil, 0, err
+		}
+		now := h.now()
+		if fresh {
+			err = h.store.Create(ctx, id, b, now, time.Time{}, now.Add(profileTTL))
+		} else {
+			err = h.store.Save(ctx, id, b, version, now, time.Time{}, now.Add(profileTTL))
+		}
+		if err == nil {
+			return p, version + 1, nil
+		}
+		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
+			return nil, 0, err
+		}
+		backOff(ctx, attempt)
+	}
+	return nil, 0, fmt.Errorf("%w: profile: %d writes in a row lost a race", store.ErrUnavailable, profileAttempts)
+}
+
+// playerIDOf returns the player id of the key whose hash is hash, drawing
+// it (once: the record keeps it) when the key has none.
+func (h *Service) playerIDOf(ctx context.Context, hash []byte) (string, error) {
+	p, _, err := h.LoadPlayer(ctx, hash)
+	if err != nil {
+		return "", err
+	}
+	if p.Player != "" {
+		return p.Player, nil
+	}
+	fresh, err := NewGameID(h.rand)
+	if err != nil {
+		return "", err
+	}
+	var pid string
+	err = h.UpdatePlayer(ctx, hash, func(p *Record) bool {
+		if p.Player != "" { // a concurrent request drew it first
+			pid = p.Player
+			return false
+		}
+		p.Player, pid = fresh, fresh
+		return true
+	})
+	return pid, err
+}
+
+// ProfileOfSeat is the profile of the key whose hash is hash as it takes a
+// seat named name: made when there is none; its name follows the seat's
+// unless one was set (API.md: "else the name of the seat it took most
+// recently").
+func (h *Service) ProfileOfSeat(ctx context.Context, hash []byte, name string) (*Profile, error) {
+	pid, err := h.playerIDOf(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	renamed := false
+	p, version, err := h.updateProfile(ctx, pid, name, func(p *Profile) bool {
+		if p.NameSet || p.Name == name {
+			return false
+		}
+		p.Name, renamed = name, true
+		return true
+	})
+	if err == nil && renamed {
+		err = h.putBoards(ctx, p, version) // the leaderboards show the new name
+	}
+	return p, err
+}
+
+// SetName is PUT /api/me/profile: the key's profile, made when there is
+// none, named name from now on.
+func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Profile, error) {
+	pid, err := h.playerIDOf(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	renamed := false
+	p, version, err := h.updateProfile(ctx, pid, name, func(p *Profile) bool {
+		renamed = !p.NameSet || p.Name != name
+		p.Name, p.NameSet = name, true
+		return renamed
+	})
+	if err == nil && renamed {
+		err = h.putBoards(ctx, p, version)
+	}
+	return p, err
+}
+
+// MyProfile is the profile of the key whose hash is hash, nil when it has
+// none.
+func (h *Service) MyProfile(ctx context.Context, hash []byte) (*Profile, error) {
+	rec, _, err := h.LoadPlayer(ctx, hash)
+	if err != nil || rec.Player == "" {
+		return nil, err
+	}
+	p, _, err := h.LoadProfile(ctx, rec.Player)
+	if errors.Is(err, store.ErrNotFound) {
+		// The record was written and the profile not (a crash between):
+		// the next seat or name makes it.
+		return nil, nil
+	}
+	return p, err
+}
+
+// appendCapped appends v, keeping the last n.
+func appendCapped[T any](s []T, v T, n int) []T {
+	s = append(s, v)
+	if len(s) > n {
+		s = slices.Clone(s[len(s)-n:])
+	}
+	return s
+}
+
+// Shown is a rating as people see it (API.md: round(60 μ)).
+func Shown(r rating.Rating) int { return rating.Shown(r) }
+
+// KnownVariant reports whether name is a rule set the server plays.
+func KnownVariant(name string) bool {
+	for _, r := range engine.RuleSets() {
+		if r.Name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,277 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"tessera/engine"
+	"tessera/engine/rating"
+	"tessera/functions/store"
+)
+
+// The room's lists (docs/lists.md), read with store.List, never a scan:
+//
+//   - "lobby:<variant>:<0|1>": the open games of a rule set, unrated or
+//     rated, with a free seat. The entry is part of the game's own item,
+//     written in the same save that takes it out when the last seat is
+//     taken. Its rank is the creation time then the game id (newest
+//     first); a read takes ranks of the last RoomStay only, so a game
+//     waiting longer leaves the room without a write. Its card is the
+//     lobby entry (LobbyGame) as JSON.
+//   - "board:<pool>": one item per player with at least Provisional rated
+//     matches in the pool (boardItemID), rewritten whenever settling (or a
+//     new name) changes the profile behind it. Rank: μ − 3σ, then the
+//     player id, so ties go by id. Card: the leaderboard row.
+
+// LobbyGame is one open game of GET /api/lobby.
+type LobbyGame struct {
+	ID        string       `json:"id"`
+	Variant   string       `json:"variant"`
+	Options   LobbyOptions `json:"options"`
+	Rated     bool         `json:"rated"`
+	CreatedAt string       `json:"createdAt"`
+	Seats     []LobbySeat  `json:"seats"`
+}
+
+// LobbyOptions are a game's options as a view writes them.
+type LobbyOptions struct {
+	Players  int  `json:"players"`
+	Pairs    bool `json:"pairs"`
+	Target   int  `json:"target"`
+	Redeal   bool `json:"redeal"`
+	MoveTime *int `json:"moveTime"`
+}
+
+// LobbySeat is a seat of a lobby entry.
+type LobbySeat struct {
+	Seat        int     `json:"seat"`
+	Taken       bool    `json:"taken"`
+	Name        *string `json:"name"`
+	Player      *string `json:"player"`
+	Rating      *int    `json:"rating"`
+	Reliability *int    `json:"reliability"`
+}
+
+// BoardRow is one row of a leaderboard.
+type BoardRow struct {
+	Rank   int    `json:"rank"`
+	Player string `json:"player"`
+	Name   string `json:"name"`
+	Rating int    `json:"rating"`
+	Games  int    `json:"games"`
+	Wins   int    `json:"wins"`
+}
+
+// boardCard is a leaderboard item's card (and state): the row without its
+// rank, and the version of the profile it was taken from.
+type boardCard struct {
+	BoardRow
+	Profile int64 `json:"pv"`
+}
+
+// MaxLobby and MaxBoard are the most entries a lobby and a leaderboard
+// answer hold (API.md).
+const (
+	MaxLobby = 50
+	MaxBoard = 100
+)
+
+// roomRankTime writes a time as the lobby ranks it (sortable).
+const roomRankTime = "20060102T150405Z"
+
+func lobbyList(variant string, rated bool) string {
+	if rated {
+		return "lobby:" + variant + ":1"
+	}
+	return "lobby:" + variant + ":0"
+}
+
+func boardList(pool string) string { return "board:" + pool }
+
+func boardItemID(pool, pid string) string { return "board-" + pool + "-" + pid }
+
+func optionsOf(o engine.Options, moveTime int64) LobbyOptions {
+	lo := LobbyOptions{Players: o.Players, Pairs: o.Pairs, Target: o.Target, Redeal: o.Redeal}
+	if moveTime > 0 {
+		mt := int(moveTime)
+		lo.MoveTime = &mt
+	}
+	return lo
+}
+
+// roomEntry is game id's place in the room: its lobby entry while it is
+// open and waits for a seat, else none.
+func roomEntry(id string, st *Stored, m *engine.Match) (store.Entry, error) {
+	if !st.Open || m.Status() != engine.StatusOpen {
+		return store.Entry{}, nil
+	}
+	r := m.Options().Rules()
+	created := time.Unix(st.CreatedAt, 0).UTC()
+	g := LobbyGame{ID: id, Variant: r.Name, Options: optionsOf(m.Options(), st.MoveTime), Rated: st.Rated,
+		CreatedAt: created.Format(time.RFC3339)}
+	for s, a := range st.Seats {
+		seat := m.Seat(s)
+		ls := LobbySeat{Seat: s, Taken: seat.Taken}
+		if seat.Taken {
+			name := seat.Name
+			ls.Name = &name
+		}
+		if a.Player != "" {
+			p := a.Player
+			ls.Player = &p
+		}
+		if a.Rating >= 0 {
+			v := a.Rating
+			ls.Rating = &v
+		}
+		if a.Reliability >= 0 {
+			v := a.Reliability
+			ls.Reliability = &v
+		}
+		g.Seats = append(g.Seats, ls)
+	}
+	card, err := json.Marshal(g)
+	if err != nil {
+		return store.Entry{}, err
+	}
+	return store.Entry{List: lobbyList(r.Name, st.Rated), Rank: created.Format(roomRankTime) + id, Card: card}, nil
+}
+
+// Lobby is GET /api/lobby: the open games with a free seat created in the
+// last RoomStay, newest first, at most MaxLobby; variant "" for every rule
+// set, rated nil for both. One List per (rule set, rated) asked for.
+func (h *Service) Lobby(ctx context.Context, variant string, rated *bool) ([]LobbyGame, error) {
+	from := h.now().Add(-RoomStay).UTC().Format(roomRankTime)
+	type entry struct {
+		rank string
+		game LobbyGame
+	}
+	var all []entry
+	for _, r := range engine.RuleSets() {
+		if variant != "" && r.Name != variant {
+			continue
+		}
+		for _, rt := range []bool{false, true} {
+			if rated != nil && *rated != rt || rt && r.Pool == nil {
+				continue
+			}
+			l, err := h.store.List(ctx, lobbyList(r.Name, rt), from, MaxLobby)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range l {
+				var g LobbyGame
+				if err := json.Unmarshal(e.Card, &g); err != nil {
+					return nil, fmt.Errorf("%w: lobby card of %s: %v", engine.ErrCorrupt, e.ID, err)
+				}
+				g.ID = e.ID
+				all = append(all, entry{e.Rank, g})
+			}
+		}
+	}
+	// Merge: newest first.
+	for i := 1; i < len(all); i++ {
+		for j := i; j > 0 && all[j].rank > all[j-1].rank; j-- {
+			all[j], all[j-1] = all[j-1], all[j]
+		}
+	}
+	out := make([]LobbyGame, 0, min(len(all), MaxLobby))
+	for _, e := range all[:min(len(all), MaxLobby)] {
+		out = append(out, e.game)
+	}
+	return out, nil
+}
+
+// ordinalRank writes μ − 3σ so that byte order is numeric order, then the
+// player id with each character mirrored, so that among equal ratings the
+// lower id ranks higher (the list reads highest first).
+func ordinalRank(r rating.Rating, pid string) string {
+	v := int64(math.Round((rating.Ordinal(r) + 1e4) * 1e6))
+	v = max(0, min(v, 99999999999999))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%014d", v)
+	for i := 0; i < len(pid); i++ {
+		b.WriteByte(0x7e - (pid[i] - 0x20))
+	}
+	return b.String()
+}
+
+// putBoards writes the leaderboard entries of profile p (at version): one
+// for each pool in which it has Provisional rated matches or more. An
+// entry taken from a later version of the profile is left as it is.
+func (h *Service) putBoards(ctx context.Context, p *Profile, version int64) error {
+	for _, pool := range Pools {
+		ps := p.Pools[pool]
+		if ps == nil || ps.Games < Provisional {
+			continue
+		}
+		card, err := json.Marshal(boardCard{BoardRow{Player: p.ID, Name: p.Name, Rating: rating.Shown(ps.Rating()),
+			Games: ps.Games, Wins: ps.Wins}, version})
+		if err != nil {
+			return err
+		}
+		e := store.Entry{List: boardList(pool), Rank: ordinalRank(ps.Rating(), p.ID), Card: card}
+		if err := h.putBoard(ctx, boardItemID(pool, p.ID), e, version); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *Service) putBoard(ctx context.Context, id string, e store.Entry, version int64) error {
+	for attempt := 0; attempt < profileAttempts; attempt++ {
+		now := h.now()
+		item, err := h.store.Load(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			err = h.store.CreateListed(ctx, id, e.Card, now, time.Time{}, now.Add(profileTTL), e)
+		case err != nil:
+			return err
+		default:
+			var old boardCard
+			if json.Unmarshal(item.State, &old) == nil && old.Profile >= version {
+				return nil
+			}
+			err = h.store.SaveListed(ctx, id, e.Card, item.Version, now, time.Time{}, now.Add(profileTTL), e)
+		}
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
+			return err
+		}
+		backOff(ctx, attempt)
+	}
+	return fmt.Errorf("%w: leaderboard entry %s: %d writes in a row lost a race", store.ErrUnavailable, id, profileAttempts)
+}
+
+// Leaderboard is GET /api/leaderboard/{pool}: store.ErrNotFound for a
+// pool that does not exist.
+func (h *Service) Leaderboard(ctx context.Context, pool string) ([]BoardRow, error) {
+	known := false
+	for _, p := range Pools {
+		known = known || p == pool
+	}
+	if !known {
+		return nil, fmt.Errorf("leaderboard %q: %w", pool, store.ErrNotFound)
+	}
+	l, err := h.store.List(ctx, boardList(pool), "", MaxBoard)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]BoardRow, 0, len(l))
+	for i, e := range l {
+		var c boardCard
+		if err := json.Unmarshal(e.Card, &c); err != nil {
+			return nil, fmt.Errorf("%w: leaderboard card of %s: %v", engine.ErrCorrupt, e.ID, err)
+		}
+		c.BoardRow.Rank = i + 1
+		rows = append(rows, c.BoardRow)
+	}
+	return rows, nil
+}
