@@ -30,6 +30,8 @@ type Config struct {
 	// RateLimit is the per-address limit (429); nil or a PerSecond of 0:
 	// none. The local server sets it; on AWS, API Gateway throttles.
 	RateLimit *RateLimit
+	// AfterEnd is game.Config.AfterEnd (tests only).
+	AfterEnd func(gameID string)
 }
 
 // Handler serves every endpoint of API.md over the game service.
@@ -47,7 +49,7 @@ func New(cfg Config) *Handler {
 	if cfg.Store == nil {
 		panic("api: Config.Store is required")
 	}
-	svc := game.New(game.Config{Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Rand: cfg.Rand, Bots: cfg.Bots, Push: cfg.Push})
+	svc := game.New(game.Config{Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Rand: cfg.Rand, Bots: cfg.Bots, Push: cfg.Push, AfterEnd: cfg.AfterEnd})
 	h := &Handler{svc: svc, store: cfg.Store, log: svc.Log(), push: cfg.Push}
 	if cfg.RateLimit != nil {
 		h.limit = newLimiter(*cfg.RateLimit)

@@ -129,7 +129,7 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	now := h.now()
 	st := NewStored(m, hash)
 	st.MoveTime = req.MoveTime
-	st.Open, st.Rated, st.CreatedAt = req.Open, req.Rated, now.Unix()
+	st.Open, st.Rated, st.CreatedAt = req.Open, req.Rated, now.UnixNano()
 	st.AfterChange(m, Before{}, now)
 	if req.Key != "" {
 		if err := h.admitCreator(ctx, hash, req); err != nil {
@@ -410,7 +410,7 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 	st := &Stored{Seats: make([]SeatAuth, len(g.State.Seats)), MoveTime: g.State.MoveTime,
 		Previous: id, SeriesMatches: g.State.SeriesMatches + 1,
 		SeriesWins: make([]int, old.Options().Teams()),
-		Open:       g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().Unix()}
+		Open:       g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().UnixNano()}
 	copy(st.SeriesWins, g.State.SeriesWins)
 	if w := old.Winner(); w >= 0 {
 		st.SeriesWins[w]++

@@ -82,7 +82,7 @@ const (
 )
 
 // roomRankTime writes a time as the lobby ranks it (sortable).
-const roomRankTime = "20060102T150405Z"
+const roomRankTime = "20060102T150405.000000000Z"
 
 func lobbyList(variant string, rated bool) string {
 	if rated {
@@ -111,7 +111,7 @@ func roomEntry(id string, st *Stored, m *engine.Match) (store.Entry, error) {
 		return store.Entry{}, nil
 	}
 	r := m.Options().Rules()
-	created := time.Unix(st.CreatedAt, 0).UTC()
+	created := time.Unix(0, st.CreatedAt).UTC()
 	g := LobbyGame{ID: id, Variant: r.Name, Options: optionsOf(m.Options(), st.MoveTime), Rated: st.Rated,
 		CreatedAt: created.Format(time.RFC3339)}
 	for s, a := range st.Seats {

@@ -344,7 +344,7 @@ func (h *Service) admitCreator(ctx context.Context, hash []byte, req CreateReque
 	if err != nil {
 		return err
 	}
-	since := h.now().Add(-RoomStay).Unix()
+	since := h.now().Add(-RoomStay).UnixNano()
 	waiting := 0
 	for id, it := range items {
 		st, err := OpenStored(id, it)

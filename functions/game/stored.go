@@ -54,7 +54,7 @@ import (
 //
 //	flags byte: 1 open, 2 rated, 4 settling (the end's settling is due),
 //	  8 settled, 16 the ratings' result is kept (below)
-//	createdAt varint (Unix seconds), settleAt varint (Unix seconds the
+//	createdAt varint (Unix nanoseconds), settleAt varint (Unix seconds the
 //	  settling fell due; 0 none)
 //	per seat: player id (a length byte, 0 or idBytes, and its bytes);
 //	  rating, reliability, ratingAfter: uvarint each, the value + 1 (0:

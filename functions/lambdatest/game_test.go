@@ -316,6 +316,34 @@ func TestAGameThroughTheBootstraps(t *testing.T) {
 		`{"endpoint": "https://push.example/send/lambdatest"}`)), http.StatusNoContent, nil)
 	decode(t, "my games without a key", player.invoke(t, apiEvent("GET /api/me", "GET", "/api/me", nil, "")), http.StatusUnauthorized, nil)
 
+	// The room's routes: an open game is listed in the lobby (one Query of
+	// the lists index), the key's profile is public, a leaderboard reads.
+	var open seated
+	decode(t, "create an open game", create.invoke(t, apiEvent("POST /api/games", "POST", "/api/games", nil,
+		`{"variant": "fiveup", "players": 2, "name": "Cleo", "key": "`+key+`", "open": true, "moveTime": 3600}`)), http.StatusCreated, &open)
+	var lobby struct {
+		Games []struct {
+			ID string `json:"id"`
+		} `json:"games"`
+	}
+	decode(t, "lobby", state.invoke(t, apiEvent("GET /api/lobby", "GET", "/api/lobby", nil, "")), http.StatusOK, &lobby)
+	if len(lobby.Games) != 1 || lobby.Games[0].ID != open.Game.ID {
+		t.Errorf("lobby = %+v, want the open game %s", lobby, open.Game.ID)
+	}
+	var profile struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}
+	decode(t, "set a name", player.invoke(t, apiEvent("PUT /api/me/profile", "PUT", "/api/me/profile", bearer(key), `{"name": "Cleo"}`)), http.StatusOK, &profile)
+	var public struct {
+		Name string `json:"name"`
+	}
+	decode(t, "a profile", state.invoke(t, apiEvent("GET /api/players/{id}", "GET", "/api/players/"+profile.ID, nil, "")), http.StatusOK, &public)
+	if public.Name != "Cleo" {
+		t.Errorf("profile name %q, want Cleo", public.Name)
+	}
+	decode(t, "a leaderboard", state.invoke(t, apiEvent("GET /api/leaderboard/{pool}", "GET", "/api/leaderboard/partnership", nil, "")), http.StatusOK, nil)
+
 	// Secrets never reach a log line.
 	for name, fn := range fns {
 		if strings.Contains(fn.out.String(), key) {

@@ -34,6 +34,10 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"DELETE", "/api/me/push", "PlayerFunction"},
 	{"GET", "/api/push", "PlayerFunction"},
 	{"POST", "/api/games/{id}/rematch", "MoveFunction"},
+	{"PUT", "/api/me/profile", "PlayerFunction"},
+	{"GET", "/api/players/{id}", "StateFunction"},
+	{"GET", "/api/lobby", "StateFunction"},
+	{"GET", "/api/leaderboard/{pool}", "StateFunction"},
 }
 
 // tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn
@@ -347,9 +351,28 @@ func TestGamesTableMatchesTheStoreLayout(t *testing.T) {
 	for _, d := range table.AttributeDefinitions {
 		defs[d.AttributeName] = d.AttributeType
 	}
-	want := map[string]string{dynamo.KeyAttr: "S", dynamo.DueShardAttr: "S", dynamo.DueAttr: "N"}
+	want := map[string]string{dynamo.KeyAttr: "S", dynamo.DueShardAttr: "S", dynamo.DueAttr: "N", dynamo.ListAttr: "S", dynamo.RankAttr: "S"}
 	if fmt.Sprint(defs) != fmt.Sprint(want) {
-		t.Errorf("AttributeDefinitions = %v, want %v (the key and the due index's keys)", defs, want)
+		t.Errorf("AttributeDefinitions = %v, want %v (the key and the indexes' keys)", defs, want)
+	}
+	indexes := map[string]string{}
+	for _, ix := range table.GlobalSecondaryIndexes {
+		keys := ""
+		for _, k := range ix.KeySchema {
+			keys += k.AttributeName + ":" + k.KeyType + " "
+		}
+		proj := ""
+		if ix.Projection != nil {
+			proj = str(ix.Projection.ProjectionType) + fmt.Sprint(ix.Projection.NonKeyAttributes)
+		}
+		indexes[ix.IndexName] = keys + proj
+	}
+	wantIx := map[string]string{
+		dynamo.DueIndex:  dynamo.DueShardAttr + ":HASH " + dynamo.DueAttr + ":RANGE KEYS_ONLY[]",
+		dynamo.ListIndex: dynamo.ListAttr + ":HASH " + dynamo.RankAttr + ":RANGE INCLUDE[" + dynamo.CardAttr + "]",
+	}
+	if fmt.Sprint(indexes) != fmt.Sprint(wantIx) {
+		t.Errorf("GlobalSecondaryIndexes = %v, want %v (store/dynamo's CreateTable)", indexes, wantIx)
 	}
 	ttl := table.TimeToLiveSpecification
 	if ttl == nil || str(ttl.AttributeName) != dynamo.TTLAttr || !ttl.Enabled {

@@ -83,6 +83,9 @@ var testClock interface {
 // testClockPath is where a test build's clock answers.
 var testClockPath string
 
+// afterEnd is set in a test build only (testclock.go): game.Config.AfterEnd.
+var afterEnd func(gameID string)
+
 // now is the server's clock.
 func now() time.Time {
 	if testClock != nil {
@@ -234,7 +237,7 @@ func serve(ctx context.Context, cfg setup.Config, logger *slog.Logger, ready fun
 	if err != nil {
 		return err
 	}
-	a := cfg.API(st, logger, now)
+	a := cfg.TestAPI(st, logger, now, afterEnd)
 	handler := newHandler(a, logger, cfg.PublicURL)
 	if testClock != nil {
 		host := displayAddr(ln.Addr())

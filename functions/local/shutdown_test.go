@@ -21,20 +21,26 @@ import (
 	"tessera/internal/testenv"
 )
 
-// buildLocal compiles this command once per test binary.
-var buildLocal = sync.OnceValues(func() (string, error) {
+// buildLocal compiles this command once per test binary; buildTestBuild
+// the test build (-tags testclock: its clock and its AfterEnd kill).
+var (
+	buildLocal     = sync.OnceValues(func() (string, error) { return build() })
+	buildTestBuild = sync.OnceValues(func() (string, error) { return build("-tags", "testclock") })
+)
+
+func build(flags ...string) (string, error) {
 	dir, err := os.MkdirTemp("", "tessera-local-")
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "local")
-	cmd := exec.Command("go", "build", "-o", bin, "./functions/local")
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", bin, "./functions/local")...)
 	cmd.Dir = testenv.RepoRoot()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build ./functions/local: %v\n%s", err, out)
 	}
 	return bin, nil
-})
+}
 
 // process is the server running as a real program.
 type process struct {
@@ -54,8 +60,14 @@ func startProcess(t *testing.T, args ...string) *process {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startBinary(t, bin, nil, args...)
+}
+
+// startBinary runs bin with env added to PATH alone.
+func startBinary(t *testing.T, bin string, env []string, args ...string) *process {
+	t.Helper()
 	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

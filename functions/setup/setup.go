@@ -167,7 +167,13 @@ func ParseRate(v string) (float64, error) {
 // API is the one constructor of the API every deployment serves: over st,
 // as cfg says, logging to logger, on the clock now (nil: time.Now).
 func (cfg Config) API(st store.Store, logger *slog.Logger, now func() time.Time) *api.Handler {
-	ac := api.Config{Store: st, Logger: logger, Now: now}
+	return cfg.TestAPI(st, logger, now, nil)
+}
+
+// TestAPI is API with game.Config.AfterEnd set (a test build's crash
+// point; nil in every other build).
+func (cfg Config) TestAPI(st store.Store, logger *slog.Logger, now func() time.Time, afterEnd func(string)) *api.Handler {
+	ac := api.Config{Store: st, Logger: logger, Now: now, AfterEnd: afterEnd}
 	if cfg.RateLimit > 0 {
 		ac.RateLimit = &api.RateLimit{PerSecond: cfg.RateLimit}
 	}

@@ -34,7 +34,7 @@ func TestPlayStopsWhenAPersonMustAct(t *testing.T) {
 		if m.Status() != engine.StatusPlaying {
 			t.Fatalf("seed %d: status %v, want playing (the person has not moved)", k, m.Status())
 		}
-		if got := m.ToAct(); len(got) == 0 || nextComputer(m) >= 0 {
+		if got := m.ToAct(); len(got) == 0 || nextComputer(m, false) >= 0 {
 			t.Fatalf("seed %d: ToAct = %v: a computer seat still must act", k, got)
 		}
 	}
@@ -49,6 +49,25 @@ func TestPlayFinishesAMatchOfComputers(t *testing.T) {
 	}
 	if m.Status() != engine.StatusFinished || m.Winner() < 0 {
 		t.Fatalf("status %v winner %d, want finished with a winner", m.Status(), m.Winner())
+	}
+}
+
+// While every person is away Play waits, and PlayOn plays the match to
+// its end (an open game, API.md "Open tables").
+func TestPlayOnPlaysForEveryAwayPerson(t *testing.T) {
+	o := engine.DefaultOptions(engine.FiveUp)
+	o.Players, o.Target = 2, 50
+	m := newMatch(t, o, engine.Seed{3, 3}, engine.Seat{Name: "Ana"}, engine.Seat{Name: "Bea"})
+	for s := range 2 {
+		if err := m.Apply(s, engine.Move{Kind: engine.Away}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Play(m, bot.Levels(), "medium", nil); err != nil || m.Status() != engine.StatusPlaying {
+		t.Fatalf("Play with everyone away: %v, status %v; want it to wait", err, m.Status())
+	}
+	if err := PlayOn(m, bot.Levels(), "medium", nil); err != nil || m.Status() != engine.StatusFinished {
+		t.Fatalf("PlayOn: %v, status %v; want the match finished", err, m.Status())
 	}
 }
 
