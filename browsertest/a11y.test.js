@@ -1,5 +1,6 @@
 // a11y.test.js: axe-core (npm, pinned) checks the pages with every rule it
 // has (WCAG 2 A and AA and its best practices): the start page, the rules,
+// the room with a table waiting, a profile,
 // the game page mid-hand, with the hand summary open, and at the end of a
 // match, in light and dark, in Italian and in English. axe is injected with
 // page.evaluate: the pages' CSP blocks script tags.
@@ -45,6 +46,17 @@ for (const locale of ['it-IT', 'en-GB']) {
     await page.goto(env.server.url + '/');
     await page.waitForSelector('#variants input + span b:not(:empty)');
     await bothSchemes(page, found, 'start page');
+    // The room, with a table waiting in it, and a profile.
+    const key = `a11y-${locale}-key-0123456789abcdef`;
+    const r = await fetch(env.server.url + '/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ variant: 'fiveup', players: 3, name: 'Cleo', key, open: true, moveTime: 86400 }) });
+    const player = (await r.json()).game.seats[0].player;
+    await page.goto(env.server.url + '/room');
+    await page.waitForSelector('#lobby li button');
+    await bothSchemes(page, found, 'room');
+    await page.goto(env.server.url + '/p/' + player);
+    await page.waitForSelector('#profile:not([hidden]) #profile-facts:not(:empty)');
+    await bothSchemes(page, found, 'profile');
     await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 100, redeal: false, name: 'Ana', seats: ['easy'] });
     await page.waitForSelector('.hand-tile');
     await page.waitForSelector('#notify button:not(:empty)');

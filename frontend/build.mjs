@@ -35,6 +35,7 @@ const pages = {
   },
   start: { js: 'start.js', css: ['style.css', 'start.css'], html: 'index.html' },
   rules: { js: 'rulespage.js', html: 'rules.html' },
+  room: { js: 'room.js', css: ['style.css', 'start.css'], html: 'room.html' },
 };
 
 // The catalogs, one file per language (static/i18n), and the part of them

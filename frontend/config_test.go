@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 
 	"tessera/engine"
@@ -27,12 +28,13 @@ type variantFacts struct {
 	Redeal         []bool            `json:"redeal"`
 	DefaultRedeal  bool              `json:"defaultRedeal"`
 	Target         int               `json:"target"`
+	Rated          bool              `json:"rated"` // it has a rating pool (API.md "Ratings")
 }
 
 func factsOf(v engine.Variant) variantFacts {
 	d := engine.DefaultOptions(v)
 	r := v.Rules()
-	f := variantFacts{Title: r.Title, Counts: r.Counts, DefaultPlayers: d.Players, DefaultRedeal: d.Redeal, Target: d.Target, Pairs: map[string][]bool{}}
+	f := variantFacts{Title: r.Title, Counts: r.Counts, DefaultPlayers: d.Players, DefaultRedeal: d.Redeal, Target: d.Target, Pairs: map[string][]bool{}, Rated: r.Pool != nil}
 	valid := func(change func(*engine.Options)) bool {
 		o := d
 		change(&o)
@@ -94,7 +96,24 @@ func configJS(t *testing.T) []byte {
 	fmt.Fprintf(&b, "/** ORDER: the rule sets, as the start page offers them. */\nexport const ORDER = %s;\n\n", j(names))
 	fmt.Fprintf(&b, "/**\n * VARIANTS: per rule set, its title, whether its ends count, the player\n"+
 		" * counts, the pairs values allowed for each count, the redeal values\n"+
-		" * allowed, and the defaults.\n */\nexport const VARIANTS = %s;\n", j(facts))
+		" * allowed, the defaults, and whether it may be rated.\n */\nexport const VARIANTS = %s;\n", j(facts))
+	var pools []string
+	for _, r := range engine.RuleSets() {
+		if r.Pool == nil {
+			continue
+		}
+		f := factsOf(r.Variant)
+		for _, n := range f.Players {
+			for _, pairs := range f.Pairs[fmt.Sprint(n)] {
+				o := engine.DefaultOptions(r.Variant)
+				o.Players, o.Pairs = n, pairs
+				if p := r.Pool(o); !slices.Contains(pools, p) {
+					pools = append(pools, p)
+				}
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\n/** POOLS: the rating pools (API.md \"Ratings\"), as the room lists their leaderboards. */\nexport const POOLS = %s;\n", j(pools))
 	return b.Bytes()
 }
 

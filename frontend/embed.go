@@ -211,6 +211,15 @@ func route(p string) (string, bool) {
 		return "index.html", true
 	case p == "/rules":
 		return "rules.html", true
+	case p == "/room":
+		return "room.html", true
+	case strings.HasPrefix(p, "/p/"):
+		// A player's profile: the room's page (room.js reads the id).
+		id := strings.TrimPrefix(p, "/p/")
+		if id == "" || strings.ContainsAny(id, "/.") {
+			return "", false
+		}
+		return "room.html", true
 	case p == "/sw.js" || p == "/manifest.webmanifest":
 		// At the root: a service worker's scope is its own path's folder.
 		return strings.TrimPrefix(p, "/"), true

@@ -303,3 +303,22 @@ export class Poller {
     this.later(d);
   }
 }
+
+/** lobby({variant, rated}) -> {games, tournaments}: the room's open tables (GET /api/lobby). */
+export async function lobby(filter = {}) {
+  const q = new URLSearchParams();
+  if (filter.variant) q.set('variant', filter.variant);
+  if (filter.rated !== undefined && filter.rated !== '') q.set('rated', String(filter.rated));
+  const s = q.toString();
+  return (await call('GET', '/api/lobby' + (s ? '?' + s : ''))).data;
+}
+
+/** leaderboard(pool) -> {pool, players}. */
+export async function leaderboard(pool) {
+  return (await call('GET', `/api/leaderboard/${encodeURIComponent(pool)}`)).data;
+}
+
+/** playerProfile(id) -> a player's public profile (GET /api/players/{id}). */
+export async function playerProfile(id) {
+  return (await call('GET', `/api/players/${encodeURIComponent(id)}`)).data;
+}

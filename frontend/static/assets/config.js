@@ -14,6 +14,9 @@ export const ORDER = ["fiveup","partnership","block"];
 /**
  * VARIANTS: per rule set, its title, whether its ends count, the player
  * counts, the pairs values allowed for each count, the redeal values
- * allowed, and the defaults.
+ * allowed, the defaults, and whether it may be rated.
  */
-export const VARIANTS = {"block":{"title":"Block","counts":false,"players":[2,3,4],"defaultPlayers":4,"pairs":{"2":[false],"3":[false],"4":[false]},"redeal":[false],"defaultRedeal":false,"target":100},"fiveup":{"title":"Five Up","counts":true,"players":[2,3,4],"defaultPlayers":4,"pairs":{"2":[false],"3":[false],"4":[false,true]},"redeal":[false,true],"defaultRedeal":true,"target":250},"partnership":{"title":"Partnership","counts":false,"players":[4],"defaultPlayers":4,"pairs":{"4":[true]},"redeal":[false],"defaultRedeal":false,"target":50}};
+export const VARIANTS = {"block":{"title":"Block","counts":false,"players":[2,3,4],"defaultPlayers":4,"pairs":{"2":[false],"3":[false],"4":[false]},"redeal":[false],"defaultRedeal":false,"target":100,"rated":false},"fiveup":{"title":"Five Up","counts":true,"players":[2,3,4],"defaultPlayers":4,"pairs":{"2":[false],"3":[false],"4":[false,true]},"redeal":[false,true],"defaultRedeal":true,"target":250,"rated":true},"partnership":{"title":"Partnership","counts":false,"players":[4],"defaultPlayers":4,"pairs":{"4":[true]},"redeal":[false],"defaultRedeal":false,"target":50,"rated":true}};
+
+/** POOLS: the rating pools (API.md "Ratings"), as the room lists their leaderboards. */
+export const POOLS = ["fiveup-duel","fiveup-multi","fiveup-pairs","partnership"];

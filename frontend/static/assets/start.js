@@ -60,6 +60,7 @@ function seatRows() {
     sel.name = `seat${seat}`;
     sel.append(new Option(t('start.friend'), 'human'), ...LEVELS.map((l) => new Option(t('start.computer', { level: t('level.' + l) }), l)));
     if (keep[sel.name]) sel.value = keep[sel.name];
+    if (form.rated.checked) { sel.value = 'human'; sel.disabled = true; } // a rated table has no computers
     label.append(sel);
     rows.push(label);
   }
@@ -77,6 +78,10 @@ function sync() {
   $('#table-options').hidden = !choices;
   form.pairs.disabled = pairsChoice().length < 2;
   if (form.pairs.disabled) form.pairs.checked = pairsChoice()[0];
+  // The room: a rated table is listed, and only a rule set with a pool is rated.
+  form.rated.disabled = !facts().rated;
+  if (form.rated.disabled) form.rated.checked = false;
+  if (form.rated.checked) form.open.checked = true;
   form.redeal.disabled = facts().redeal.length < 2;
   if (variant() !== lastVariant || form.redeal.disabled) form.redeal.checked = facts().defaultRedeal;
   if (variant() !== lastVariant) {
@@ -97,6 +102,14 @@ export function request() {
   for (const s of $('#seats').querySelectorAll('select')) {
     if (s.value !== 'human') req.bots.push({ seat: Number(s.name.slice(4)), level: s.value });
   }
+  if (form.open.checked) {
+    req.open = true;
+    req.moveTime = req.moveTime || 86400; // strangers never wait for ever (API.md)
+  }
+  if (form.rated.checked) {
+    req.rated = true;
+    req.bots = [];
+  }
   return req;
 }
 
@@ -115,7 +128,7 @@ async function submit(ev) {
     putGame(res.game.id, { token: res.token, seat: res.seat, name: req.name, summary: summarize(res.game) });
     location.assign(`/g/${encodeURIComponent(res.game.id)}`);
   } catch (e) {
-    err.textContent = e instanceof ApiError ? errorText(e) : t('error.network');
+    err.textContent = e instanceof ApiError && e.code === 'not_eligible' ? t('room.notEligible') : e instanceof ApiError ? errorText(e) : t('error.network');
     err.hidden = false;
     button.disabled = false;
   }

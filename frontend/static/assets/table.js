@@ -41,8 +41,15 @@ function seatCard(view, s, me) {
   if (pairs(view)) card.classList.add('team-' + s.team);
   const name = el('div', 'name', s.taken ? seatName(view, s.seat, me) : t('seat.free'));
   if (s.seat === me) name.textContent = t('seat.you', { name: isolate(s.name) });
+  if (s.player) { // the player's profile (the room)
+    const a = el('a', '', name.textContent);
+    a.href = '/p/' + s.player;
+    name.replaceChildren(a);
+  }
   card.append(name);
   const info = [];
+  // A rated game: the rating when seated, and after the match its change.
+  if (s.rating != null) info.push(s.ratingAfter != null ? s.rating + ' → ' + s.ratingAfter : s.rating);
   if (view.status !== 'open' || s.taken) info.push(t('seat.tiles', { n: s.tiles }));
   if (s.bot) info.push(t('seat.bot', { level: t('level.' + s.bot) }));
   card.append(el('div', 'meta', info.join(' · ')));

@@ -1,0 +1,244 @@
+// room.js: the room, one page for two paths. /room: the open tables
+// (Sala Libera and Classificata) to sit down at, and the leaderboards;
+// /p/{id}: a player's profile, with a small rating chart per pool.
+
+import { loadLang, langSwitch, onLangChange, t, num, currentLang } from './i18n.js';
+import { lobby, leaderboard, playerProfile, joinGame, ApiError, errorText } from './api.js';
+import { playerKey, read, write } from './player.js';
+import { putGame, summarize } from './mygames.js';
+import { ORDER, POOLS } from './config.js';
+import { ruleTitle } from './rules.js';
+
+const $ = (s) => document.querySelector(s);
+const NAME = 'tessera.name';
+const profileId = (/^\/p\/([^/]+)$/.exec(location.pathname) || [])[1];
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'text') e.textContent = v;
+    else if (k === 'class') e.className = v;
+    else e.setAttribute(k, v);
+  }
+  for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+  return e;
+}
+
+/** playerLink is a player's name linking to their profile (plain text without an id). */
+export function playerLink(name, id) {
+  return id ? el('a', { href: `/p/${encodeURIComponent(id)}`, text: name }) : el('span', { text: name });
+}
+
+/** timeText says a move time: whole days, else hours. */
+export function timeText(seconds) {
+  if (!seconds) return t('room.noClock');
+  if (seconds % 86400 === 0) return t('room.days', { n: seconds / 86400 });
+  return t('room.hours', { n: Math.max(1, Math.round(seconds / 3600)) });
+}
+
+// ---- /room: the open tables
+
+let tables = null; // the last lobby answer
+
+async function loadTables() {
+  try {
+    tables = await lobby({ variant: $('#f-variant').value, rated: $('#f-rated').value });
+    drawTables();
+  } catch (e) {
+    showError(errorText(e));
+  }
+}
+
+function showError(text) {
+  const box = $('#room-error');
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+function drawTables() {
+  if (!tables) return;
+  const list = $('#lobby');
+  list.replaceChildren();
+  for (const g of tables.games) {
+    const seats = el('ul', { class: 'seats-list' });
+    for (const s of g.seats) {
+      const who = s.taken ? playerLink(s.name, s.player) : el('span', { class: 'muted', text: t('room.freeSeat') });
+      const facts = [];
+      if (g.rated && s.rating !== null) facts.push(String(s.rating)); // ratings are written plain, as on the table
+      if (s.reliability !== null) facts.push(t('room.reliability', { n: s.reliability }));
+      seats.append(el('li', {}, who, facts.length ? el('span', { class: 'muted', text: ' · ' + facts.join(' · ') }) : null));
+    }
+    const o = g.options;
+    const what = [ruleTitle(g.variant), t('room.players', { n: o.players }), t('room.target', { n: o.target }), timeText(o.moveTime)];
+    if (o.pairs) what.splice(2, 0, t('room.pairs'));
+    const sit = el('button', { type: 'button', class: 'primary', text: t('room.sit') });
+    sit.addEventListener('click', () => sitDown(g.id, sit));
+    list.append(el('li', { 'data-game': g.id },
+      el('p', {}, el('strong', { text: what.join(' · ') }), g.rated ? el('span', { class: 'badge', text: t('room.ratedBadge') }) : null),
+      seats, sit));
+  }
+  $('#lobby-empty').hidden = tables.games.length > 0;
+}
+
+async function sitDown(id, button) {
+  const name = $('#name').value.trim();
+  showError('');
+  if (!name) {
+    showError(t('form.nameMissing'));
+    $('#name').focus();
+    return;
+  }
+  write(NAME, name);
+  button.disabled = true;
+  try {
+    const res = await joinGame(id, name, null, playerKey());
+    putGame(id, { token: res.token, seat: res.seat, name, summary: summarize(res.game) });
+    location.assign(`/g/${encodeURIComponent(id)}`);
+  } catch (e) {
+    button.disabled = false;
+    showError(e instanceof ApiError && e.code === 'not_eligible' ? t('room.notEligible') : errorText(e));
+    if (e instanceof ApiError && (e.code === 'game_full' || e.code === 'not_found')) loadTables();
+  }
+}
+
+// ---- /room: the leaderboards
+
+let board = null;
+
+async function loadBoard() {
+  try {
+    board = await leaderboard($('#f-pool').value);
+    drawBoard();
+  } catch (e) {
+    showError(errorText(e));
+  }
+}
+
+function drawBoard() {
+  if (!board) return;
+  const body = $('#board');
+  body.replaceChildren();
+  for (const p of board.players) {
+    body.append(el('tr', {}, el('td', { text: num(p.rank) }), el('td', {}, playerLink(p.name, p.player)),
+      el('td', { text: String(p.rating) }), el('td', { text: num(p.games) }), el('td', { text: num(p.wins) })));
+  }
+  $('#board-empty').hidden = board.players.length > 0;
+}
+
+function fillSelects() {
+  const v = $('#f-variant');
+  const chosen = v.value;
+  v.replaceChildren(el('option', { value: '', text: t('room.any') }), ...ORDER.map((n) => el('option', { value: n, text: ruleTitle(n) })));
+  v.value = chosen;
+  const p = $('#f-pool');
+  const pool = p.value || POOLS[0];
+  p.replaceChildren(...POOLS.map((n) => el('option', { value: n, text: t('pool.' + n) })));
+  p.value = pool;
+}
+
+// ---- /p/{id}: a profile
+
+let profile = null;
+
+/** chart draws a rating history as a small SVG line (null for fewer than two points). */
+export function chart(history, label) {
+  if (!history || history.length < 2) return null;
+  const w = 240, h = 60, pad = 4;
+  const lo = Math.min(...history), hi = Math.max(...history);
+  const span = Math.max(hi - lo, 1);
+  const pts = history.map((r, i) => `${(pad + (i * (w - 2 * pad)) / (history.length - 1)).toFixed(1)},${(h - pad - ((r - lo) * (h - 2 * pad)) / span).toFixed(1)}`);
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.setAttribute('class', 'rating-chart');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  const line = document.createElementNS(ns, 'polyline');
+  line.setAttribute('points', pts.join(' '));
+  line.setAttribute('fill', 'none');
+  line.setAttribute('stroke', 'currentColor');
+  line.setAttribute('stroke-width', '2');
+  svg.append(line);
+  return svg;
+}
+
+async function loadProfile() {
+  try {
+    profile = await playerProfile(profileId);
+    drawProfile();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) {
+      $('#profile').hidden = true;
+      $('#missing').hidden = false;
+      document.title = t('profile.notFound') + ' — Tessera';
+      return;
+    }
+    $('#profile').hidden = false;
+    $('#profile-facts').textContent = errorText(e);
+  }
+}
+
+function drawProfile() {
+  if (!profile) return;
+  const p = profile;
+  $('#profile').hidden = false;
+  $('#profile-h').textContent = p.name;
+  document.title = p.name + ' — Tessera';
+  const since = new Intl.DateTimeFormat(currentLang() === 'en' ? 'en-GB' : currentLang(), { dateStyle: 'long' }).format(new Date(p.since));
+  const facts = [t('profile.since', { date: since }), t('profile.finished', { n: p.finished })];
+  if (p.reliability !== null) facts.push(t('profile.reliability', { n: p.reliability }));
+  $('#profile-facts').textContent = facts.join(' · ');
+  const box = $('#ratings');
+  box.replaceChildren();
+  for (const pool of POOLS) {
+    const r = p.ratings[pool];
+    if (!r) continue;
+    const head = [t('pool.' + pool), r.rating + (r.provisional ? ' ' + t('profile.provisionalMark') : '')];
+    box.append(el('div', { class: 'rating' },
+      el('p', {}, el('strong', { text: head.join(': ') }), el('span', { class: 'muted', text: ' · ' + t('profile.games', { n: r.games, wins: num(r.wins) }) }),
+        r.provisional ? el('span', { class: 'muted', text: ' · ' + t('profile.provisional') }) : null),
+      chart(r.history, t('profile.chart', { pool: t('pool.' + pool), from: r.history[0], to: r.history[r.history.length - 1] }))));
+  }
+  $('#ratings-none').hidden = Object.keys(p.ratings).length > 0;
+  const recent = $('#recent');
+  recent.replaceChildren();
+  for (const m of p.recent) {
+    const change = `${m.before} → ${m.after}`;
+    recent.append(el('li', {}, el('a', { href: `/g/${encodeURIComponent(m.game)}`, text: t('pool.' + m.pool) }),
+      el('span', { text: ' · ' + t('profile.place', { n: m.rank }) + ' · ' + change })));
+  }
+}
+
+// ---- both
+
+function draw() {
+  if (profileId) {
+    drawProfile();
+    return;
+  }
+  document.title = t('room.title');
+  fillSelects();
+  drawTables();
+  drawBoard();
+}
+
+function start() {
+  langSwitch($('#lang'));
+  onLangChange(draw);
+  if (profileId) {
+    loadProfile();
+  } else {
+    $('#tables').hidden = false;
+    $('#boards').hidden = false;
+    $('#name').value = read(NAME) || '';
+    $('#f-variant').addEventListener('change', loadTables);
+    $('#f-rated').addEventListener('change', loadTables);
+    $('#f-pool').addEventListener('change', loadBoard);
+    fillSelects();
+    loadTables();
+    loadBoard();
+  }
+  loadLang(undefined, 'room').catch(() => draw());
+}
+
+if (typeof document !== 'undefined' && document.querySelector('#lobby')) start();
