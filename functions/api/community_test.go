@@ -567,3 +567,45 @@ func testACrashBetweenTheEndAndItsSettlingLosesNothing(t *testing.T, st store.St
 		}
 	}
 }
+
+// A key that has not finished three matches may not sit at a rated table
+// (409 not_eligible, nothing taken); a seat that ran out of time counts in
+// its player's timeouts and reliability.
+func TestEligibilityAndReliability(t *testing.T) { eachStore(t, testEligibilityAndReliability) }
+
+func testEligibilityAndReliability(t *testing.T, st store.Store) {
+	s, advance := movableServer(t, st, 307)
+	ana, bea, cy := testKey("ana"), testKey("bea"), testKey("cy")
+	s.eligiblePair(ana, bea)
+	id, _, _ := s.create(`{"variant":"fiveup","players":3,"name":"Ana","key":"` + ana + `","open":true,"rated":true,"moveTime":3600}`)
+	r := s.do("POST", "/api/games/"+id+"/seats", `{"name":"Cy","key":"`+cy+`"}`, "")
+	if e := mustError(t, r); r.status != 409 || e.Error.Code != "not_eligible" {
+		t.Fatalf("a new key at a rated table: %d %s", r.status, r.body)
+	}
+	if v := s.room(id, ""); v.Seats[1].Player != nil || v.Version != 1 {
+		t.Errorf("the refused seat changed the game: %+v", v)
+	}
+	// Cy and Bea in an open game: Cy's time runs out, then Bea goes away.
+	g, tokCy, _ := s.create(`{"variant":"fiveup","players":2,"target":100,"name":"Cy","key":"` + cy + `","open":true,"moveTime":3600}`)
+	_, tokBea, _ := s.join(g, `{"name":"Bea","key":"`+bea+`"}`)
+	advance(2 * time.Hour)
+	s.awayAll(g, []string{tokBea}) // a request: the overdue seat times out first
+	if v := s.room(g, ""); v.Status != "finished" {
+		// Bea was the one to act: her time ran out; Cy goes away.
+		s.awayAll(g, []string{tokCy})
+	}
+	if v := s.room(g, ""); v.Status != "finished" {
+		t.Fatalf("the open game did not end: %+v", v)
+	}
+	late := 0
+	for _, key := range []string{cy, bea} {
+		p := s.profile(s.playerOf(key))
+		late += p.Timeouts
+		if p.Reliability == nil || *p.Reliability != (100*(p.Finished-p.Timeouts)+p.Finished/2)/p.Finished {
+			t.Errorf("%s: finished %d, timeouts %d, reliability %v", p.Name, p.Finished, p.Timeouts, p.Reliability)
+		}
+	}
+	if late != 1 {
+		t.Errorf("timeouts counted %d, want 1 (the seat that ran out of time)", late)
+	}
+}

@@ -184,12 +184,6 @@ func (h *Service) applyEnd(ctx context.Context, id string, st *Stored, m *engine
 	opts := m.Options()
 	pool := PoolOf(opts)
 	rated := st.Rated && st.HasResult && pool != ""
-	timedOut := map[int]bool{}
-	for _, e := range m.Log() {
-		if e.Type == engine.EventAway && e.Timeout {
-			timedOut[e.Seat] = true
-		}
-	}
 	at := time.Unix(st.SettleAt, 0).UTC()
 	var ranks []int
 	if rated {
@@ -202,8 +196,8 @@ func (h *Service) applyEnd(ctx context.Context, id string, st *Stored, m *engine
 		}
 		done[a.Player] = true
 		timeout := false
-		for o, b := range st.Seats {
-			timeout = timeout || (b.Player == a.Player && timedOut[o])
+		for _, b := range st.Seats {
+			timeout = timeout || (b.Player == a.Player && b.TimedOut)
 		}
 		team := opts.TeamOf(s)
 		p, version, err := h.updateProfile(ctx, a.Player, "", func(p *Profile) bool {

@@ -58,7 +58,7 @@ import (
 //	  settling fell due; 0 none)
 //	per seat: player id (a length byte, 0 or idBytes, and its bytes);
 //	  rating, reliability, ratingAfter: uvarint each, the value + 1 (0:
-//	  none); with flag 16, the seat's μ and σ before and after the match:
+//	  none); a byte, 1 when its time ran out in this match; with flag 16, the seat's μ and σ before and after the match:
 //	  four float64, big-endian
 //
 // Format 4 is still read (as a game of none of these).
@@ -131,6 +131,7 @@ type SeatAuth struct {
 	Rating      int
 	Reliability int
 	RatingAfter int
+	TimedOut    bool // its time ran out at least once in this match
 	Before      rating.Rating
 	After       rating.Rating
 }
@@ -219,6 +220,11 @@ func EncodeStored(s *Stored) []byte {
 		b = appendID(b, a.Player)
 		for _, v := range []int{a.Rating, a.Reliability, a.RatingAfter} {
 			b = binary.AppendUvarint(b, uint64(max(v, -1)+1))
+		}
+		if a.TimedOut {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
 		}
 		if s.HasResult {
 			for _, f := range []float64{a.Before.Mu, a.Before.Sigma, a.After.Mu, a.After.Sigma} {
@@ -373,6 +379,7 @@ func DecodeStored(b []byte) (*Stored, error) {
 			a.Rating = int(r.uvarint("rating", 1<<31)) - 1
 			a.Reliability = int(r.uvarint("reliability", 101)) - 1
 			a.RatingAfter = int(r.uvarint("rating after", 1<<31)) - 1
+			a.TimedOut = r.count("timed out", 1) == 1
 			if s.HasResult {
 				f := make([]float64, 4)
 				for j := range f {

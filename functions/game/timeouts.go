@@ -65,6 +65,7 @@ func (h *Service) ApplyTimeouts(ctx context.Context, host, id string, g *Loaded,
 	}
 	b := Snapshot(m)
 	for _, s := range late {
+		g.State.Seats[s].TimedOut = true // for the end's settling: its player's timeouts
 		if err := m.Timeout(s); err != nil {
 			// The clock and the game disagree (a stale since): the game
 			// wins; the save below corrects the clock.

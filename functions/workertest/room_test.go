@@ -1,0 +1,131 @@
+package workertest
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"tessera/internal/testenv"
+)
+
+// TestTheRoomThroughTheWorker: API.md's Community sections on the Worker
+// (D1 and its entries table): profiles, open and rated games, the lobby,
+// eligibility and the limit, rated matches that end at the same moment
+// counted once each, and the leaderboard.
+func TestTheRoomThroughTheWorker(t *testing.T) {
+	base := testenv.WorkerFrom(t, testenv.WorkerBuild(t, "testclock")) // its clock's POST sweeps
+	ana, bea := "worker-ana-key-"+strings.Repeat("a", 20), "worker-bea-key-"+strings.Repeat("b", 20)
+	type seated struct {
+		Game struct {
+			ID    string `json:"id"`
+			Seats []struct {
+				Player *string `json:"player"`
+			} `json:"seats"`
+		} `json:"game"`
+		Token string `json:"token"`
+	}
+	type room struct {
+		Version int64  `json:"version"`
+		Status  string `json:"status"`
+		Rated   bool   `json:"rated"`
+		Seats   []struct {
+			Rating      *int `json:"rating"`
+			RatingAfter *int `json:"ratingAfter"`
+		} `json:"seats"`
+	}
+	duel := func(rated bool) (string, []string) {
+		var a, b seated
+		do(t, "POST", base+"/api/games", "", fmt.Sprintf(`{"variant":"fiveup","players":2,"target":100,"name":"Ana","key":%q,"open":true,"rated":%t,"moveTime":3600}`, ana, rated)).
+			decode(t, "create", http.StatusCreated, &a)
+		do(t, "POST", base+"/api/games/"+a.Game.ID+"/seats", "", fmt.Sprintf(`{"name":"Bea","key":%q}`, bea)).decode(t, "seat", http.StatusCreated, &b)
+		return a.Game.ID, []string{a.Token, b.Token}
+	}
+	away := func(id, tok string) answer {
+		var v room
+		do(t, "GET", base+"/api/games/"+id, "", "").decode(t, "poll", http.StatusOK, &v)
+		return do(t, "POST", base+"/api/games/"+id+"/moves", tok, fmt.Sprintf(`{"version":%d,"type":"away"}`, v.Version))
+	}
+	if a := do(t, "POST", base+"/api/games", "", `{"variant":"fiveup","name":"A","open":true,"moveTime":3600}`); a.status != 400 {
+		t.Errorf("open without a key: %d", a.status)
+	}
+	if a := do(t, "POST", base+"/api/games", "", fmt.Sprintf(`{"variant":"fiveup","players":2,"name":"A","key":%q,"open":true,"rated":true,"moveTime":3600}`, ana)); a.status != 409 || a.code() != "not_eligible" {
+		t.Errorf("rated by a new key: %d %s", a.status, a.body)
+	}
+	// The lobby lists an open game until its last seat is taken.
+	var waiting seated
+	do(t, "POST", base+"/api/games", "", fmt.Sprintf(`{"variant":"partnership","name":"Ana","key":%q,"open":true,"moveTime":86400}`, ana)).decode(t, "create", http.StatusCreated, &waiting)
+	var lobby struct {
+		Games []struct {
+			ID string `json:"id"`
+		} `json:"games"`
+		Tournaments []any `json:"tournaments"`
+	}
+	do(t, "GET", base+"/api/lobby?variant=partnership", "", "").decode(t, "lobby", http.StatusOK, &lobby)
+	if len(lobby.Games) != 1 || lobby.Games[0].ID != waiting.Game.ID || lobby.Tournaments == nil {
+		t.Errorf("lobby: %+v", lobby)
+	}
+	for range 3 {
+		id, toks := duel(false)
+		for _, tok := range toks {
+			if a := away(id, tok); a.status != 200 {
+				t.Fatalf("away: %d %s", a.status, a.body)
+			}
+		}
+	}
+	// Eight rated matches end at once (each in the request of Bea's away).
+	const n = 8
+	ids, toks := make([]string, n), make([][]string, n)
+	for i := range n {
+		ids[i], toks[i] = duel(true)
+		away(ids[i], toks[i][0])
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() { defer wg.Done(); away(ids[i], toks[i][1]) }()
+	}
+	wg.Wait()
+	// The sweep (the Cron Trigger's) settles what a request left: nothing
+	// here, unless a settling lost 40 races in a row.
+	do(t, "POST", base+"/api/__test/clock", "", `{"advance": 0}`).decode(t, "sweep", http.StatusOK, nil)
+	var me struct {
+		Player *struct {
+			ID string `json:"id"`
+		} `json:"player"`
+		Leagues []any `json:"leagues"`
+	}
+	do(t, "GET", base+"/api/me", ana, "").decode(t, "me", http.StatusOK, &me)
+	if me.Player == nil || me.Leagues == nil {
+		t.Fatalf("GET /api/me: %+v", me)
+	}
+	var prof struct {
+		Name     string `json:"name"`
+		Finished int    `json:"finished"`
+		Ratings  map[string]struct {
+			Games int `json:"games"`
+		} `json:"ratings"`
+		Recent []any `json:"recent"`
+	}
+	do(t, "GET", base+"/api/players/"+me.Player.ID, "", "").decode(t, "profile", http.StatusOK, &prof)
+	if prof.Name != "Ana" || prof.Finished != 3+n || prof.Ratings["fiveup-duel"].Games != n || len(prof.Recent) != n {
+		t.Errorf("Ana's profile after %d rated endings: %+v", n, prof)
+	}
+	for _, id := range ids {
+		var v room
+		do(t, "GET", base+"/api/games/"+id, "", "").decode(t, "poll", http.StatusOK, &v)
+		if v.Status != "finished" || !v.Rated || v.Seats[0].RatingAfter == nil {
+			t.Errorf("game %s: %+v", id, v)
+		}
+	}
+	if a := do(t, "GET", base+"/api/leaderboard/fiveup-duel", "", ""); a.status != 200 || !strings.Contains(string(a.body), `"players":[]`) {
+		t.Errorf("leaderboard before ten rated matches: %d %s", a.status, a.body)
+	}
+	if a := do(t, "GET", base+"/api/leaderboard/chess", "", ""); a.status != 404 {
+		t.Errorf("unknown pool: %d", a.status)
+	}
+	if a := do(t, "GET", base+"/api/players/nobody0000000000", "", ""); a.status != 404 {
+		t.Errorf("unknown player: %d", a.status)
+	}
+}
