@@ -136,13 +136,7 @@ func ratingShown(ps *game.PoolStats) int { return game.Shown(ps.Rating()) }
 
 // lobby is GET /api/lobby[?variant=&rated=].
 func (h *Handler) lobby(c *call) {
-	q := c.r.URL.Query()
-	for k := range q {
-		if k != "variant" && k != "rated" {
-			c.fail(badRequest("unknown query parameter %q", k))
-			return
-		}
-	}
+	q := c.r.URL.Query() // other parameters (a cache buster) are ignored
 	variant := q.Get("variant")
 	if q.Has("variant") && !game.KnownVariant(variant) {
 		c.fail(badRequest("unknown variant %q", variant))

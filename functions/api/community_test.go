@@ -290,7 +290,10 @@ func testOpenTablesAndTheLobby(t *testing.T, st store.Store) {
 			t.Errorf("lobby%s: %d games, want %d", q, got, want)
 		}
 	}
-	for _, q := range []string{"?variant=chess", "?rated=yes", "?rated=", "?color=red"} {
+	if got := len(read("?variant=fiveup&_=123").Games); got != 3 {
+		t.Errorf("lobby with a cache buster: %d games, want 3", got)
+	}
+	for _, q := range []string{"?variant=chess", "?rated=yes", "?rated=", "?variant="} {
 		if r := s.do("GET", "/api/lobby"+q, "", ""); r.status != 400 {
 			t.Errorf("lobby%s: %d, want 400", q, r.status)
 		}
