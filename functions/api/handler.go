@@ -79,17 +79,26 @@ const (
 	routePlayer
 	routeLobby
 	routeBoard
+	routeLeagues
+	routeLeague
+	routeLeagueMembers
+	routeLeagueMember
+	routeLeagueInvite
 )
 
 // allowed is each route's methods.
 var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.MethodGet},
 	routeSeats: {http.MethodPost}, routeMoves: {http.MethodPost}, routeMe: {http.MethodGet},
 	routeMePush: {http.MethodPut, http.MethodDelete}, routePushKey: {http.MethodGet}, routeRematch: {http.MethodPost},
-	routeProfile: {http.MethodPut}, routePlayer: {http.MethodGet}, routeLobby: {http.MethodGet}, routeBoard: {http.MethodGet}}
+	routeProfile: {http.MethodPut}, routePlayer: {http.MethodGet}, routeLobby: {http.MethodGet}, routeBoard: {http.MethodGet},
+	routeLeagues: {http.MethodPost}, routeLeague: {http.MethodGet}, routeLeagueMembers: {http.MethodPost},
+	routeLeagueMember: {http.MethodDelete}, routeLeagueInvite: {http.MethodPost}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
-	routeProfile: "profile", routePlayer: "player", routeLobby: "lobby", routeBoard: "leaderboard"}
+	routeProfile: "profile", routePlayer: "player", routeLobby: "lobby", routeBoard: "leaderboard",
+	routeLeagues: "leagues", routeLeague: "league", routeLeagueMembers: "leagueMembers", routeLeagueMember: "leagueMember",
+	routeLeagueInvite: "leagueInvite"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -158,6 +167,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.logCall(c, reqID, time.Since(start))
 	}()
 	rt, id := parseRoute(r.URL.EscapedPath())
+	var member string // a league member's player id
+	if rt == routeNone {
+		rt, id, member = leagueRoute(r.URL.EscapedPath())
+	}
 	c.route, c.gameID = rt, id
 	if h.limit != nil {
 		addr := h.limit.cfg.Addr(r)
@@ -197,6 +210,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case routeBoard:
 		h.leaderboard(c, id)
 		return
+	case routeLeague:
+		h.league(c, id)
+		return
+	case routeLeagueMember:
+		h.removeMember(c, id, member)
+		return
 	}
 	body, err := readBody(r)
 	if err != nil {
@@ -214,6 +233,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.rematch(c, body)
 	case routeProfile:
 		h.putProfile(c, body)
+	case routeLeagues:
+		h.createLeague(c, body)
+	case routeLeagueMembers:
+		h.joinLeague(c, id, body)
+	case routeLeagueInvite:
+		h.rotateInvite(c, id, body)
 	case routeMePush:
 		if r.Method == http.MethodPut {
 			h.putDevice(c, body)

@@ -114,9 +114,13 @@ func (h *Handler) me(c *call) {
 			return
 		}
 	}
+	leagues := []game.LeagueRef{}
+	if player != nil && player.Leagues != nil {
+		leagues = player.Leagues
+	}
 	c.writeJSON(http.StatusOK, struct {
-		Games   []meGame        `json:"games"`
-		Player  *privateProfile `json:"player"`
-		Leagues []struct{}      `json:"leagues"`
-	}{games, private(player), []struct{}{}})
+		Games   []meGame         `json:"games"`
+		Player  *privateProfile  `json:"player"`
+		Leagues []game.LeagueRef `json:"leagues"`
+	}{games, private(player), leagues})
 }

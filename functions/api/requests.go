@@ -50,6 +50,7 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	moveTime, _ := f.int("moveTime", game.MinMoveTime, game.MaxMoveTime)
 	open, _ := f.bool("open")
 	rated, _ := f.bool("rated")
+	league, _ := f.str("league")
 	bots, hasBots := f.array("bots")
 	if f.err != nil {
 		return createRequest{}, f.err
@@ -87,7 +88,10 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 		}
 	}
 	// The room (API.md "Open tables"): strangers never wait forever.
-	req.Open, req.Rated = open, rated
+	req.Open, req.Rated, req.League = open, rated, league
+	if league != "" && key == "" {
+		return createRequest{}, badRequest("a league game needs your player key (key)")
+	}
 	switch {
 	case open && key == "":
 		return createRequest{}, badRequest("an open game needs your player key (key)")
@@ -248,7 +252,11 @@ func decodeTile(v any) (engine.Tile, error) {
 // reorder the page's own sentences around the name, and at least one
 // visible character (a name of only zero-width or blank characters shows
 // as nothing).
-func cleanName(s string) (string, error) {
+func cleanName(s string) (string, error) { return cleanNameOf(s, maxNameLen) }
+
+// cleanNameOf is cleanName with another longest length (a league's name:
+// 40).
+func cleanNameOf(s string, maxLen int) (string, error) {
 	for _, r := range s {
 		if unicode.Is(unicode.Cc, r) {
 			return "", badRequest("a name may not hold control characters")
@@ -258,8 +266,8 @@ func cleanName(s string) (string, error) {
 		}
 	}
 	s = strings.TrimSpace(s)
-	if n := utf8.RuneCountInString(s); n < 1 || n > maxNameLen {
-		return "", badRequest("a name must be 1 to %d characters after trimming", maxNameLen)
+	if n := utf8.RuneCountInString(s); n < 1 || n > maxLen {
+		return "", badRequest("a name must be 1 to %d characters after trimming", maxLen)
 	}
 	if !strings.ContainsFunc(s, visible) {
 		return "", badRequest("a name must hold at least one visible character")

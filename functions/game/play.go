@@ -71,6 +71,8 @@ type CreateRequest struct {
 	Bots     []BotSeat
 	// Open lists it in the room; Rated rates it (API.md "Open tables").
 	Open, Rated bool
+	// League makes it a game of that league ("" none).
+	League string
 }
 
 // SeatRequest takes a seat: Seat -1 for the lowest free one.
@@ -131,6 +133,12 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	st.MoveTime = req.MoveTime
 	st.Open, st.Rated, st.CreatedAt = req.Open, req.Rated, now.UnixNano()
 	st.AfterChange(m, Before{}, now)
+	if req.League != "" {
+		if _, err := h.leagueOfGame(ctx, hash, req.League, req.Options); err != nil {
+			return Answer{}, err
+		}
+		st.League = req.League
+	}
 	if req.Key != "" {
 		if err := h.admitCreator(ctx, hash, req); err != nil {
 			return Answer{}, err
@@ -147,6 +155,13 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 		if req.Key != "" {
 			// The record first: see player.go.
 			if err := h.AddToRecord(ctx, hash, id); err != nil {
+				return Answer{}, err
+			}
+		}
+		if st.League != "" {
+			// The league first, as a record: a crash between the two
+			// leaves an id that names no game, which every read skips.
+			if err := h.addLeagueGame(ctx, st.League, id); err != nil {
 				return Answer{}, err
 			}
 		}
@@ -194,8 +209,13 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 				return Answer{}, err
 			}
 		}
-		if g.State.Open && req.Key == "" {
-			return Answer{}, fmt.Errorf("%w: an open game's seat needs your player key", engine.ErrBadInput)
+		if (g.State.Open || g.State.League != "") && req.Key == "" {
+			return Answer{}, fmt.Errorf("%w: this game's seat needs your player key", engine.ErrBadInput)
+		}
+		if g.State.League != "" && attempt == 0 {
+			if err := h.leagueMember(ctx, hash0(req.Key), g.State.League); err != nil {
+				return Answer{}, err
+			}
 		}
 		if g.State.Rated && attempt == 0 {
 			if err := h.eligible(ctx, hash); err != nil {
@@ -410,7 +430,7 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 	st := &Stored{Seats: make([]SeatAuth, len(g.State.Seats)), MoveTime: g.State.MoveTime,
 		Previous: id, SeriesMatches: g.State.SeriesMatches + 1,
 		SeriesWins: make([]int, old.Options().Teams()),
-		Open:       g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().UnixNano()}
+		Open:       g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().UnixNano(), League: g.State.League}
 	copy(st.SeriesWins, g.State.SeriesWins)
 	if w := old.Winner(); w >= 0 {
 		st.SeriesWins[w]++
@@ -426,6 +446,11 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 	}
 	if err := h.rateSeats(ctx, st, m); err != nil {
 		return false, err
+	}
+	if st.League != "" { // a rematch of a league game is one
+		if err := h.addLeagueGame(ctx, st.League, nextID); err != nil {
+			return false, err
+		}
 	}
 	// The players' records first, as for any seat taken (player.go).
 	for _, a := range st.Seats {
@@ -479,4 +504,12 @@ func (h *Service) noteNext(ctx context.Context, id, nextID string) error {
 		}
 	}
 	return fmt.Errorf("%w: the finished game kept changing", store.ErrUnavailable)
+}
+
+// hash0 is the hash of a key ("" none).
+func hash0(key string) []byte {
+	if key == "" {
+		return nil
+	}
+	return HashToken(key)
 }

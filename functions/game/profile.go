@@ -57,6 +57,16 @@ type Profile struct {
 	Pools    map[string]*PoolStats `json:"pools,omitempty"`
 	Recent   []RecentMatch         `json:"recent,omitempty"`  // newest first
 	Settled  []string              `json:"settled,omitempty"` // newest last
+	// Leagues are the leagues it is a member of (GET /api/me), LeaguesMade
+	// how many it created (at most MaxLeaguesCreated).
+	Leagues     []LeagueRef `json:"leagues,omitempty"`
+	LeaguesMade int         `json:"leaguesMade,omitempty"`
+}
+
+// LeagueRef names a league in a profile.
+type LeagueRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // PoolStats is a player's rating in one pool.

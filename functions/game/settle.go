@@ -238,6 +238,9 @@ func (h *Service) applyEnd(ctx context.Context, id string, st *Stored, m *engine
 			return err
 		}
 	}
+	if st.League != "" {
+		return h.countLeagueMatch(ctx, id, st, m)
+	}
 	return nil
 }
 

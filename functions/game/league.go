@@ -1,0 +1,628 @@
+package game
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// Leagues (API.md "Leagues (leghe)"): a group of friends with a running
+// table by month. A league is one store item (LeagueItemID), JSON after a
+// format byte: its members, the hash of its invite, its tables by season
+// (each finished league match counted once: settle.go calls
+// countLeagueMatch), and its games. The league's id is listed in each
+// member's profile (GET /api/me's leagues).
+const (
+	leagueFormat = 1
+	// MaxLeaguesCreated and MaxMembers are API.md's limits.
+	MaxLeaguesCreated = 10
+	MaxMembers        = 100
+	// maxLeagueGames is how many games a league remembers (GET shows a
+	// season's, at most 100).
+	maxLeagueGames = 400
+	leagueTTL      = 2 * 365 * 24 * time.Hour
+	seasonLayout   = "2006-01"
+)
+
+// LeagueItemID is the store item of league id.
+func LeagueItemID(id string) string { return "league-" + id }
+
+// League is one league as stored.
+type League struct {
+	ID      string                            `json:"id"`
+	Name    string                            `json:"name"`
+	Variant string                            `json:"variant"`
+	Admin   string                            `json:"admin"`
+	Invite  []byte                            `json:"invite"` // the invite's hash
+	Members []LeagueMember                    `json:"members"`
+	Seasons map[string]map[string]*LeagueLine `json:"seasons,omitempty"` // season -> player -> line
+	Games   []LeagueGame                      `json:"games,omitempty"`   // oldest first
+	Settled []string                          `json:"settled,omitempty"` // the last MaxSettled games counted
+}
+
+// LeagueMember is one member (Removed: no longer, their lines stay).
+type LeagueMember struct {
+	Player  string    `json:"player"`
+	Since   time.Time `json:"since"`
+	Removed bool      `json:"removed,omitempty"`
+}
+
+// LeagueLine is one player's line of a season's table.
+type LeagueLine struct {
+	Played        int `json:"played"`
+	Won           int `json:"won"`
+	Lost          int `json:"lost"`
+	PointsFor     int `json:"pointsFor"`
+	PointsAgainst int `json:"pointsAgainst"`
+}
+
+// LeagueGame is a game of the league and the season its match ended in
+// ("" while it is played).
+type LeagueGame struct {
+	ID     string `json:"id"`
+	Season string `json:"season,omitempty"`
+}
+
+// Member reports whether player pid is a member (not removed).
+func (l *League) Member(pid string) bool {
+	for _, m := range l.Members {
+		if m.Player == pid && !m.Removed {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *League) members() int {
+	n := 0
+	for _, m := range l.Members {
+		if !m.Removed {
+			n++
+		}
+	}
+	return n
+}
+
+func encodeLeague(l *League) ([]byte, error) {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{leagueFormat}, b...), nil
+}
+
+func decodeLeague(b []byte) (*League, error) {
+	if len(b) < 1 || b[0] != leagueFormat {
+		return nil, fmt.Errorf("%w: league: unknown format", engine.ErrCorrupt)
+	}
+	var l League
+	if err := json.Unmarshal(b[1:], &l); err != nil || l.ID == "" {
+		return nil, fmt.Errorf("%w: league: %v", engine.ErrCorrupt, err)
+	}
+	return &l, nil
+}
+
+// LoadLeague reads league id: store.ErrNotFound when there is none.
+func (h *Service) LoadLeague(ctx context.Context, id string) (*League, int64, error) {
+	if !ValidGameID(id) {
+		return nil, 0, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
+	}
+	item, err := h.store.Load(ctx, LeagueItemID(id))
+	if err != nil {
+		return nil, 0, err
+	}
+	l, err := decodeLeague(item.State)
+	return l, item.Version, err
+}
+
+// updateLeague applies change to league id and writes it on condition,
+// retrying a lost race; change's error (or ErrUnchanged) ends it.
+func (h *Service) updateLeague(ctx context.Context, id string, change func(l *League) error) (*League, error) {
+	for attempt := 0; attempt < profileAttempts; attempt++ {
+		l, version, err := h.LoadLeague(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if err := change(l); errors.Is(err, errUnchanged) {
+			return l, nil
+		} else if err != nil {
+			return nil, err
+		}
+		b, err := encodeLeague(l)
+		if err != nil {
+			return nil, err
+		}
+		now := h.now()
+		err = h.store.Save(ctx, LeagueItemID(id), b, version, now, time.Time{}, now.Add(leagueTTL))
+		if err == nil {
+			return l, nil
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			return nil, err
+		}
+		backOff(ctx, attempt)
+	}
+	return nil, fmt.Errorf("%w: league: %d writes in a row lost a race", store.ErrUnavailable, profileAttempts)
+}
+
+// errUnchanged ends an update that has nothing to write.
+var errUnchanged = errors.New("unchanged")
+
+// profileOfKey is the profile of the key whose hash is hash, or
+// ErrNotEligible (a league needs a profile: a name set or a seat taken).
+func (h *Service) profileOfKey(ctx context.Context, hash []byte) (*Profile, error) {
+	p, err := h.MyProfile(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, fmt.Errorf("%w: set your name first (or take a seat in a game)", ErrNotEligible)
+	}
+	return p, nil
+}
+
+// newInvite draws an invite token and its hash.
+func (h *Service) newInvite() (string, []byte, error) {
+	return h.SeatToken("")
+}
+
+// CreateLeague is POST /api/leagues: the creator is its first member and
+// its admin. It returns the league and its invite.
+func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant string) (*League, string, error) {
+	p, err := h.profileOfKey(ctx, hash)
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := NewGameID(h.rand)
+	if err != nil {
+		return nil, "", err
+	}
+	invite, inviteHash, err := h.newInvite()
+	if err != nil {
+		return nil, "", err
+	}
+	now := h.now().UTC().Truncate(time.Second)
+	l := &League{ID: id, Name: name, Variant: variant, Admin: p.ID, Invite: inviteHash,
+		Members: []LeagueMember{{Player: p.ID, Since: now}}}
+	// The creator's profile first (the count of leagues made, the list):
+	// a crash after it leaves a league id that names nothing, which every
+	// read skips.
+	admitted := false
+	_, _, err = h.updateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
+		admitted = p.LeaguesMade < MaxLeaguesCreated
+		if !admitted {
+			return false
+		}
+		p.LeaguesMade++
+		p.Leagues = append(p.Leagues, LeagueRef{ID: id, Name: name})
+		return true
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	if !admitted {
+		return nil, "", fmt.Errorf("%w: a key may create %d leagues", ErrLimitReached, MaxLeaguesCreated)
+	}
+	b, err := encodeLeague(l)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := h.store.Create(ctx, LeagueItemID(id), b, h.now(), time.Time{}, h.now().Add(leagueTTL)); err != nil {
+		return nil, "", err
+	}
+	return l, invite, nil
+}
+
+// JoinLeague is POST /api/leagues/{id}/members: created reports whether
+// the key became a member now (201) rather than being one (200). A wrong
+// invite is store.ErrNotFound, as an unknown league.
+func (h *Service) JoinLeague(ctx context.Context, hash []byte, id, invite string) (*League, bool, error) {
+	l, _, err := h.LoadLeague(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	if !bytes.Equal(HashToken(invite), l.Invite) {
+		return nil, false, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
+	}
+	p, err := h.profileOfKey(ctx, hash)
+	if err != nil {
+		return nil, false, err
+	}
+	created := false
+	l, err = h.updateLeague(ctx, id, func(l *League) error {
+		if !bytes.Equal(HashToken(invite), l.Invite) {
+			return fmt.Errorf("league %q: %w", id, store.ErrNotFound)
+		}
+		if l.Member(p.ID) {
+			return errUnchanged
+		}
+		if l.members() >= MaxMembers {
+			return fmt.Errorf("%w: a league has at most %d members", ErrLimitReached, MaxMembers)
+		}
+		now := h.now().UTC().Truncate(time.Second)
+		l.Members = slices.DeleteFunc(l.Members, func(m LeagueMember) bool { return m.Player == p.ID })
+		l.Members = append(l.Members, LeagueMember{Player: p.ID, Since: now})
+		created = true
+		return nil
+	})
+	if err != nil || !created {
+		return l, created, err
+	}
+	_, _, err = h.updateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
+		if slices.ContainsFunc(p.Leagues, func(r LeagueRef) bool { return r.ID == id }) {
+			return false
+		}
+		p.Leagues = append(p.Leagues, LeagueRef{ID: id, Name: l.Name})
+		return true
+	})
+	return l, created, err
+}
+
+// adminLeague loads league id for its admin: store.ErrNotFound for anyone
+// else (API.md: "Admin only (else 404)").
+func (h *Service) adminLeague(ctx context.Context, hash []byte, id string) (*League, *Profile, error) {
+	l, _, err := h.LoadLeague(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := h.MyProfile(ctx, hash)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p == nil || p.ID != l.Admin {
+		return nil, nil, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
+	}
+	return l, p, nil
+}
+
+// RotateInvite is POST /api/leagues/{id}/invite: a new invite; the old one
+// stops working.
+func (h *Service) RotateInvite(ctx context.Context, hash []byte, id string) (string, error) {
+	if _, _, err := h.adminLeague(ctx, hash, id); err != nil {
+		return "", err
+	}
+	invite, inviteHash, err := h.newInvite()
+	if err != nil {
+		return "", err
+	}
+	_, err = h.updateLeague(ctx, id, func(l *League) error {
+		l.Invite = inviteHash
+		return nil
+	})
+	return invite, err
+}
+
+// RemoveMember is DELETE /api/leagues/{id}/members/{player}: their lines
+// stay in the tables. The admin cannot be removed (400).
+func (h *Service) RemoveMember(ctx context.Context, hash []byte, id, pid string) error {
+	l, _, err := h.adminLeague(ctx, hash, id)
+	if err != nil {
+		return err
+	}
+	if pid == l.Admin {
+		return fmt.Errorf("%w: the admin stays in the league", engine.ErrBadInput)
+	}
+	if !l.Member(pid) {
+		return fmt.Errorf("member %q: %w", pid, store.ErrNotFound)
+	}
+	if _, err := h.updateLeague(ctx, id, func(l *League) error {
+		for i := range l.Members {
+			if l.Members[i].Player == pid {
+				l.Members[i].Removed = true
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	_, _, err = h.updateProfile(ctx, pid, "", func(p *Profile) bool {
+		n := len(p.Leagues)
+		p.Leagues = slices.DeleteFunc(p.Leagues, func(r LeagueRef) bool { return r.ID == id })
+		return len(p.Leagues) != n
+	})
+	return err
+}
+
+// LeagueView is GET /api/leagues/{id}: the league as a member sees it for
+// season ("" for the current one).
+type LeagueView struct {
+	ID      string              `json:"id"`
+	Name    string              `json:"name"`
+	Variant string              `json:"variant"`
+	Admin   string              `json:"admin"`
+	Season  string              `json:"season"`
+	Seasons []string            `json:"seasons"`
+	Members []LeagueMemberView  `json:"members"`
+	Table   []LeagueTableRow    `json:"table"`
+	Games   []LeagueGameSummary `json:"games"`
+}
+
+// LeagueMemberView is a member under their profile name.
+type LeagueMemberView struct {
+	Player string `json:"player"`
+	Name   string `json:"name"`
+	Since  string `json:"since"`
+}
+
+// LeagueTableRow is a line of the table with its rank and name.
+type LeagueTableRow struct {
+	Rank   int    `json:"rank"`
+	Player string `json:"player"`
+	Name   string `json:"name"`
+	LeagueLine
+}
+
+// LeagueGameSummary is one game of a season.
+type LeagueGameSummary struct {
+	ID        string    `json:"id"`
+	Status    string    `json:"status"`
+	Names     []*string `json:"names"`
+	Scores    []int     `json:"scores"`
+	Winner    *int      `json:"winner"`
+	UpdatedAt string    `json:"updatedAt"`
+	updated   time.Time
+}
+
+// ErrBadSeason is a season that is not YYYY-MM.
+var ErrBadSeason = fmt.Errorf("%w: season must be YYYY-MM", engine.ErrBadInput)
+
+// ViewLeague is GET /api/leagues/{id} for the key whose hash is hash: 404
+// for anyone but a member.
+func (h *Service) ViewLeague(ctx context.Context, hash []byte, id, season string) (*LeagueView, error) {
+	l, _, err := h.LoadLeague(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	p, err := h.MyProfile(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil || !l.Member(p.ID) {
+		return nil, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
+	}
+	current := h.now().UTC().Format(seasonLayout)
+	if season == "" {
+		season = current
+	} else if t, err := time.Parse(seasonLayout, season); err != nil || t.Format(seasonLayout) != season {
+		return nil, ErrBadSeason
+	}
+	v := &LeagueView{ID: l.ID, Name: l.Name, Variant: l.Variant, Admin: l.Admin, Season: season,
+		Members: []LeagueMemberView{}, Table: []LeagueTableRow{}, Games: []LeagueGameSummary{}}
+	seasons := map[string]bool{current: true}
+	for s := range l.Seasons {
+		seasons[s] = true
+	}
+	for s := range seasons {
+		v.Seasons = append(v.Seasons, s)
+	}
+	sort.Strings(v.Seasons)
+	// Names: the profiles of the members and of everyone in the table.
+	ids := map[string]bool{}
+	for _, m := range l.Members {
+		ids[m.Player] = true
+	}
+	for pid := range l.Seasons[season] {
+		ids[pid] = true
+	}
+	names, err := h.profileNames(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range l.Members {
+		if !m.Removed {
+			v.Members = append(v.Members, LeagueMemberView{Player: m.Player, Name: names[m.Player], Since: m.Since.UTC().Format(time.RFC3339)})
+		}
+	}
+	for pid, line := range l.Seasons[season] {
+		v.Table = append(v.Table, LeagueTableRow{Player: pid, Name: names[pid], LeagueLine: *line})
+	}
+	SortTable(v.Table)
+	var gameIDs []string
+	for i := len(l.Games) - 1; i >= 0 && len(gameIDs) < store.MaxLoadMany; i-- {
+		g := l.Games[i]
+		if g.Season == season || g.Season == "" && season == current {
+			gameIDs = append(gameIDs, g.ID)
+		}
+	}
+	items, err := h.store.LoadMany(ctx, gameIDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, gid := range gameIDs {
+		it, ok := items[gid]
+		if !ok {
+			continue
+		}
+		st, err := OpenStored(gid, it)
+		if err != nil {
+			continue
+		}
+		m, err := engine.Decode(st.Match)
+		if err != nil {
+			continue
+		}
+		s := LeagueGameSummary{ID: gid, Status: m.Status().String(), Scores: m.Scores(),
+			UpdatedAt: it.UpdatedAt.UTC().Format(time.RFC3339), updated: it.UpdatedAt}
+		for i := range m.Options().Players {
+			if seat := m.Seat(i); seat.Taken {
+				name := seat.Name
+				s.Names = append(s.Names, &name)
+			} else {
+				s.Names = append(s.Names, nil)
+			}
+		}
+		if w := m.Winner(); w >= 0 && m.Status() == engine.StatusFinished {
+			s.Winner = &w
+		}
+		v.Games = append(v.Games, s)
+	}
+	sort.SliceStable(v.Games, func(i, j int) bool { return v.Games[i].updated.After(v.Games[j].updated) })
+	return v, nil
+}
+
+// SortTable ranks a season's table (API.md): by won, then won/played,
+// then pointsFor − pointsAgainst, then player id.
+func SortTable(rows []LeagueTableRow) {
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Won != b.Won {
+			return a.Won > b.Won
+		}
+		// won/played, compared without division (played > 0 in a table).
+		if x, y := a.Won*b.Played, b.Won*a.Played; x != y {
+			return x > y
+		}
+		if x, y := a.PointsFor-a.PointsAgainst, b.PointsFor-b.PointsAgainst; x != y {
+			return x > y
+		}
+		return a.Player < b.Player
+	})
+	for i := range rows {
+		rows[i].Rank = i + 1
+	}
+}
+
+// profileNames reads the names of the profiles ids (in batches of
+// store.MaxLoadMany).
+func (h *Service) profileNames(ctx context.Context, ids map[string]bool) (map[string]string, error) {
+	var all []string
+	for id := range ids {
+		all = append(all, ProfileItemID(id))
+	}
+	out := map[string]string{}
+	for len(all) > 0 {
+		n := min(len(all), store.MaxLoadMany)
+		items, err := h.store.LoadMany(ctx, all[:n])
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			if p, err := decodeProfile(it.State); err == nil {
+				out[p.ID] = p.Name
+			}
+		}
+		all = all[n:]
+	}
+	return out, nil
+}
+
+// leagueOfGame checks a create in league id by the key whose hash is hash
+// (a member's; else 404) in the league's rule set (else 400), and returns
+// the league.
+func (h *Service) leagueOfGame(ctx context.Context, hash []byte, id string, o engine.Options) (*League, error) {
+	l, _, err := h.LoadLeague(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	p, err := h.MyProfile(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil || !l.Member(p.ID) {
+		return nil, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
+	}
+	if r := o.Rules(); r == nil || r.Name != l.Variant {
+		return nil, fmt.Errorf("%w: this league plays %s", engine.ErrBadInput, l.Variant)
+	}
+	return l, nil
+}
+
+// leagueMember refuses a seat in a league game to a key that is not a
+// member (409 not_eligible).
+func (h *Service) leagueMember(ctx context.Context, hash []byte, id string) error {
+	l, _, err := h.LoadLeague(ctx, id)
+	if err != nil {
+		return err
+	}
+	p, err := h.MyProfile(ctx, hash)
+	if err != nil {
+		return err
+	}
+	if p == nil || !l.Member(p.ID) {
+		return fmt.Errorf("%w: only the league's members play its games", ErrNotEligible)
+	}
+	return nil
+}
+
+// addLeagueGame lists game gid in league id (a new game or a rematch).
+func (h *Service) addLeagueGame(ctx context.Context, id, gid string) error {
+	_, err := h.updateLeague(ctx, id, func(l *League) error {
+		if slices.ContainsFunc(l.Games, func(g LeagueGame) bool { return g.ID == gid }) {
+			return errUnchanged
+		}
+		l.Games = append(l.Games, LeagueGame{ID: gid})
+		if len(l.Games) > maxLeagueGames {
+			l.Games = slices.Clone(l.Games[len(l.Games)-maxLeagueGames:])
+		}
+		return nil
+	})
+	return err
+}
+
+// countLeagueMatch counts the end of league game gid in its league's table
+// for the season it ended in, once (settle.go).
+func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *Stored, m *engine.Match) error {
+	season := time.Unix(st.SettleAt, 0).UTC().Format(seasonLayout)
+	opts := m.Options()
+	scores := m.Scores()
+	total := 0
+	for _, s := range scores {
+		total += s
+	}
+	_, err := h.updateLeague(ctx, st.League, func(l *League) error {
+		if slices.Contains(l.Settled, gid) {
+			return errUnchanged
+		}
+		if l.Seasons == nil {
+			l.Seasons = map[string]map[string]*LeagueLine{}
+		}
+		table := l.Seasons[season]
+		if table == nil {
+			table = map[string]*LeagueLine{}
+			l.Seasons[season] = table
+		}
+		done := map[string]bool{}
+		for s, a := range st.Seats {
+			if a.Player == "" || done[a.Player] {
+				continue
+			}
+			done[a.Player] = true
+			line := table[a.Player]
+			if line == nil {
+				line = &LeagueLine{}
+				table[a.Player] = line
+			}
+			team := opts.TeamOf(s)
+			line.Played++
+			if team == m.Winner() {
+				line.Won++
+			} else {
+				line.Lost++
+			}
+			line.PointsFor += scores[team]
+			line.PointsAgainst += total - scores[team]
+		}
+		for i := range l.Games {
+			if l.Games[i].ID == gid {
+				l.Games[i].Season = season
+			}
+		}
+		l.Settled = appendCapped(l.Settled, gid, MaxSettled)
+		return nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // the league is gone: nothing to count
+	}
+	return err
+}
+
+// InviteMatches reports whether invite is league l's current one.
+func InviteMatches(l *League, invite string) bool { return bytes.Equal(HashToken(invite), l.Invite) }
