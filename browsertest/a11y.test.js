@@ -57,6 +57,16 @@ for (const locale of ['it-IT', 'en-GB']) {
     await page.goto(env.server.url + '/p/' + player);
     await page.waitForSelector('#profile:not([hidden]) #profile-facts:not(:empty)');
     await bothSchemes(page, found, 'profile');
+    // A league, as its admin sees it (the table, the invite link and its QR code).
+    const made = await (await fetch(env.server.url + '/api/leagues', { method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + key },
+      body: JSON.stringify({ name: 'Venerdì', variant: 'fiveup' }) })).json();
+    await page.goto(`${env.server.url}/#key=${key}`);
+    await page.waitForSelector('#create');
+    await page.evaluate(([id, invite]) => localStorage.setItem('tessera.invites', JSON.stringify({ [id]: invite })), [made.league.id, made.invite]);
+    await page.goto(env.server.url + '/l/' + made.league.id);
+    await page.waitForSelector('#league-qr svg');
+    await bothSchemes(page, found, 'league');
     await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 100, redeal: false, name: 'Ana', seats: ['easy'] });
     await page.waitForSelector('.hand-tile');
     await page.waitForSelector('#notify button:not(:empty)');

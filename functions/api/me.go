@@ -22,7 +22,9 @@ type meGame struct {
 	Scores    []int          `json:"scores"`
 	Deadline  *string        `json:"deadline"`
 	UpdatedAt string         `json:"updatedAt"`
-	updated   time.Time
+	// League is an addition: the league the game is played in, or null.
+	League  *string `json:"league"`
+	updated time.Time
 }
 
 // maxMeGames is the most games /api/me lists (API.md).
@@ -86,6 +88,10 @@ func (h *Handler) me(c *call) {
 		g := meGame{ID: id, Seat: seat, Variant: m.Options().Variant, Status: m.Status(),
 			YourTurn: slices.Contains(m.ToAct(), seat), Scores: m.Scores(),
 			UpdatedAt: item.UpdatedAt.UTC().Format(time.RFC3339), updated: item.UpdatedAt}
+		if st.League != "" {
+			l := st.League
+			g.League = &l
+		}
 		if d := st.DeadlineOf(seat); g.YourTurn && !d.IsZero() {
 			ds := d.Format(time.RFC3339)
 			g.Deadline = &ds

@@ -62,6 +62,9 @@ type LeagueLine struct {
 	Lost          int `json:"lost"`
 	PointsFor     int `json:"pointsFor"`
 	PointsAgainst int `json:"pointsAgainst"`
+	// Form is an addition to API.md's row: the season's last five
+	// results, oldest first, "W" won and "L" lost.
+	Form string `json:"form"`
 }
 
 // LeagueGame is a game of the league and the season its match ended in
@@ -602,10 +605,16 @@ func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *Stored, 
 			}
 			team := opts.TeamOf(s)
 			line.Played++
+			result := "L"
 			if team == m.Winner() {
 				line.Won++
+				result = "W"
 			} else {
 				line.Lost++
+			}
+			line.Form += result
+			if len(line.Form) > 5 {
+				line.Form = line.Form[len(line.Form)-5:]
 			}
 			line.PointsFor += scores[team]
 			line.PointsAgainst += total - scores[team]

@@ -322,3 +322,34 @@ export async function leaderboard(pool) {
 export async function playerProfile(id) {
   return (await call('GET', `/api/players/${encodeURIComponent(id)}`)).data;
 }
+
+/** createLeague(key, name, variant) -> {league, invite}. */
+export async function createLeague(key, name, variant) {
+  return (await call('POST', '/api/leagues', { token: key, body: { name, variant } })).data;
+}
+
+/** joinLeague(key, id, invite) -> {league}. */
+export async function joinLeague(key, id, invite) {
+  return (await call('POST', `/api/leagues/${encodeURIComponent(id)}/members`, { token: key, body: { invite } })).data;
+}
+
+/** getLeague(key, id, season?) -> the league as its member sees it. */
+export async function getLeague(key, id, season) {
+  const q = season ? '?season=' + encodeURIComponent(season) : '';
+  return (await call('GET', `/api/leagues/${encodeURIComponent(id)}${q}`, { token: key })).data;
+}
+
+/** newInvite(key, id) -> {invite}: the admin's new invite (the old one stops working). */
+export async function newInvite(key, id) {
+  return (await call('POST', `/api/leagues/${encodeURIComponent(id)}/invite`, { token: key, body: {} })).data;
+}
+
+/** removeMember(key, id, player): the admin takes a member out. */
+export async function removeMember(key, id, player) {
+  await call('DELETE', `/api/leagues/${encodeURIComponent(id)}/members/${encodeURIComponent(player)}`, { token: key });
+}
+
+/** putProfile(key, name) -> the key's private profile, named name from now on. */
+export async function putProfile(key, name) {
+  return (await call('PUT', '/api/me/profile', { token: key, body: { name } })).data;
+}

@@ -1,9 +1,11 @@
-// room.js: the room, one page for two paths. /room: the open tables
-// (Sala Libera and Classificata) to sit down at, and the leaderboards;
-// /p/{id}: a player's profile, with a small rating chart per pool.
+// room.js: the room, one page for three paths. /room: the open tables
+// (Sala Libera and Classificata) to sit down at, the leaderboards, and a
+// new league; /p/{id}: a player's profile, with a small rating chart per
+// pool; /l/{id}: a league (its invite link /l/{id}#invite=<token>).
 
 import { loadLang, langSwitch, onLangChange, t, num, currentLang } from './i18n.js';
-import { lobby, leaderboard, playerProfile, joinGame, ApiError, errorText } from './api.js';
+import { lobby, leaderboard, playerProfile, joinGame, createGame, createLeague, joinLeague, getLeague, newInvite, removeMember, putProfile, myGames, ApiError, errorText } from './api.js';
+import { qrSVG } from './qr.js';
 import { playerKey, read, write } from './player.js';
 import { putGame, summarize } from './mygames.js';
 import { ORDER, POOLS } from './config.js';
@@ -12,6 +14,11 @@ import { ruleTitle } from './rules.js';
 const $ = (s) => document.querySelector(s);
 const NAME = 'tessera.name';
 const profileId = (/^\/p\/([^/]+)$/.exec(location.pathname) || [])[1];
+const leagueId = (/^\/l\/([^/]+)$/.exec(location.pathname) || [])[1];
+const INVITES = 'tessera.invites'; // {leagueId: invite}: the admin's, to show the link again
+
+function invites() { try { return JSON.parse(read(INVITES)) || {}; } catch (e) { return {}; } }
+function keepInvite(id, invite) { write(INVITES, JSON.stringify({ ...invites(), [id]: invite })); }
 
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
@@ -209,13 +216,185 @@ function drawProfile() {
   }
 }
 
-// ---- both
+// ---- /room: a new league
+
+async function submitLeague(ev) {
+  ev.preventDefault();
+  const form = $('#league-form');
+  const box = $('#league-error');
+  box.hidden = true;
+  const name = form.name.value.trim();
+  if (!name) { box.textContent = t('league.nameMissing'); box.hidden = false; return; }
+  try {
+    const res = await createLeague(playerKey(), name, form.variant.value);
+    keepInvite(res.league.id, res.invite);
+    location.assign(`/l/${encodeURIComponent(res.league.id)}`);
+  } catch (e) {
+    box.textContent = e instanceof ApiError && e.code === 'not_eligible' ? t('league.needName') : errorText(e);
+    box.hidden = false;
+  }
+}
+
+// ---- /l/{id}: a league
+
+let league = null;
+let fragmentInvite = '';
+
+/** leagueLink is a league's invite link. */
+export const leagueLink = (id, invite) => `${location.origin}/l/${encodeURIComponent(id)}#invite=${encodeURIComponent(invite)}`;
+
+async function loadLeague(season) {
+  try {
+    league = await getLeague(playerKey(), leagueId, season);
+    $('#league-join').hidden = true;
+    drawLeague();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) {
+      if (fragmentInvite) { // not a member yet: the invite's panel
+        $('#league').hidden = false;
+        $('#league-join').hidden = false;
+        $('#league-h').textContent = t('league.title');
+        $('#league-name').value = read(NAME) || '';
+        return;
+      }
+      $('#missing').hidden = false;
+      $('#missing-h').textContent = t('league.notFound');
+      return;
+    }
+    leagueMessage(errorText(e));
+  }
+}
+
+function leagueMessage(text) {
+  const box = $('#league-msg');
+  box.textContent = text;
+  box.hidden = !text;
+  $('#league').hidden = false;
+}
+
+async function joinThisLeague() {
+  const name = $('#league-name').value.trim();
+  leagueMessage('');
+  try {
+    if (name) {
+      write(NAME, name);
+      await putProfile(playerKey(), name);
+    }
+    await joinLeague(playerKey(), leagueId, fragmentInvite);
+    await loadLeague();
+  } catch (e) {
+    leagueMessage(e instanceof ApiError && e.status === 404 ? t('league.badInvite') : e instanceof ApiError && e.code === 'not_eligible' ? t('league.needName') : errorText(e));
+  }
+}
+
+function drawLeague() {
+  if (!league) return;
+  const l = league;
+  $('#league').hidden = false;
+  $('#league-body').hidden = false;
+  $('#league-h').textContent = l.name;
+  document.title = l.name + ' — Tessera';
+  $('#league-facts').textContent = [ruleTitle(l.variant), t('league.memberCount', { n: l.members.length })].join(' · ');
+  const month = new Intl.DateTimeFormat(currentLang() === 'en' ? 'en-GB' : currentLang(), { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const sel = $('#league-season');
+  sel.replaceChildren(...l.seasons.map((s) => el('option', { value: s, text: month.format(new Date(s + '-01T00:00:00Z')) })));
+  sel.value = l.season;
+  const body = $('#league-table');
+  body.replaceChildren();
+  for (const r of l.table) {
+    body.append(el('tr', {}, el('td', { text: num(r.rank) }), el('td', {}, playerLink(r.name, r.player)), el('td', { text: num(r.played) }),
+      el('td', { text: num(r.won) }), el('td', { text: num(r.lost) }), el('td', { text: `${num(r.pointsFor)}–${num(r.pointsAgainst)}` }),
+      el('td', { text: [...(r.form || '')].map((c) => t(c === 'W' ? 'league.w' : 'league.l')).join(' ') })));
+  }
+  $('#league-table-none').hidden = l.table.length > 0;
+  const games = $('#league-games');
+  games.replaceChildren();
+  for (const g of l.games) {
+    const names = g.names.map((n) => n || t('room.freeSeat')).join(', ');
+    const what = g.status === 'finished' ? g.scores.join('–') : t('league.playing');
+    games.append(el('li', {}, el('a', { href: `/g/${encodeURIComponent(g.id)}`, text: names }), el('span', { class: 'muted', text: ' · ' + what })));
+  }
+  const me = (l.members.find((m) => m.player === myPlayer) || {}).player;
+  const admin = me && me === l.admin;
+  const members = $('#league-members');
+  members.replaceChildren();
+  for (const m of l.members) {
+    const li = el('li', {}, playerLink(m.name, m.player), m.player === l.admin ? el('span', { class: 'muted', text: ' · ' + t('league.admin') }) : null);
+    if (admin && m.player !== l.admin) {
+      const b = el('button', { type: 'button', class: 'link', text: t('league.remove') });
+      b.setAttribute('aria-label', t('league.removeWho', { name: m.name }));
+      b.addEventListener('click', async () => {
+        try { await removeMember(playerKey(), l.id, m.player); await loadLeague(l.season); } catch (e) { leagueMessage(errorText(e)); }
+      });
+      li.append(' ', b);
+    }
+    members.append(li);
+  }
+  $('#league-admin').hidden = !admin;
+  const invite = invites()[l.id];
+  $('#league-invite').hidden = !(admin && invite);
+  if (admin && invite) {
+    const link = leagueLink(l.id, invite);
+    $('#league-link').value = link;
+    $('#league-qr').replaceChildren(qrSVG(link, t('league.qr')));
+  }
+}
+
+let myPlayer = '';
+
+async function newLeagueGame() {
+  const name = read(NAME) || (league.members.find((m) => m.player === myPlayer) || {}).name || 'Player';
+  try {
+    const res = await createGame({ variant: league.variant, name, key: playerKey(), league: league.id });
+    putGame(res.game.id, { token: res.token, seat: res.seat, name, summary: summarize(res.game) });
+    location.assign(`/g/${encodeURIComponent(res.game.id)}`);
+  } catch (e) {
+    leagueMessage(errorText(e));
+  }
+}
+
+async function rotate() {
+  try {
+    const res = await newInvite(playerKey(), league.id);
+    keepInvite(league.id, res.invite);
+    drawLeague();
+  } catch (e) {
+    leagueMessage(errorText(e));
+  }
+}
+
+async function startLeague() {
+  const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
+  if (m) {
+    fragmentInvite = decodeURIComponent(m[1]);
+    history.replaceState(null, '', location.pathname); // the invite stays out of the history
+  }
+  try {
+    const me = await myGames(playerKey());
+    myPlayer = me.player ? me.player.id : '';
+  } catch (e) { /* no profile yet */ }
+  $('#league-join-btn').addEventListener('click', joinThisLeague);
+  $('#league-season').addEventListener('change', () => loadLeague($('#league-season').value));
+  $('#league-game').addEventListener('click', newLeagueGame);
+  $('#league-rotate').addEventListener('click', rotate);
+  loadLeague();
+}
+
+// ---- all
 
 function draw() {
   if (profileId) {
     drawProfile();
     return;
   }
+  if (leagueId) {
+    drawLeague();
+    return;
+  }
+  const lv = $('#league-variant');
+  const chosen = lv.value;
+  lv.replaceChildren(...ORDER.map((n) => el('option', { value: n, text: ruleTitle(n) })));
+  if (chosen) lv.value = chosen;
   document.title = t('room.title');
   fillSelects();
   drawTables();
@@ -227,7 +406,11 @@ function start() {
   onLangChange(draw);
   if (profileId) {
     loadProfile();
+  } else if (leagueId) {
+    startLeague();
   } else {
+    $('#new-league').hidden = false;
+    $('#league-form').addEventListener('submit', submitLeague);
     $('#tables').hidden = false;
     $('#boards').hidden = false;
     $('#name').value = read(NAME) || '';
