@@ -2,6 +2,7 @@ package workertest
 
 import (
 	"fmt"
+	"slices"
 	"net/http"
 	"strings"
 	"sync"
@@ -128,4 +129,62 @@ func TestTheRoomThroughTheWorker(t *testing.T) {
 	if a := do(t, "GET", base+"/api/players/nobody0000000000", "", ""); a.status != 404 {
 		t.Errorf("unknown player: %d", a.status)
 	}
+
+	// A league of the two: a league match ends and its table counts it.
+	var made struct {
+		League struct {
+			ID string `json:"id"`
+		} `json:"league"`
+		Invite string `json:"invite"`
+	}
+	do(t, "POST", base+"/api/leagues", ana, `{"name":"Venerdì al bar","variant":"fiveup"}`).decode(t, "league", http.StatusCreated, &made)
+	lid := made.League.ID
+	if a := do(t, "POST", base+"/api/leagues/"+lid+"/members", bea, `{"invite":"wrong-invite-0123456789abcd"}`); a.status != 404 {
+		t.Errorf("a wrong invite: %d", a.status)
+	}
+	do(t, "POST", base+"/api/leagues/"+lid+"/members", bea, fmt.Sprintf(`{"invite":%q}`, made.Invite)).decode(t, "join", http.StatusCreated, nil)
+	var lg, lb seated
+	do(t, "POST", base+"/api/games", "", fmt.Sprintf(`{"variant":"fiveup","players":2,"target":10,"name":"Ana","key":%q,"league":%q}`, ana, lid)).
+		decode(t, "league game", http.StatusCreated, &lg)
+	do(t, "POST", base+"/api/games/"+lg.Game.ID+"/seats", "", fmt.Sprintf(`{"name":"Bea","key":%q}`, bea)).decode(t, "seat", http.StatusCreated, &lb)
+	playOut(t, base, lg.Game.ID, []string{lg.Token, lb.Token})
+	var league struct {
+		Table []struct {
+			Played int `json:"played"`
+			Won    int `json:"won"`
+		} `json:"table"`
+	}
+	do(t, "GET", base+"/api/leagues/"+lid, bea, "").decode(t, "league", http.StatusOK, &league)
+	if len(league.Table) != 2 || league.Table[0].Played != 1 || league.Table[0].Won != 1 || league.Table[1].Won != 0 {
+		t.Errorf("the league's table after one match: %+v", league.Table)
+	}
+	if a := do(t, "GET", base+"/api/leagues/"+lid, "", ""); a.status != 404 {
+		t.Errorf("a league without a key: %d", a.status)
+	}
+}
+
+// playOut plays game id to its end: each seat's first legal play.
+func playOut(t *testing.T, base, id string, tokens []string) {
+	t.Helper()
+	for range 2000 {
+		moved := false
+		for _, tok := range tokens {
+			var v view
+			do(t, "GET", base+"/api/games/"+id, tok, "").decode(t, "poll", http.StatusOK, &v)
+			if v.Status == "finished" {
+				return
+			}
+			asked := v.Hand != nil && v.Hand.Phase == "confirm" && v.You != nil && slices.Contains(v.Hand.Confirming, v.You.Seat)
+			if v.You == nil || (len(v.You.Legal) == 0 && !asked) {
+				continue
+			}
+			do(t, "POST", base+"/api/games/"+id+"/moves", tok, nextMove(t, v, "")).decode(t, "move", http.StatusOK, nil)
+			moved = true
+			break
+		}
+		if !moved {
+			t.Fatalf("nobody can move in %s", id)
+		}
+	}
+	t.Fatalf("%s did not end", id)
 }
