@@ -161,10 +161,15 @@ func (h *Handler) lobby(c *call) {
 		c.fail(err)
 		return
 	}
+	tours, err := h.svc.ListedTournaments(c.r.Context(), variant, rated)
+	if err != nil {
+		c.fail(err)
+		return
+	}
 	c.writeJSON(http.StatusOK, struct {
-		Games       []game.LobbyGame `json:"games"`
-		Tournaments []struct{}       `json:"tournaments"`
-	}{games, []struct{}{}})
+		Games       []game.LobbyGame      `json:"games"`
+		Tournaments []game.TournamentCard `json:"tournaments"`
+	}{games, tours})
 }
 
 // leaderboard is GET /api/leaderboard/{pool}.

@@ -97,7 +97,7 @@ func BenchmarkSettle(b *testing.B) {
 		}
 		s.h = plain
 		b.StartTimer()
-		if err := svc.Settle(b.Context(), id); err != nil {
+		if err := svc.Settle(b.Context(), "example.com", id); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -356,7 +356,7 @@ func testRatedPlay(t *testing.T, st store.Store) {
 		if _, err := s.h.(*Handler).Service().Sweep(t.Context(), "example.com"); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.h.(*Handler).Service().Settle(t.Context(), id); err != nil {
+		if err := s.h.(*Handler).Service().Settle(t.Context(), "example.com", id); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -84,6 +84,10 @@ const (
 	routeLeagueMembers
 	routeLeagueMember
 	routeLeagueInvite
+	routeTournaments
+	routeTournament
+	routeEntries
+	routeStart
 )
 
 // allowed is each route's methods.
@@ -92,13 +96,16 @@ var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.Met
 	routeMePush: {http.MethodPut, http.MethodDelete}, routePushKey: {http.MethodGet}, routeRematch: {http.MethodPost},
 	routeProfile: {http.MethodPut}, routePlayer: {http.MethodGet}, routeLobby: {http.MethodGet}, routeBoard: {http.MethodGet},
 	routeLeagues: {http.MethodPost}, routeLeague: {http.MethodGet}, routeLeagueMembers: {http.MethodPost},
-	routeLeagueMember: {http.MethodDelete}, routeLeagueInvite: {http.MethodPost}}
+	routeLeagueMember: {http.MethodDelete}, routeLeagueInvite: {http.MethodPost},
+	routeTournaments: {http.MethodPost}, routeTournament: {http.MethodGet}, routeEntries: {http.MethodPost, http.MethodDelete},
+	routeStart: {http.MethodPost}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
 	routeProfile: "profile", routePlayer: "player", routeLobby: "lobby", routeBoard: "leaderboard",
 	routeLeagues: "leagues", routeLeague: "league", routeLeagueMembers: "leagueMembers", routeLeagueMember: "leagueMember",
-	routeLeagueInvite: "leagueInvite"}
+	routeLeagueInvite: "leagueInvite", routeTournaments: "tournaments", routeTournament: "tournament",
+	routeEntries: "entries", routeStart: "start"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -171,6 +178,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rt == routeNone {
 		rt, id, member = leagueRoute(r.URL.EscapedPath())
 	}
+	if rt == routeNone {
+		rt, id = tournamentRoute(r.URL.EscapedPath())
+	}
 	c.route, c.gameID = rt, id
 	if h.limit != nil {
 		addr := h.limit.cfg.Addr(r)
@@ -216,6 +226,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case routeLeagueMember:
 		h.removeMember(c, id, member)
 		return
+	case routeTournament:
+		h.tournament(c, id)
+		return
 	}
 	body, err := readBody(r)
 	if err != nil {
@@ -239,6 +252,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.joinLeague(c, id, body)
 	case routeLeagueInvite:
 		h.rotateInvite(c, id, body)
+	case routeTournaments:
+		h.createTournament(c, body)
+	case routeEntries:
+		h.entries(c, id, body)
+	case routeStart:
+		h.startTournament(c, id, body)
 	case routeMePush:
 		if r.Method == http.MethodPut {
 			h.putDevice(c, body)

@@ -247,7 +247,7 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 			return Answer{}, err
 		}
 		h.Notify(ctx, op.Host, id, item.Version, m, g.State, was, hash)
-		h.settleNow(ctx, id, g.State)
+		h.settleNow(ctx, op.Host, id, g.State)
 		return answerOf(id, m, seat, g.State, item, token, true), nil
 	}
 	// Every attempt lost a race: the table is very busy. Nothing was taken;
@@ -295,7 +295,7 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 		return Answer{}, err
 	}
 	h.Notify(ctx, op.Host, id, item.Version, m, g.State, was, g.State.Seats[seat].TokenHash)
-	h.settleNow(ctx, id, g.State)
+	h.settleNow(ctx, op.Host, id, g.State)
 	return answerOf(id, m, seat, g.State, item, "", true), nil
 }
 

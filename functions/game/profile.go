@@ -61,6 +61,9 @@ type Profile struct {
 	// how many it created (at most MaxLeaguesCreated).
 	Leagues     []LeagueRef `json:"leagues,omitempty"`
 	LeaguesMade int         `json:"leaguesMade,omitempty"`
+	// Tournaments are the last 50 it created (the limit counts those
+	// not finished).
+	Tournaments []string `json:"tournaments,omitempty"`
 }
 
 // LeagueRef names a league in a profile.

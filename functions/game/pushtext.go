@@ -55,6 +55,7 @@ type words struct {
 	left              string // "%s left"
 	days, hours, mins string
 	lessThanAMinute   string
+	round, roundBody  string // "Round %d — %s", "Your game is ready."
 }
 
 var catalog = [numLangs]words{
@@ -70,6 +71,7 @@ var catalog = [numLangs]words{
 		won: "%s won %s.", wonOne: "%s won %s.", over: "The match is over.",
 		yourMoveIn: "Your move in %s.", left: "%s left",
 		days: " days", hours: " h", mins: " min", lessThanAMinute: "less than a minute",
+		round: "Round %d — %s", roundBody: "Your game is ready.",
 	},
 	LangIT: {
 		with: " con ", and: " e ",
@@ -84,6 +86,7 @@ var catalog = [numLangs]words{
 		won: "%s hanno vinto %s.", wonOne: "%s ha vinto %s.", over: "La partita è finita.",
 		yourMoveIn: "Tocca a te in %s.", left: "restano %s",
 		days: " giorni", hours: " h", mins: " min", lessThanAMinute: "meno di un minuto",
+		round: "Turno %d — %s", roundBody: "La tua partita è pronta.",
 	},
 }
 

@@ -140,14 +140,14 @@ func (h *Service) seatProfiles(ctx context.Context, st *Stored) (map[string]*Pro
 // settleNow settles a game its request just saved, if it ended; a failure
 // is logged and left to the sweep. It reports whether the game was
 // settled here.
-func (h *Service) settleNow(ctx context.Context, id string, st *Stored) bool {
+func (h *Service) settleNow(ctx context.Context, host, id string, st *Stored) bool {
 	if st.Settle != SettlePending {
 		return false
 	}
 	if h.afterEnd != nil {
 		h.afterEnd(id)
 	}
-	if err := h.Settle(ctx, id); err != nil {
+	if err := h.Settle(ctx, host, id); err != nil {
 		h.log.Warn("settle: left to the sweep", "gameId", id, "cause", LogCause(err))
 		return false
 	}
@@ -157,7 +157,8 @@ func (h *Service) settleNow(ctx context.Context, id string, st *Stored) bool {
 
 // Settle applies the end of game id to its players' profiles and marks it
 // settled (steps 2 and 3 above). A game that is not pending is left alone.
-func (h *Service) Settle(ctx context.Context, id string) error {
+// host names the site (the round pushes of a tournament's next round).
+func (h *Service) Settle(ctx context.Context, host, id string) error {
 	for attempt := 0; attempt < TimeoutAttempts; attempt++ {
 		g, m, err := h.loadMatch(ctx, id)
 		if err != nil {
@@ -166,7 +167,7 @@ func (h *Service) Settle(ctx context.Context, id string) error {
 		if g.State.Settle != SettlePending {
 			return nil
 		}
-		if err := h.applyEnd(ctx, id, g.State, m); err != nil {
+		if err := h.applyEnd(ctx, host, id, g.State, m); err != nil {
 			return err
 		}
 		g.State.Settle = SettleDone
@@ -180,7 +181,7 @@ func (h *Service) Settle(ctx context.Context, id string) error {
 
 // applyEnd counts the end of game id in each of its players' profiles,
 // once, and writes their leaderboard entries.
-func (h *Service) applyEnd(ctx context.Context, id string, st *Stored, m *engine.Match) error {
+func (h *Service) applyEnd(ctx context.Context, host, id string, st *Stored, m *engine.Match) error {
 	opts := m.Options()
 	pool := PoolOf(opts)
 	rated := st.Rated && st.HasResult && pool != ""
@@ -239,7 +240,12 @@ func (h *Service) applyEnd(ctx context.Context, id string, st *Stored, m *engine
 		}
 	}
 	if st.League != "" {
-		return h.countLeagueMatch(ctx, id, st, m)
+		if err := h.countLeagueMatch(ctx, id, st, m); err != nil {
+			return err
+		}
+	}
+	if st.Tournament != "" {
+		return h.tournamentGameEnded(ctx, host, id, st, m)
 	}
 	return nil
 }

@@ -55,7 +55,8 @@ import (
 //	flags byte: 1 open, 2 rated, 4 settling (the end's settling is due),
 //	  8 settled, 16 the ratings' result is kept (below)
 //	createdAt varint (Unix nanoseconds), settleAt varint (Unix seconds the
-//	  settling fell due; 0 none); the league's id (as next)
+//	  settling fell due; 0 none); the league's id and the tournament's
+//	  (as next)
 //	per seat: player id (a length byte, 0 or idBytes, and its bytes);
 //	  rating, reliability, ratingAfter: uvarint each, the value + 1 (0:
 //	  none); a byte, 1 when its time ran out in this match; with flag 16, the seat's μ and σ before and after the match:
@@ -112,6 +113,7 @@ type Stored struct {
 	Open, Rated bool
 	CreatedAt   int64
 	League      string // the league it is a game of ("" none)
+	Tournament  string // the tournament it is a game of ("" none)
 	Settle      int
 	SettleAt    int64
 	HasResult   bool
@@ -218,6 +220,7 @@ func EncodeStored(s *Stored) []byte {
 	b = binary.AppendVarint(b, s.CreatedAt)
 	b = binary.AppendVarint(b, s.SettleAt)
 	b = appendID(b, s.League)
+	b = appendID(b, s.Tournament)
 	for _, a := range s.Seats {
 		b = appendID(b, a.Player)
 		for _, v := range []int{a.Rating, a.Reliability, a.RatingAfter} {
@@ -375,7 +378,7 @@ func DecodeStored(b []byte) (*Stored, error) {
 			s.Settle = SettleDone
 		}
 		s.CreatedAt, s.SettleAt = r.varint("createdAt"), r.varint("settleAt")
-		s.League = r.id("league")
+		s.League, s.Tournament = r.id("league"), r.id("tournament")
 		for i := range s.Seats {
 			a := &s.Seats[i]
 			a.Player = r.id("player")

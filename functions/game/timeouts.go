@@ -87,7 +87,7 @@ func (h *Service) ApplyTimeouts(ctx context.Context, host, id string, g *Loaded,
 	g.Item = saved
 	h.log.Info("clock: timed out", "gameId", id, "version", g.Item.Version, "seats", len(late))
 	h.Notify(ctx, host, id, g.Item.Version, m, g.State, b, nil)
-	h.settleNow(ctx, id, g.State)
+	h.settleNow(ctx, host, id, g.State)
 	return true, nil
 }
 
@@ -127,6 +127,9 @@ func (h *Service) Sweep(ctx context.Context, host string) (int, error) {
 }
 
 func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
+	if tid, ok := isTournamentItem(id); ok {
+		return true, h.SweepTournament(ctx, host, tid)
+	}
 	var t Thinking // one game's budget, as one request's
 	for attempt := 0; attempt < TimeoutAttempts; attempt++ {
 		g, err := h.Load(ctx, id)
@@ -137,7 +140,7 @@ func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 			return false, err
 		}
 		if g.State.Settle == SettlePending {
-			return true, h.Settle(ctx, id)
+			return true, h.Settle(ctx, host, id)
 		}
 		done, err := h.ApplyTimeouts(ctx, host, id, g, &t)
 		if errors.Is(err, store.ErrConflict) {

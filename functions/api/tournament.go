@@ -1,0 +1,224 @@
+package api
+
+import (
+	"math"
+	"net/http"
+	"strings"
+
+	"tessera/engine"
+	"tessera/functions/game"
+)
+
+// Tournaments (API.md "Tournaments (tornei)").
+
+// Bounds of a tournament (API.md).
+const (
+	minRoundTime = 3600
+	maxRoundTime = 30 * 24 * 3600
+	minSize      = 2
+	maxSize      = 64
+	maxRounds    = 10
+)
+
+// decodeTournament reads POST /api/tournaments.
+func decodeTournament(body []byte) (game.TournamentRequest, error) {
+	var req game.TournamentRequest
+	obj, err := parseObject(body)
+	if err != nil {
+		return req, err
+	}
+	f := fields{obj: obj, what: "the body"}
+	name, hasName := f.str("name")
+	f.require("name", hasName)
+	format, hasFormat := f.str("format")
+	f.require("format", hasFormat)
+	rounds, hasRounds := f.int("rounds", 1, maxRounds)
+	vname, hasVariant := f.str("variant")
+	f.require("variant", hasVariant)
+	players, hasPlayers := f.int("players", math.MinInt32, math.MaxInt32)
+	pairs, hasPairs := f.bool("pairs")
+	target, hasTarget := f.int("target", math.MinInt32, math.MaxInt32)
+	redeal, hasRedeal := f.bool("redeal")
+	moveTime, hasMoveTime := f.int("moveTime", game.MinMoveTime, game.MaxMoveTime)
+	f.require("moveTime", hasMoveTime)
+	roundTime, hasRoundTime := f.int("roundTime", minRoundTime, maxRoundTime)
+	f.require("roundTime", hasRoundTime)
+	size, hasSize := f.int("size", minSize, maxSize)
+	listed, _ := f.bool("listed")
+	rated, _ := f.bool("rated")
+	if err := f.done(); err != nil {
+		return req, err
+	}
+	var variant engine.Variant
+	if err := variant.UnmarshalText([]byte(vname)); err != nil {
+		return req, badRequest("unknown variant %q", vname)
+	}
+	o := engine.DefaultOptions(variant)
+	if hasPlayers {
+		o.Players = int(players)
+	}
+	if hasPairs {
+		o.Pairs = pairs
+	}
+	if hasRedeal {
+		o.Redeal = redeal
+	}
+	if hasTarget {
+		o.Target = int(target)
+	}
+	if err := o.Validate(); err != nil {
+		return req, err
+	}
+	if req.Name, err = cleanNameOf(name, maxLeagueName); err != nil {
+		return req, err
+	}
+	req.Format, req.Options, req.MoveTime, req.RoundTime, req.Listed, req.Rated = format, o, moveTime, roundTime, listed, rated
+	req.Size = 16
+	if hasSize {
+		req.Size = int(size)
+	}
+	switch format {
+	case game.Swiss:
+		req.Rounds = 3
+		if hasRounds {
+			req.Rounds = int(rounds)
+		}
+	case game.RoundRobin:
+		if hasRounds && rounds != 1 {
+			return req, badRequest("a round robin has one round")
+		}
+		if o.Players != 2 {
+			return req, badRequest("a round robin seats two players a table")
+		}
+		req.Rounds = 1
+	default:
+		return req, badRequest("format must be roundrobin or swiss")
+	}
+	if rated && game.PoolOf(o) == "" {
+		return req, badRequest("%s games are not rated", variant)
+	}
+	return req, nil
+}
+
+// createTournament is POST /api/tournaments.
+func (h *Handler) createTournament(c *call, body []byte) {
+	req, err := decodeTournament(body)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	hash, ok := c.playerKey()
+	if !ok {
+		return
+	}
+	t, invite, err := h.svc.CreateTournament(c.r.Context(), hash, req)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeJSON(http.StatusCreated, struct {
+		Tournament *game.TournamentView `json:"tournament"`
+		Invite     string               `json:"invite"`
+	}{t.View(), invite})
+}
+
+// tournament is GET /api/tournaments/{id} (no key needed).
+func (h *Handler) tournament(c *call, id string) {
+	t, _, err := h.svc.LoadTournament(c.r.Context(), id)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeJSON(http.StatusOK, t.View())
+}
+
+// entries is POST (enter) and DELETE (withdraw) /api/tournaments/{id}/entries.
+func (h *Handler) entries(c *call, id string, body []byte) {
+	obj, err := parseObject(body)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	f := fields{obj: obj, what: "the body"}
+	invite, _ := f.str("invite")
+	if err := f.done(); err != nil {
+		c.fail(err)
+		return
+	}
+	ctx := c.r.Context()
+	if c.r.Method == http.MethodDelete {
+		if _, _, err := h.svc.LoadTournament(ctx, id); err != nil {
+			c.fail(err)
+			return
+		}
+		hash, ok := c.playerKey()
+		if !ok {
+			return
+		}
+		if err := h.svc.Withdraw(ctx, hash, id); err != nil {
+			c.fail(err)
+			return
+		}
+		c.noContent()
+		return
+	}
+	if err := h.svc.CheckInvite(ctx, id, invite); err != nil {
+		c.fail(err)
+		return
+	}
+	hash, ok := c.playerKey()
+	if !ok {
+		return
+	}
+	t, created, err := h.svc.Enter(ctx, hash, id)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	c.writeJSON(status, struct {
+		Tournament *game.TournamentView `json:"tournament"`
+	}{t.View()})
+}
+
+// startTournament is POST /api/tournaments/{id}/start (its creator only).
+func (h *Handler) startTournament(c *call, id string, body []byte) {
+	if _, err := parseObject(body); err != nil && strings.TrimSpace(string(body)) != "" {
+		c.fail(err)
+		return
+	}
+	t, err := h.svc.Start(c.r.Context(), c.r.Host, c.keyHash(), id)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeJSON(http.StatusOK, struct {
+		Tournament *game.TournamentView `json:"tournament"`
+	}{t.View()})
+}
+
+// tournamentRoute finds the tournaments' paths.
+func tournamentRoute(path string) (route, string) {
+	if path == "/api/tournaments" {
+		return routeTournaments, ""
+	}
+	rest, ok := strings.CutPrefix(path, "/api/tournaments/")
+	if !ok {
+		return routeNone, ""
+	}
+	id, sub, hasSub := strings.Cut(rest, "/")
+	switch {
+	case id == "":
+		return routeNone, ""
+	case !hasSub:
+		return routeTournament, id
+	case sub == "entries":
+		return routeEntries, id
+	case sub == "start":
+		return routeStart, id
+	}
+	return routeNone, ""
+}

@@ -1,0 +1,304 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"tessera/functions/store"
+)
+
+// API.md "Tournaments (tornei)", on memory, bbolt and DynamoDB (dynalite).
+
+type tourBody struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Format  string `json:"format"`
+	Status  string `json:"status"`
+	Round   int    `json:"round"`
+	Rounds  int    `json:"rounds"`
+	Entries []struct {
+		Player   string `json:"player"`
+		Name     string `json:"name"`
+		Points   int    `json:"points"`
+		Buchholz int    `json:"buchholz"`
+		Rank     int    `json:"rank"`
+	} `json:"entries"`
+	Pairings []struct {
+		Round    int    `json:"round"`
+		Deadline string `json:"deadline"`
+		Tables   []struct {
+			Game    *string  `json:"game"`
+			Players []string `json:"players"`
+			Points  []int    `json:"points"`
+		} `json:"tables"`
+	} `json:"pairings"`
+	Winner *string `json:"winner"`
+}
+
+func (s *server) tour(id string) tourBody {
+	s.t.Helper()
+	r := s.do("GET", "/api/tournaments/"+id, "", "")
+	var t tourBody
+	if r.status != 200 || json.Unmarshal(r.body, &t) != nil {
+		s.t.Fatalf("GET tournament: %d %s", r.status, r.body)
+	}
+	return t
+}
+
+// entrants makes n keys with profiles named E0..En-1.
+func (s *server) entrants(n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = testKey(fmt.Sprintf("e%02d", i))
+		if r := s.do("PUT", "/api/me/profile", fmt.Sprintf(`{"name":"E%d"}`, i), keys[i]); r.status != 200 {
+			s.t.Fatal(r.status)
+		}
+	}
+	return keys
+}
+
+// tokensOf maps each table's players to their keys (a key is its seat's token).
+func tokensOf(s *server, keys []string, players []string) []string {
+	byPlayer := map[string]string{}
+	for _, k := range keys {
+		byPlayer[s.playerOf(k)] = k
+	}
+	out := make([]string, len(players))
+	for i, p := range players {
+		out[i] = byPlayer[p]
+	}
+	return out
+}
+
+func TestSwissTournament(t *testing.T) { eachStore(t, testSwissTournament) }
+
+func testSwissTournament(t *testing.T, st store.Store) {
+	s, _ := movableServer(t, st, 330)
+	keys := s.entrants(8)
+	owner := keys[7]
+	body := `{"name":"Coppa d'inverno","format":"swiss","rounds":4,"variant":"fiveup","players":2,"target":10,"moveTime":86400,"roundTime":604800,"size":16,"listed":true}`
+	for what, b := range map[string]string{
+		"a bad format":              `{"name":"C","format":"cup","variant":"fiveup","moveTime":86400,"roundTime":604800}`,
+		"no moveTime":               `{"name":"C","format":"swiss","variant":"fiveup","roundTime":604800}`,
+		"no roundTime":              `{"name":"C","format":"swiss","variant":"fiveup","moveTime":86400}`,
+		"a round time of 59 min":    `{"name":"C","format":"swiss","variant":"fiveup","moveTime":86400,"roundTime":3540}`,
+		"11 rounds":                 `{"name":"C","format":"swiss","rounds":11,"variant":"fiveup","moveTime":86400,"roundTime":604800}`,
+		"a size of 65":              `{"name":"C","format":"swiss","variant":"fiveup","moveTime":86400,"roundTime":604800,"size":65}`,
+		"a round robin of 4":        `{"name":"C","format":"roundrobin","variant":"fiveup","players":4,"moveTime":86400,"roundTime":604800}`,
+		"a round robin of 2 rounds": `{"name":"C","format":"roundrobin","rounds":2,"variant":"fiveup","players":2,"moveTime":86400,"roundTime":604800}`,
+		"a rated block":             `{"name":"C","format":"swiss","variant":"block","moveTime":86400,"roundTime":604800,"rated":true}`,
+	} {
+		if r := s.do("POST", "/api/tournaments", b, owner); r.status != 400 {
+			t.Errorf("%s: %d %s", what, r.status, r.body)
+		}
+	}
+	if r := s.do("POST", "/api/tournaments", body, ""); r.status != 401 {
+		t.Errorf("no key: %d", r.status)
+	}
+	if r := s.do("POST", "/api/tournaments", body, testKey("nobody")); r.status != 409 || mustError(t, r).Error.Code != "not_eligible" {
+		t.Errorf("a key without a profile: %d %s", r.status, r.body)
+	}
+	r := s.do("POST", "/api/tournaments", body, owner)
+	var made struct {
+		Tournament tourBody `json:"tournament"`
+		Invite     string   `json:"invite"`
+	}
+	if r.status != 201 || json.Unmarshal(r.body, &made) != nil || made.Tournament.Status != "entries" || len(made.Tournament.Entries) != 0 {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	id := made.Tournament.ID
+	// Seven enter (the creator is not entered unless they enter).
+	for _, k := range keys[:7] {
+		if r := s.do("POST", "/api/tournaments/"+id+"/entries", `{}`, k); r.status != 201 {
+			t.Fatalf("enter: %d %s", r.status, r.body)
+		}
+	}
+	if r := s.do("POST", "/api/tournaments/"+id+"/entries", `{}`, keys[0]); r.status != 200 {
+		t.Errorf("entering twice: %d", r.status)
+	}
+	var lobby struct {
+		Tournaments []struct {
+			ID      string `json:"id"`
+			Entries int    `json:"entries"`
+			Size    int    `json:"size"`
+		} `json:"tournaments"`
+	}
+	json.Unmarshal(s.do("GET", "/api/lobby", "", "").body, &lobby)
+	if len(lobby.Tournaments) != 1 || lobby.Tournaments[0].ID != id || lobby.Tournaments[0].Entries != 7 || lobby.Tournaments[0].Size != 16 {
+		t.Errorf("lobby: %+v", lobby.Tournaments)
+	}
+	if r := s.do("POST", "/api/tournaments/"+id+"/start", `{}`, keys[0]); r.status != 404 {
+		t.Errorf("a start by an entrant: %d", r.status)
+	}
+	if r := s.do("POST", "/api/tournaments/"+id+"/start", `{}`, owner); r.status != 200 {
+		t.Fatalf("start: %d %s", r.status, r.body)
+	}
+	json.Unmarshal(s.do("GET", "/api/lobby", "", "").body, &lobby)
+	if len(lobby.Tournaments) != 0 {
+		t.Errorf("a started tournament is still listed: %+v", lobby.Tournaments)
+	}
+	if r := s.do("POST", "/api/tournaments/"+id+"/entries", `{}`, owner); r.status != 409 || mustError(t, r).Error.Code != "limit_reached" {
+		t.Errorf("entering after the start: %d %s", r.status, r.body)
+	}
+	if r := s.do("DELETE", "/api/tournaments/"+id+"/entries", `{}`, keys[0]); r.status != 409 {
+		t.Errorf("withdrawing after the start: %d", r.status)
+	}
+	// Four rounds, each played to its end: the next begins by itself.
+	byes := map[string]int{}
+	met := map[string]bool{}
+	for round := 1; round <= 4; round++ {
+		tr := s.tour(id)
+		if tr.Round != round || tr.Status != "playing" || len(tr.Pairings) != round {
+			t.Fatalf("round %d: %+v", round, tr)
+		}
+		p := tr.Pairings[round-1]
+		if len(p.Tables) != 4 {
+			t.Fatalf("round %d tables: %+v", round, p.Tables)
+		}
+		for _, tb := range p.Tables {
+			if tb.Game == nil {
+				if len(tb.Players) != 1 || fmt.Sprint(tb.Points) != "[1]" {
+					t.Errorf("a bye: %+v", tb)
+				}
+				byes[tb.Players[0]]++
+				continue
+			}
+			pair := fmt.Sprint(sortPair(tb.Players))
+			if met[pair] {
+				t.Errorf("round %d repeats %s", round, pair)
+			}
+			met[pair] = true
+			s.playOut(*tb.Game, tokensOf(s, keys, tb.Players))
+		}
+	}
+	for p, n := range byes {
+		if n > 1 {
+			t.Errorf("%s had %d byes", p, n)
+		}
+	}
+	tr := s.tour(id)
+	if tr.Status != "finished" || tr.Winner == nil || *tr.Winner != tr.Entries[0].Player || len(tr.Entries) != 7 {
+		t.Fatalf("after 4 rounds: %+v", tr)
+	}
+	total := 0
+	for i, e := range tr.Entries {
+		total += e.Points
+		if e.Rank != i+1 || i > 0 && !orderedEntries(tr.Entries[i-1].Points, tr.Entries[i-1].Buchholz, tr.Entries[i-1].Player, e.Points, e.Buchholz, e.Player) {
+			t.Errorf("entry %d out of order: %+v", i, tr.Entries)
+		}
+	}
+	if total != 4*4 { // 3 games (1 point each) and a bye (1) a round
+		t.Errorf("points add to %d, want 16", total)
+	}
+	// A tournament game is in its players' games.
+	m := s.me(keys[0])
+	if len(m.Games) < 3 {
+		t.Errorf("the entrant's games: %d", len(m.Games))
+	}
+}
+
+func sortPair(p []string) []string {
+	q := append([]string(nil), p...)
+	sort.Strings(q)
+	return q
+}
+
+func orderedEntries(p1, b1 int, id1 string, p2, b2 int, id2 string) bool {
+	if p1 != p2 {
+		return p1 > p2
+	}
+	if b1 != b2 {
+		return b1 > b2
+	}
+	return id1 < id2
+}
+
+// A round robin of 5: every pair's game at once; its deadline passes on
+// the fake clock and the sweeps (two at once) decide the games still
+// playing by their scores; the tournament ends. Not listed: entering
+// needs the invite.
+func TestRoundRobinAndDeadlines(t *testing.T) { eachStore(t, testRoundRobinAndDeadlines) }
+
+func testRoundRobinAndDeadlines(t *testing.T, st store.Store) {
+	s, advance := movableServer(t, st, 331)
+	keys := s.entrants(5)
+	r := s.do("POST", "/api/tournaments", `{"name":"Girone","format":"roundrobin","variant":"fiveup","players":2,"target":50,"moveTime":86400,"roundTime":86400,"size":5}`, keys[0])
+	var made struct {
+		Tournament tourBody `json:"tournament"`
+		Invite     string   `json:"invite"`
+	}
+	if r.status != 201 || json.Unmarshal(r.body, &made) != nil {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	id := made.Tournament.ID
+	if r := s.do("POST", "/api/tournaments/"+id+"/start", `{}`, keys[0]); r.status != 409 || mustError(t, r).Error.Code != "not_eligible" {
+		t.Errorf("a start with no entrants: %d %s", r.status, r.body)
+	}
+	for _, b := range []string{`{}`, `{"invite":"wrong-invite-0123456789abc"}`} {
+		if r := s.do("POST", "/api/tournaments/"+id+"/entries", b, keys[1]); r.status != 404 {
+			t.Errorf("entering %s without the invite: %d", b, r.status)
+		}
+	}
+	for _, k := range keys {
+		if r := s.do("POST", "/api/tournaments/"+id+"/entries", fmt.Sprintf(`{"invite":%q}`, made.Invite), k); r.status != 201 {
+			t.Fatalf("enter: %d %s", r.status, r.body)
+		}
+	}
+	if r := s.do("DELETE", "/api/tournaments/"+id+"/entries", `{}`, keys[4]); r.status != 204 {
+		t.Errorf("withdraw: %d", r.status)
+	}
+	if r := s.do("POST", "/api/tournaments/"+id+"/entries", fmt.Sprintf(`{"invite":%q}`, made.Invite), keys[4]); r.status != 201 {
+		t.Errorf("enter again: %d", r.status)
+	}
+	if r := s.do("POST", "/api/tournaments/"+id+"/start", `{}`, keys[0]); r.status != 200 {
+		t.Fatalf("start: %d %s", r.status, r.body)
+	}
+	tr := s.tour(id)
+	if len(tr.Pairings) != 1 || len(tr.Pairings[0].Tables) != 10 || tr.Rounds != 1 {
+		t.Fatalf("round robin: %+v", tr.Pairings)
+	}
+	for _, tb := range tr.Pairings[0].Tables {
+		if tb.Game == nil || tb.Players[0] > tb.Players[1] {
+			t.Errorf("table %+v: want a game, the first by id at seat 0", tb)
+		}
+	}
+	// Two games end; the deadline passes with the others playing.
+	for _, tb := range tr.Pairings[0].Tables[:2] {
+		s.playOut(*tb.Game, tokensOf(s, keys, tb.Players))
+	}
+	advance(25 * time.Hour)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := s.h.(*Handler).Service().Sweep(t.Context(), "example.com"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	tr = s.tour(id)
+	if tr.Status != "finished" || tr.Winner == nil {
+		t.Fatalf("after the deadline: %+v", tr)
+	}
+	for _, tb := range tr.Pairings[0].Tables {
+		if tb.Points == nil {
+			t.Errorf("an undecided table: %+v", tb)
+		}
+	}
+	// A game decided at the deadline goes on; its end changes nothing.
+	g := *tr.Pairings[0].Tables[5].Game
+	if v := s.room(g, ""); v.Status != "playing" {
+		t.Fatalf("a decided game stopped: %s", v.Status)
+	}
+	before := fmt.Sprint(tr.Entries)
+	s.playOut(g, tokensOf(s, keys, tr.Pairings[0].Tables[5].Players))
+	if after := fmt.Sprint(s.tour(id).Entries); after != before {
+		t.Errorf("a decided game's end changed the standings:\n%s\n%s", before, after)
+	}
+}
