@@ -2,8 +2,8 @@ package workertest
 
 import (
 	"fmt"
-	"slices"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
