@@ -67,6 +67,13 @@ for (const locale of ['it-IT', 'en-GB']) {
     await page.goto(env.server.url + '/l/' + made.league.id);
     await page.waitForSelector('#league-qr svg');
     await bothSchemes(page, found, 'league');
+    // A tournament taking entries, as its creator sees it.
+    const tour = await (await fetch(env.server.url + '/api/tournaments', { method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + key },
+      body: JSON.stringify({ name: 'Coppa', format: 'swiss', rounds: 2, variant: 'fiveup', players: 2, moveTime: 86400, roundTime: 86400, listed: true }) })).json();
+    await page.goto(env.server.url + '/t/' + tour.tournament.id);
+    await page.waitForSelector('#tour-start:not([hidden])');
+    await bothSchemes(page, found, 'tournament');
     await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 100, redeal: false, name: 'Ana', seats: ['easy'] });
     await page.waitForSelector('.hand-tile');
     await page.waitForSelector('#notify button:not(:empty)');

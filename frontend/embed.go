@@ -213,8 +213,9 @@ func route(p string) (string, bool) {
 		return "rules.html", true
 	case p == "/room":
 		return "room.html", true
-	case strings.HasPrefix(p, "/p/"), strings.HasPrefix(p, "/l/"):
-		// A player's profile, a league: the room's page (room.js reads the id).
+	case strings.HasPrefix(p, "/p/"), strings.HasPrefix(p, "/l/"), strings.HasPrefix(p, "/t/"):
+		// A player's profile, a league, a tournament: the room's page
+		// (room.js reads the id).
 		id := p[len("/p/"):]
 		if id == "" || strings.ContainsAny(id, "/.") {
 			return "", false

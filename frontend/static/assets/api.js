@@ -353,3 +353,24 @@ export async function removeMember(key, id, player) {
 export async function putProfile(key, name) {
   return (await call('PUT', '/api/me/profile', { token: key, body: { name } })).data;
 }
+
+/** createTournament(key, request) -> {tournament, invite}. */
+export async function createTournament(key, request) {
+  return (await call('POST', '/api/tournaments', { token: key, body: request })).data;
+}
+
+/** getTournament(id) -> the tournament (no key needed). */
+export async function getTournament(id) {
+  return (await call('GET', `/api/tournaments/${encodeURIComponent(id)}`)).data;
+}
+
+/** enterTournament(key, id, invite?) -> {tournament}; withdraw with leave = true. */
+export async function enterTournament(key, id, invite, leave) {
+  const body = invite ? { invite } : {};
+  return (await call(leave ? 'DELETE' : 'POST', `/api/tournaments/${encodeURIComponent(id)}/entries`, { token: key, body })).data;
+}
+
+/** startTournament(key, id) -> {tournament}: its creator starts round 1. */
+export async function startTournament(key, id) {
+  return (await call('POST', `/api/tournaments/${encodeURIComponent(id)}/start`, { token: key, body: {} })).data;
+}

@@ -4,7 +4,8 @@
 // pool; /l/{id}: a league (its invite link /l/{id}#invite=<token>).
 
 import { loadLang, langSwitch, onLangChange, t, num, currentLang } from './i18n.js';
-import { lobby, leaderboard, playerProfile, joinGame, createGame, createLeague, joinLeague, getLeague, newInvite, removeMember, putProfile, myGames, ApiError, errorText } from './api.js';
+import { lobby, leaderboard, playerProfile, joinGame, createGame, createLeague, joinLeague, getLeague, newInvite, removeMember, putProfile, myGames, createTournament, getTournament, enterTournament, startTournament, ApiError, errorText } from './api.js';
+import { countdown } from './clock.js';
 import { qrSVG } from './qr.js';
 import { playerKey, read, write } from './player.js';
 import { putGame, summarize } from './mygames.js';
@@ -15,6 +16,7 @@ const $ = (s) => document.querySelector(s);
 const NAME = 'tessera.name';
 const profileId = (/^\/p\/([^/]+)$/.exec(location.pathname) || [])[1];
 const leagueId = (/^\/l\/([^/]+)$/.exec(location.pathname) || [])[1];
+const tourId = (/^\/t\/([^/]+)$/.exec(location.pathname) || [])[1];
 const INVITES = 'tessera.invites'; // {leagueId: invite}: the admin's, to show the link again
 
 function invites() { try { return JSON.parse(read(INVITES)) || {}; } catch (e) { return {}; } }
@@ -85,6 +87,13 @@ function drawTables() {
       seats, sit));
   }
   $('#lobby-empty').hidden = tables.games.length > 0;
+  const tours = $('#tour-list');
+  tours.replaceChildren();
+  for (const tr of tables.tournaments || []) {
+    tours.append(el('li', {}, el('a', { href: `/t/${encodeURIComponent(tr.id)}`, text: tr.name }),
+      el('span', { class: 'muted', text: ' · ' + [t('tour.' + tr.format), ruleTitle(tr.variant), t('tour.entries', { n: tr.entries, size: tr.size })].join(' · ') })));
+  }
+  $('#tour-none').hidden = (tables.tournaments || []).length > 0;
 }
 
 async function sitDown(id, button) {
@@ -380,9 +389,129 @@ async function startLeague() {
   loadLeague();
 }
 
+// ---- /room: a new tournament
+
+async function submitTour(ev) {
+  ev.preventDefault();
+  const f = $('#tour-form');
+  const box = $('#tour-error');
+  box.hidden = true;
+  const req = {
+    name: f.name.value.trim(), format: f.format.value, variant: f.variant.value, players: Number(f.players.value),
+    target: Number(f.target.value), moveTime: 86400, roundTime: Number(f.roundDays.value) * 86400,
+    size: Number(f.size.value), listed: f.listed.checked, rated: f.rated.checked,
+  };
+  if (req.format === 'swiss') req.rounds = Number(f.rounds.value);
+  if (req.variant === 'partnership') delete req.players;
+  if (!req.name) { box.textContent = t('league.nameMissing'); box.hidden = false; return; }
+  try {
+    const res = await createTournament(playerKey(), req);
+    keepInvite(res.tournament.id, res.invite);
+    location.assign(`/t/${encodeURIComponent(res.tournament.id)}`);
+  } catch (e) {
+    box.textContent = e instanceof ApiError && e.code === 'not_eligible' ? t('league.needName') : errorText(e);
+    box.hidden = false;
+  }
+}
+
+// ---- /t/{id}: a tournament
+
+let tour = null;
+let tourInvite = '';
+
+async function loadTour() {
+  try {
+    tour = await getTournament(tourId);
+    drawTour();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) {
+      $('#missing').hidden = false;
+      $('#missing-h').textContent = t('tour.notFound');
+      return;
+    }
+    tourMessage(errorText(e));
+  }
+}
+
+function tourMessage(text) {
+  const box = $('#tour-msg');
+  box.textContent = text;
+  box.hidden = !text;
+  $('#tournament').hidden = false;
+}
+
+function drawTour() {
+  if (!tour) return;
+  const tr = tour;
+  $('#tournament').hidden = false;
+  $('#tour-h').textContent = tr.name;
+  document.title = tr.name + ' — Tessera';
+  const status = tr.status === 'playing' ? t('tour.round', { n: tr.round, of: tr.rounds }) : t('tour.status.' + tr.status);
+  $('#tour-facts').textContent = [t('tour.' + tr.format), ruleTitle(tr.variant), t('tour.entries', { n: tr.entries.length, size: tr.size }), status].join(' · ');
+  const last = tr.pairings[tr.pairings.length - 1];
+  const dl = $('#tour-deadline');
+  dl.textContent = tr.status === 'playing' && last ? t('tour.deadline', { left: countdown(last.deadline, tr.options.roundTime).text }) : '';
+  const names = {};
+  for (const e of tr.entries) names[e.player] = e.name;
+  const entered = tr.entries.some((e) => e.player === myPlayer);
+  $('#tour-enter').hidden = !(tr.status === 'entries' && !entered);
+  $('#tour-withdraw').hidden = !(tr.status === 'entries' && entered);
+  $('#tour-start').hidden = !(tr.status === 'entries' && myPlayer === tr.creator);
+  const invite = invites()[tr.id];
+  $('#tour-invite').hidden = !(myPlayer === tr.creator && invite && !tr.listed && tr.status === 'entries');
+  if (invite) $('#tour-link').value = `${location.origin}/t/${encodeURIComponent(tr.id)}#invite=${encodeURIComponent(invite)}`;
+  const body = $('#tour-table');
+  body.replaceChildren();
+  for (const e of tr.entries) {
+    body.append(el('tr', {}, el('td', { text: num(e.rank) }), el('td', {}, playerLink(e.name, e.player)), el('td', { text: num(e.points) }), el('td', { text: num(e.buchholz) })));
+  }
+  const rounds = $('#tour-rounds');
+  rounds.replaceChildren();
+  for (const r of [...tr.pairings].reverse()) {
+    const list = el('ul', { class: 'games' });
+    for (const tb of r.tables) {
+      const who = tb.players.map((p, i) => (names[p] || p) + (tb.points ? ` (${tb.points[i]})` : '')).join(' – ');
+      list.append(el('li', {}, tb.game ? el('a', { href: `/g/${encodeURIComponent(tb.game)}`, text: who }) : el('span', { text: who + ' · ' + t('tour.bye') })));
+    }
+    rounds.append(el('h2', { text: t('tour.roundTitle', { n: r.round }) }), list);
+  }
+}
+
+async function tourAction(f) {
+  tourMessage('');
+  try {
+    await f();
+    await loadTour();
+  } catch (e) {
+    tourMessage(e instanceof ApiError && e.code === 'not_eligible' ? t(tour && tour.status === 'entries' && myPlayer === tour.creator && tour.entries.length < 2 ? 'tour.fewEntrants' : 'league.needName')
+      : e instanceof ApiError && e.code === 'limit_reached' ? t('tour.closed') : errorText(e));
+  }
+}
+
+async function startTour() {
+  const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
+  if (m) {
+    tourInvite = decodeURIComponent(m[1]);
+    history.replaceState(null, '', location.pathname);
+  }
+  try {
+    const me = await myGames(playerKey());
+    myPlayer = me.player ? me.player.id : '';
+  } catch (e) { /* no profile yet */ }
+  $('#tour-enter').addEventListener('click', () => tourAction(() => enterTournament(playerKey(), tourId, tourInvite || invites()[tourId])));
+  $('#tour-withdraw').addEventListener('click', () => tourAction(() => enterTournament(playerKey(), tourId, '', true)));
+  $('#tour-start').addEventListener('click', () => tourAction(() => startTournament(playerKey(), tourId)));
+  await loadTour();
+  setInterval(() => { if (tour && tour.status === 'playing') drawTour(); }, 30000);
+}
+
 // ---- all
 
 function draw() {
+  if (tourId) {
+    drawTour();
+    return;
+  }
   if (profileId) {
     drawProfile();
     return;
@@ -391,10 +520,11 @@ function draw() {
     drawLeague();
     return;
   }
-  const lv = $('#league-variant');
-  const chosen = lv.value;
-  lv.replaceChildren(...ORDER.map((n) => el('option', { value: n, text: ruleTitle(n) })));
-  if (chosen) lv.value = chosen;
+  for (const sel of [$('#league-variant'), $('#tour-variant')]) {
+    const chosen = sel.value;
+    sel.replaceChildren(...ORDER.map((n) => el('option', { value: n, text: ruleTitle(n) })));
+    if (chosen) sel.value = chosen;
+  }
   document.title = t('room.title');
   fillSelects();
   drawTables();
@@ -408,9 +538,14 @@ function start() {
     loadProfile();
   } else if (leagueId) {
     startLeague();
+  } else if (tourId) {
+    startTour();
   } else {
     $('#new-league').hidden = false;
+    $('#new-tour').hidden = false;
+    $('#tours').hidden = false;
     $('#league-form').addEventListener('submit', submitLeague);
+    $('#tour-form').addEventListener('submit', submitTour);
     $('#tables').hidden = false;
     $('#boards').hidden = false;
     $('#name').value = read(NAME) || '';

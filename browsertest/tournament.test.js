@@ -1,0 +1,115 @@
+// Tournaments (API.md "Tournaments (tornei)") through the pages: a
+// four-entrant Swiss tournament made in the room, entered from its page,
+// started by its creator, and played through its two rounds; the first
+// round ends at its deadline on the test build's clock (the sweep decides
+// the game still playing by its scores, and the second round begins).
+
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+
+const env = h.suite();
+const { skip } = env;
+const errors = [];
+
+const KEYS = ['ana', 'bea', 'cy', 'dee'].map((n) => `tour-${n}-key-0123456789abcdef`);
+const NAMES = ['Ana', 'Bea', 'Cy', 'Dee'];
+
+async function api(method, path, body, token) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const r = await fetch(env.server.url + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const data = r.status === 204 ? null : await r.json();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** playOut plays game id to its end through the API with the players' keys (a key is its seat's token). */
+async function playOut(id, keys) {
+  for (let n = 0; n < 3000; n++) {
+    const v = await api('GET', `/api/games/${id}`);
+    if (v.status === 'finished') return v;
+    for (const k of keys) {
+      const w = await api('GET', `/api/games/${id}`, null, k);
+      const move = w.you.confirm ? { type: 'keep' } : w.you.legal.length ? { type: 'play', ...w.you.legal[0] } : null;
+      if (move) { await api('POST', `/api/games/${id}/moves`, { version: w.version, ...move }, k); break; }
+    }
+  }
+  throw new Error('the game did not end');
+}
+
+test('a four-entrant Swiss tournament through its two rounds', { skip, timeout: 240000 }, async () => {
+  const pids = {};
+  for (let i = 0; i < 4; i++) pids[(await api('PUT', '/api/me/profile', { name: NAMES[i] }, KEYS[i])).id] = KEYS[i];
+  const pages = [];
+  for (let i = 0; i < 4; i++) {
+    const { page, context } = await h.newPlayer(env.browser, errors, { width: 1000, height: 900 }, { locale: i % 2 ? 'it-IT' : 'en-GB' });
+    await page.goto(`${env.server.url}/#key=${KEYS[i]}`);
+    await page.waitForSelector('#create');
+    pages.push({ page, context });
+  }
+  // Ana makes it in the room.
+  const p = pages[0].page;
+  await p.goto(`${env.server.url}/room`);
+  await p.fill('#tour-form input[name=name]', "Coppa d'inverno");
+  await p.selectOption('#tour-form select[name=format]', 'swiss');
+  await p.fill('#tour-form input[name=rounds]', '2');
+  await p.selectOption('#tour-variant', 'fiveup');
+  await p.selectOption('#tour-form select[name=players]', '2');
+  await p.fill('#tour-form input[name=target]', '15');
+  await p.fill('#tour-form input[name=roundDays]', '1');
+  await p.fill('#tour-form input[name=size]', '4');
+  await Promise.all([p.waitForURL(/\/t\/[^/]+$/), p.click('#tour-form button[type=submit]')]);
+  const id = p.url().split('/t/')[1];
+  await p.waitForSelector('#tournament:not([hidden])');
+  assert.equal(await p.textContent('#tour-h'), "Coppa d'inverno");
+
+  // Everyone enters from the room's list, the page in their language.
+  for (let i = 0; i < 4; i++) {
+    const q = pages[i].page;
+    await q.goto(`${env.server.url}/room`);
+    await q.waitForSelector(`#tour-list a[href="/t/${id}"]`);
+    await Promise.all([q.waitForURL(new RegExp(`/t/${id}$`)), q.click(`#tour-list a[href="/t/${id}"]`)]);
+    await q.waitForSelector('#tour-enter:not([hidden])');
+    await q.click('#tour-enter');
+    await q.waitForSelector('#tour-withdraw:not([hidden])');
+  }
+  await pages[1].page.reload();
+  await pages[1].page.waitForSelector('#tour-withdraw:not([hidden])');
+  assert.match(await pages[1].page.textContent('#tour-facts'), /Svizzera · Five Up · 4 iscritti su 4 · iscrizioni aperte/);
+  await p.reload();
+  await p.click('#tour-start');
+  await p.waitForFunction(() => document.querySelectorAll('#tour-rounds li').length === 2);
+  assert.match(await p.textContent('#tour-facts'), /round 1 of 2/);
+  assert.match(await p.textContent('#tour-deadline'), /This round ends: (1 day left|\d+ h left)/);
+
+  // Round 1: one game ends, the other is still playing at the deadline.
+  let t = await api('GET', `/api/tournaments/${id}`);
+  const [first, second] = t.pairings[0].tables;
+  await playOut(first.game, first.players.map((x) => pids[x]));
+  const r = await api('POST', '/api/__test/clock', { advance: 86400 + 60 });
+  assert.ok(r.swept >= 1, 'the sweep took the tournament');
+  t = await api('GET', `/api/tournaments/${id}`);
+  assert.equal(t.round, 2);
+  assert.ok(t.pairings[0].tables.every((tb) => tb.points !== null), 'round 1 is decided');
+  const still = await api('GET', `/api/games/${second.game}`);
+  assert.equal(still.status, 'playing', 'a game decided at the deadline plays on');
+
+  // Round 2: both games played to their end; the tournament finishes.
+  for (const tb of t.pairings[1].tables) await playOut(tb.game, tb.players.map((x) => pids[x]));
+  t = await api('GET', `/api/tournaments/${id}`);
+  assert.equal(t.status, 'finished');
+  assert.equal(t.winner, t.entries[0].player);
+  for (const [i, { page }] of pages.entries()) {
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('#tour-table tr').length === 4);
+    assert.match(await page.textContent('#tour-facts'), i % 2 ? /finito/ : /finished/);
+    const rows = await page.locator('#tour-table tr').allTextContents();
+    assert.ok(rows[0].startsWith('1' + t.entries[0].name), rows.join(' | '));
+  }
+  assert.equal(await p.locator('#tour-rounds h2').count(), 2);
+  await h.shot(p, 'tournament');
+  for (const { context } of pages) await context.close();
+  assert.deepEqual(errors, [], 'no console errors');
+});
