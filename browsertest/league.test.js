@@ -116,6 +116,10 @@ test('four friends make a league, two league matches end, the table shows them',
   const me = await api('GET', '/api/me', null, KEYS[0]);
   assert.equal(me.games.find((g) => g.id === game).league, id, 'the new game is the league\'s');
   assert.deepEqual(me.leagues, [{ id, name: 'Venerdì al bar' }]);
+  // The inbox names each game's league.
+  await p.goto(env.server.url + '/');
+  await p.waitForSelector(`li[data-game="${game}"] a.game-where`);
+  assert.equal(await p.textContent(`li[data-game="${game}"] a.game-where`), 'League: Venerdì al bar');
   for (const { context } of pages) await context.close();
   // The browser logs the answers the test asked for: the nameless key's
   // 409 and the removed member's 404.

@@ -23,8 +23,10 @@ type meGame struct {
 	Deadline  *string        `json:"deadline"`
 	UpdatedAt string         `json:"updatedAt"`
 	// League is an addition: the league the game is played in, or null.
-	League  *string `json:"league"`
-	updated time.Time
+	League *string `json:"league"`
+	// Tournament is an addition too: the tournament it is a game of, or null.
+	Tournament *string `json:"tournament"`
+	updated    time.Time
 }
 
 // maxMeGames is the most games /api/me lists (API.md).
@@ -91,6 +93,10 @@ func (h *Handler) me(c *call) {
 		if st.League != "" {
 			l := st.League
 			g.League = &l
+		}
+		if st.Tournament != "" {
+			tr := st.Tournament
+			g.Tournament = &tr
 		}
 		if d := st.DeadlineOf(seat); g.YourTurn && !d.IsZero() {
 			ds := d.Format(time.RFC3339)

@@ -13,6 +13,15 @@ import { ORDER, POOLS } from './config.js';
 import { ruleTitle } from './rules.js';
 
 const $ = (s) => document.querySelector(s);
+let missing = ''; // the catalog key of the "not found" state shown, if any
+
+/** notFound shows the page's own "not found" state, in its words. */
+function notFound(key) {
+  missing = key;
+  $('#missing').hidden = false;
+  $('#missing-h').textContent = t(key);
+  document.title = t(key) + ' — Tessera';
+}
 const NAME = 'tessera.name';
 const profileId = (/^\/p\/([^/]+)$/.exec(location.pathname) || [])[1];
 const leagueId = (/^\/l\/([^/]+)$/.exec(location.pathname) || [])[1];
@@ -185,8 +194,7 @@ async function loadProfile() {
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) {
       $('#profile').hidden = true;
-      $('#missing').hidden = false;
-      document.title = t('profile.notFound') + ' — Tessera';
+      notFound('profile.notFound');
       return;
     }
     $('#profile').hidden = false;
@@ -266,8 +274,7 @@ async function loadLeague(season) {
         $('#league-name').value = read(NAME) || '';
         return;
       }
-      $('#missing').hidden = false;
-      $('#missing-h').textContent = t('league.notFound');
+      notFound('league.notFound');
       return;
     }
     leagueMessage(errorText(e));
@@ -425,8 +432,7 @@ async function loadTour() {
     drawTour();
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) {
-      $('#missing').hidden = false;
-      $('#missing-h').textContent = t('tour.notFound');
+      notFound('tour.notFound');
       return;
     }
     tourMessage(errorText(e));
@@ -508,6 +514,7 @@ async function startTour() {
 // ---- all
 
 function draw() {
+  if (missing) notFound(missing);
   if (tourId) {
     drawTour();
     return;

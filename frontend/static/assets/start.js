@@ -140,6 +140,7 @@ async function submit(ev) {
 // it here; it can be shown again.
 
 let serverGames = null; // the last /api/me answer's games, null before one
+let serverLeagues = {}; // league id -> name, from the same answer
 let showHidden = false;
 
 
@@ -151,7 +152,7 @@ function entries() {
   for (const g of serverGames || []) {
     listed.add(g.id);
     out.push({ id: g.id, seat: g.seat, variant: g.variant, status: g.status, yourTurn: g.yourTurn,
-      names: g.names, scores: g.scores, deadline: g.deadline, updatedAt: g.updatedAt });
+      names: g.names, scores: g.scores, deadline: g.deadline, updatedAt: g.updatedAt, league: g.league, tournament: g.tournament });
   }
   for (const [id, g] of Object.entries(local)) {
     const s = g.summary;
@@ -195,7 +196,18 @@ function gameLine(e, hidden) {
     renderHome();
     undo(e.id);
   });
-  li.append(a, p, toggle);
+  li.append(a, p);
+  // The game's league or tournament (the room).
+  const where = e.league ? [`/l/${encodeURIComponent(e.league)}`, t('mine.league', { name: serverLeagues[e.league] || '' })]
+    : e.tournament ? [`/t/${encodeURIComponent(e.tournament)}`, t('mine.tournament')] : null;
+  if (where) {
+    const l = document.createElement('a');
+    l.href = where[0];
+    l.className = 'game-where';
+    l.textContent = where[1];
+    li.append(l, ' ');
+  }
+  li.append(toggle);
   return li;
 }
 
@@ -232,7 +244,9 @@ function renderHome() {
 
 async function refreshHome() {
   try {
-    serverGames = (await myGames(playerKey())).games;
+    const me = await myGames(playerKey());
+    serverGames = me.games;
+    serverLeagues = Object.fromEntries((me.leagues || []).map((l) => [l.id, l.name]));
     for (const g of serverGames) {
       const saved = getGame(g.id);
       if (!saved || saved.token !== playerKey()) putGame(g.id, { token: playerKey(), seat: g.seat });
