@@ -302,3 +302,55 @@ func testRoundRobinAndDeadlines(t *testing.T, st store.Store) {
 		t.Errorf("a decided game's end changed the standings:\n%s\n%s", before, after)
 	}
 }
+
+// A key runs at most 3 unfinished tournaments; a rated one takes only
+// keys that finished 3 matches; a full one takes no more; a withdrawal
+// before the start is 204 even for a key never entered.
+func TestTournamentLimits(t *testing.T) {
+	s, _ := movableServer(t, newMemoryStore(), 332)
+	keys := s.entrants(3)
+	body := `{"name":"C","format":"swiss","rounds":2,"variant":"fiveup","players":2,"moveTime":86400,"roundTime":86400,"size":2,"listed":true,"rated":true}`
+	var ids []string
+	for range 3 {
+		r := s.do("POST", "/api/tournaments", body, keys[0])
+		var made struct {
+			Tournament tourBody `json:"tournament"`
+		}
+		if r.status != 201 || json.Unmarshal(r.body, &made) != nil {
+			t.Fatalf("create: %d %s", r.status, r.body)
+		}
+		ids = append(ids, made.Tournament.ID)
+	}
+	if r := s.do("POST", "/api/tournaments", body, keys[0]); r.status != 409 || mustError(t, r).Error.Code != "limit_reached" {
+		t.Errorf("a fourth running tournament: %d %s", r.status, r.body)
+	}
+	if r := s.do("POST", "/api/tournaments/"+ids[0]+"/entries", `{}`, keys[1]); r.status != 409 || mustError(t, r).Error.Code != "not_eligible" {
+		t.Errorf("a new key in a rated tournament: %d %s", r.status, r.body)
+	}
+	s.eligiblePair(keys[1], keys[2])
+	for _, k := range keys[1:] {
+		if r := s.do("POST", "/api/tournaments/"+ids[0]+"/entries", `{}`, k); r.status != 201 {
+			t.Fatalf("an eligible key: %d %s", r.status, r.body)
+		}
+	}
+	if r := s.do("POST", "/api/tournaments/"+ids[0]+"/entries", `{}`, keys[0]); r.status != 409 || mustError(t, r).Error.Code != "limit_reached" {
+		t.Errorf("a full tournament: %d %s", r.status, r.body)
+	}
+	if r := s.do("DELETE", "/api/tournaments/"+ids[1]+"/entries", `{}`, keys[2]); r.status != 204 {
+		t.Errorf("withdrawing without an entry: %d", r.status)
+	}
+	if r := s.do("GET", "/api/tournaments/nosuchtournament", "", ""); r.status != 404 {
+		t.Errorf("an unknown tournament: %d", r.status)
+	}
+	if r := s.do("POST", "/api/tournaments/"+ids[0]+"/start", `{}`, ""); r.status != 404 {
+		t.Errorf("a start without a key: %d", r.status)
+	}
+	// A rated tournament's games are rated, with the players' ratings.
+	if r := s.do("POST", "/api/tournaments/"+ids[0]+"/start", `{}`, keys[0]); r.status != 200 {
+		t.Fatalf("start: %d %s", r.status, r.body)
+	}
+	tr := s.tour(ids[0])
+	if v := s.room(*tr.Pairings[0].Tables[0].Game, ""); !v.Rated || v.Open || v.Seats[0].Rating == nil {
+		t.Errorf("a rated tournament's game: %+v", v)
+	}
+}

@@ -161,6 +161,39 @@ func TestTheRoomThroughTheWorker(t *testing.T) {
 	if a := do(t, "GET", base+"/api/leagues/"+lid, "", ""); a.status != 404 {
 		t.Errorf("a league without a key: %d", a.status)
 	}
+
+	// A round robin of the two: its one game, played out, finishes it.
+	var tour struct {
+		Tournament struct {
+			ID string `json:"id"`
+		} `json:"tournament"`
+	}
+	do(t, "POST", base+"/api/tournaments", ana, `{"name":"Girone","format":"roundrobin","variant":"fiveup","players":2,"target":10,"moveTime":86400,"roundTime":86400,"listed":true}`).
+		decode(t, "tournament", http.StatusCreated, &tour)
+	tid := tour.Tournament.ID
+	for _, k := range []string{ana, bea} {
+		do(t, "POST", base+"/api/tournaments/"+tid+"/entries", k, `{}`).decode(t, "enter", http.StatusCreated, nil)
+	}
+	type tourView struct {
+		Status   string  `json:"status"`
+		Winner   *string `json:"winner"`
+		Pairings []struct {
+			Tables []struct {
+				Game *string `json:"game"`
+			} `json:"tables"`
+		} `json:"pairings"`
+	}
+	var tv tourView
+	do(t, "POST", base+"/api/tournaments/"+tid+"/start", ana, `{}`).decode(t, "start", http.StatusOK, nil)
+	do(t, "GET", base+"/api/tournaments/"+tid, "", "").decode(t, "tournament", http.StatusOK, &tv)
+	if len(tv.Pairings) != 1 || len(tv.Pairings[0].Tables) != 1 || tv.Pairings[0].Tables[0].Game == nil {
+		t.Fatalf("round robin of two: %+v", tv)
+	}
+	playOut(t, base, *tv.Pairings[0].Tables[0].Game, []string{ana, bea})
+	do(t, "GET", base+"/api/tournaments/"+tid, "", "").decode(t, "tournament", http.StatusOK, &tv)
+	if tv.Status != "finished" || tv.Winner == nil {
+		t.Errorf("after its game: %+v", tv)
+	}
 }
 
 // playOut plays game id to its end: each seat's first legal play.
