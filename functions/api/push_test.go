@@ -282,3 +282,55 @@ func TestPushTextsIsolateRightToLeftNames(t *testing.T) {
 		t.Errorf("tableName = %q, want %q", got, want)
 	}
 }
+
+// When a tournament's round begins, each entrant's devices get a push of
+// kind "round" naming their new game, in the device's language; the key
+// whose request began it too (API.md "Tournaments").
+func TestARoundBeginsWithAPush(t *testing.T) {
+	svc := pushService{t, testenv.WebPush(t)}
+	s := newPushServer(t, memory.New(), 340)
+	key := s.vapidKey()
+	subA, hashA := svc.subscribe(key)
+	subB, hashB := svc.subscribe(key)
+	subB = strings.TrimSuffix(subB, "}") + `,"lang":"it"}`
+	for _, d := range []struct{ key, sub, name string }{{keyAna, subA, "Ana"}, {keyBea, subB, "Bea"}} {
+		if r := s.do("PUT", "/api/me/push", d.sub, d.key); r.status != 204 {
+			t.Fatalf("PUT /api/me/push: %d", r.status)
+		}
+		if r := s.do("PUT", "/api/me/profile", `{"name":"`+d.name+`"}`, d.key); r.status != 200 {
+			t.Fatalf("PUT /api/me/profile: %d", r.status)
+		}
+	}
+	r := s.do("POST", "/api/tournaments", `{"name":"Coppa","format":"roundrobin","variant":"fiveup","players":2,"moveTime":86400,"roundTime":86400,"listed":true}`, keyAna)
+	var made struct {
+		Tournament struct {
+			ID string `json:"id"`
+		} `json:"tournament"`
+	}
+	if r.status != 201 || json.Unmarshal(r.body, &made) != nil {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	id := made.Tournament.ID
+	for _, k := range []string{keyAna, keyBea} {
+		if r := s.do("POST", "/api/tournaments/"+id+"/entries", `{}`, k); r.status != 201 {
+			t.Fatalf("enter: %d", r.status)
+		}
+	}
+	if r := s.do("POST", "/api/tournaments/"+id+"/start", `{}`, keyAna); r.status != 200 {
+		t.Fatalf("start: %d %s", r.status, r.body)
+	}
+	tr := s.tour(id)
+	gid := *tr.Pairings[0].Tables[0].Game
+	for i, want := range []struct{ hash, title string }{{hashA, "Round 1 — Coppa"}, {hashB, "Turno 1 — Coppa"}} {
+		var got []game.Message
+		for try := 0; try < 50 && len(got) == 0; try++ {
+			got = svc.received(want.hash)
+			if len(got) == 0 {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		if len(got) != 1 || got[0].Kind != "round" || got[0].Game != gid || got[0].Title != want.title {
+			t.Errorf("device %d received %+v, want one round push for %s titled %q", i, got, gid, want.title)
+		}
+	}
+}
