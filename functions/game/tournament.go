@@ -468,13 +468,28 @@ func (h *Service) makeRound(ctx context.Context, host, id string) (*Tournament, 
 		return t, err
 	}
 	r := t.Played[len(t.Played)-1]
+	told := map[string]bool{} // one push an entrant: for their first table (a round robin has many)
 	for _, tb := range r.Tables {
 		if tb.Game == "" {
 			continue
 		}
-		if err := h.makeTableGame(ctx, host, t, r.Number, tb); err != nil {
+		st, created, err := h.makeTableGame(ctx, t, tb)
+		if err != nil {
 			return nil, err
 		}
+		msgs := map[int]Message{}
+		for s, pid := range tb.Players {
+			if told[pid] {
+				continue
+			}
+			told[pid] = true
+			if created { // a game another request made was told by it
+				msgs[s] = inEveryLang(tb.Game, 1, "round", func(l lang) (string, string) {
+					return fill(catalog[l].round, fmt.Sprint(r.Number), t.Name), catalog[l].roundBody
+				})
+			}
+		}
+		h.Send(ctx, host, tb.Game, 1, st, msgs)
 	}
 	return h.updateTournament(ctx, id, func(t *Tournament) error {
 		last := &t.Played[len(t.Played)-1]
@@ -487,17 +502,18 @@ func (h *Service) makeRound(ctx context.Context, host, id string) (*Tournament, 
 }
 
 // makeTableGame creates one table's game, every seat taken by its
-// entrant's key, started at once; ErrExists is a game made already.
-func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament, round int, tb TourTable) error {
+// entrant's key, started at once; created is false for a game made
+// already (by a racing request or sweep).
+func (h *Service) makeTableGame(ctx context.Context, t *Tournament, tb TourTable) (st *Stored, created bool, err error) {
 	seed, err := NewSeed(h.rand)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	m, err := engine.NewMatch(t.Options(), seed)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
-	st := &Stored{Seats: make([]SeatAuth, len(tb.Players)), MoveTime: t.MoveTime, Rated: t.Rated,
+	st = &Stored{Seats: make([]SeatAuth, len(tb.Players)), MoveTime: t.MoveTime, Rated: t.Rated,
 		CreatedAt: h.now().UnixNano(), Tournament: t.ID}
 	profiles := map[string]*Profile{}
 	if t.Rated {
@@ -507,7 +523,7 @@ func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament,
 		}
 		items, err := h.store.LoadMany(ctx, ids)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
 		for _, it := range items {
 			if p, err := decodeProfile(it.State); err == nil {
@@ -518,7 +534,7 @@ func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament,
 	for s, pid := range tb.Players {
 		e := t.Entrants[t.entrant(pid)]
 		if err := m.TakeSeat(s, engine.Seat{Name: e.Name}); err != nil {
-			return err
+			return nil, false, err
 		}
 		st.Seats[s] = SeatAuth{TokenHash: e.Key, Player: pid, Rating: -1, Reliability: -1, RatingAfter: -1}
 		if pool := PoolOf(m.Options()); t.Rated && pool != "" {
@@ -534,24 +550,17 @@ func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament,
 	st.Match = engine.Encode(m)
 	for _, a := range st.Seats {
 		if err := h.AddToRecord(ctx, a.TokenHash, tb.Game); err != nil {
-			return err
+			return nil, false, err
 		}
 	}
 	err = h.CreateGame(ctx, tb.Game, st, now)
 	if errors.Is(err, store.ErrExists) {
-		return nil
+		return st, false, nil
 	}
 	if err != nil {
-		return err
+		return nil, false, err
 	}
-	msgs := map[int]Message{}
-	for s := range st.Seats {
-		msgs[s] = inEveryLang(tb.Game, 1, "round", func(l lang) (string, string) {
-			return fill(catalog[l].round, fmt.Sprint(round), t.Name), catalog[l].roundBody
-		})
-	}
-	h.Send(ctx, host, tb.Game, 1, st, msgs)
-	return nil
+	return st, true, nil
 }
 
 // decide records the points of game gid's table from the teams' ranks.
