@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -167,7 +168,7 @@ func (h *Handler) lobby(c *call) {
 		return
 	}
 	c.writeJSON(http.StatusOK, struct {
-		Games       []game.LobbyGame      `json:"games"`
+		Games       []json.RawMessage     `json:"games"`
 		Tournaments []game.TournamentCard `json:"tournaments"`
 	}{games, tours})
 }

@@ -145,11 +145,14 @@ func roomEntry(id string, st *Stored, m *engine.Match) (store.Entry, error) {
 // Lobby is GET /api/lobby: the open games with a free seat created in the
 // last RoomStay, newest first, at most MaxLobby; variant "" for every rule
 // set, rated nil for both. One List per (rule set, rated) asked for.
-func (h *Service) Lobby(ctx context.Context, variant string, rated *bool) ([]LobbyGame, error) {
+//
+// The cards are the entries as written (LobbyGame's JSON, with the id), so
+// they are answered as they are, without decoding them.
+func (h *Service) Lobby(ctx context.Context, variant string, rated *bool) ([]json.RawMessage, error) {
 	from := h.now().Add(-RoomStay).UTC().Format(roomRankTime)
 	type entry struct {
 		rank string
-		game LobbyGame
+		game json.RawMessage
 	}
 	var all []entry
 	for _, r := range engine.RuleSets() {
@@ -165,12 +168,10 @@ func (h *Service) Lobby(ctx context.Context, variant string, rated *bool) ([]Lob
 				return nil, err
 			}
 			for _, e := range l {
-				var g LobbyGame
-				if err := json.Unmarshal(e.Card, &g); err != nil {
-					return nil, fmt.Errorf("%w: lobby card of %s: %v", engine.ErrCorrupt, e.ID, err)
+				if !json.Valid(e.Card) {
+					return nil, fmt.Errorf("%w: the lobby card of %s is not JSON", engine.ErrCorrupt, e.ID)
 				}
-				g.ID = e.ID
-				all = append(all, entry{e.Rank, g})
+				all = append(all, entry{e.Rank, e.Card})
 			}
 		}
 	}
@@ -180,7 +181,7 @@ func (h *Service) Lobby(ctx context.Context, variant string, rated *bool) ([]Lob
 			all[j], all[j-1] = all[j-1], all[j]
 		}
 	}
-	out := make([]LobbyGame, 0, min(len(all), MaxLobby))
+	out := make([]json.RawMessage, 0, min(len(all), MaxLobby))
 	for _, e := range all[:min(len(all), MaxLobby)] {
 		out = append(out, e.game)
 	}
