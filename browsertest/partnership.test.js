@@ -13,7 +13,9 @@ const errors = [];
 
 test('a partnership game against three computer players, to the end', { skip, timeout: 300000 }, async () => {
   const { page } = await h.newPlayer(env.browser, errors, { width: 1000, height: 720 }, { reducedMotion: 'reduce' }); // plays in turn: replay.test.js
-  const id = await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  // To 100, not the default 50: one hand can score 50 and end the match
+  // before any hand summary (CI of this stop met it once).
+  const id = await createGame(page, env.server.url, { variant: 'partnership', target: 100, name: 'Ana', seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
 
   // Partnership turns counterclockwise: the next seat (1) sits on the right,
@@ -21,7 +23,7 @@ test('a partnership game against three computer players, to the end', { skip, ti
   const at = async (pos) => page.locator(`.seat-slot[data-pos=${pos}] .seat`).getAttribute('data-seat');
   assert.deepEqual([await at('bottom'), await at('right'), await at('top'), await at('left')], ['0', '1', '2', '3']);
   assert.match(await page.textContent('.seat-slot[data-pos=right] .meta'), /computer, easy/);
-  assert.match(await page.textContent('#board-info'), /Target 50/);
+  assert.match(await page.textContent('#board-info'), /Target 100/);
   assert.doesNotMatch(await page.textContent('#board-info'), /Count/, 'no count in partnership');
 
   // Someone else opening the link of a full game watches: no hand, no join form.
@@ -71,7 +73,7 @@ test('a partnership game against three computer players, to the end', { skip, ti
   assert.match(await page.textContent('#board-info'), /Series .*(lead|leads) 1–0/);
   assert.equal((await state(page)).status, 'playing', 'three computer players: the new match starts at once');
   assert.equal(await page.locator('.seat .meta:has-text("computer, easy")').count(), 3);
-  assert.match(await page.textContent('#board-info'), /Target 50/);
+  assert.match(await page.textContent('#board-info'), /Target 100/);
 
   // The start page lists both games, with players and scores.
   await page.goto(env.server.url + '/');

@@ -354,3 +354,82 @@ func TestTournamentLimits(t *testing.T) {
 		t.Errorf("a rated tournament's game: %+v", v)
 	}
 }
+
+// Tables of four in pairs: the table's first and fourth (in the order)
+// sit together, seats 0 and 2; tables of three: a game's points are the
+// sides each finished ahead of (2, 1, 0 without ties), and the byes fill
+// what whole tables leave.
+func TestTournamentTables(t *testing.T) {
+	s, _ := movableServer(t, newMemoryStore(), 333)
+	keys := s.entrants(8)
+	open := func(body string, n int) tourBody {
+		r := s.do("POST", "/api/tournaments", body, keys[0])
+		var made struct {
+			Tournament tourBody `json:"tournament"`
+		}
+		if r.status != 201 || json.Unmarshal(r.body, &made) != nil {
+			t.Fatalf("create: %d %s", r.status, r.body)
+		}
+		for _, k := range keys[:n] {
+			if r := s.do("POST", "/api/tournaments/"+made.Tournament.ID+"/entries", `{}`, k); r.status != 201 {
+				t.Fatalf("enter: %d", r.status)
+			}
+		}
+		if r := s.do("POST", "/api/tournaments/"+made.Tournament.ID+"/start", `{}`, keys[0]); r.status != 200 {
+			t.Fatalf("start: %d %s", r.status, r.body)
+		}
+		return s.tour(made.Tournament.ID)
+	}
+	pairs := open(`{"name":"Coppie","format":"swiss","rounds":1,"variant":"fiveup","players":4,"pairs":true,"target":20,"moveTime":86400,"roundTime":86400,"listed":true}`, 8)
+	ids := make([]string, 0, 8)
+	for _, k := range keys {
+		ids = append(ids, s.playerOf(k))
+	}
+	sort.Strings(ids)
+	tb := pairs.Pairings[0].Tables
+	if len(tb) != 2 || fmt.Sprint(tb[0].Players) != fmt.Sprint([]string{ids[0], ids[1], ids[3], ids[2]}) {
+		t.Fatalf("pairs tables: %+v (ids %v)", tb, ids)
+	}
+	v := s.poll(*tb[0].Game, "")
+	if len(v.Seats) != 4 || v.Options.Pairs != true || v.Status != "playing" {
+		t.Fatalf("a pairs table's game: %+v", v)
+	}
+	var seats struct {
+		Seats []struct {
+			Player string `json:"player"`
+		} `json:"seats"`
+	}
+	json.Unmarshal(s.do("GET", "/api/games/"+*tb[0].Game, "", "").body, &seats)
+	for i, st := range seats.Seats {
+		if st.Player != tb[0].Players[i] {
+			t.Errorf("seat %d holds %s, the table says %s", i, st.Player, tb[0].Players[i])
+		}
+	}
+	s.playOut(*tb[0].Game, tokensOf(s, keys, tb[0].Players))
+	end := s.room(*tb[0].Game, "")
+	got := s.tour(pairs.ID).Pairings[0].Tables[0].Points
+	for i := range got {
+		want := 0
+		if i%2 == *end.Winner {
+			want = 1
+		}
+		if got[i] != want {
+			t.Errorf("pairs points %v, winner %d", got, *end.Winner)
+			break
+		}
+	}
+	threes := open(`{"name":"Tre","format":"swiss","rounds":1,"variant":"fiveup","players":3,"target":20,"moveTime":86400,"roundTime":86400,"listed":true}`, 7)
+	tb = threes.Pairings[0].Tables
+	if len(tb) != 3 || len(tb[0].Players) != 3 || len(tb[1].Players) != 3 || tb[2].Game != nil || len(tb[2].Players) != 1 {
+		t.Fatalf("tables of three: %+v", tb)
+	}
+	s.playOut(*tb[0].Game, tokensOf(s, keys, tb[0].Players))
+	pts := s.tour(threes.ID).Pairings[0].Tables[0].Points
+	sum := 0
+	for _, p := range pts {
+		sum += p
+	}
+	if len(pts) != 3 || sum > 3 || sum < 1 {
+		t.Errorf("a table of three's points: %v", pts)
+	}
+}
