@@ -99,6 +99,10 @@ test('two players meet in the room, play a rated match, and see their ratings ch
   assert.match(ratings, /provvisorio/);
   assert.match(await b.textContent('#recent'), new RegExp(`1500 → ${after.seats[0].ratingAfter}`));
   assert.match(await b.textContent('#profile-facts'), /4 partite finite · affidabile al 100%/);
+  // The trophy shelf: earned and not yet, a line each on how.
+  assert.match(await b.textContent('#trophies li.earned'), /^Prima partita — finisci la tua prima partita · vinto il /);
+  assert.equal(await b.locator('#trophies li').count(), 12);
+  assert.match(await b.textContent('#trophies'), /Vincitore di torneo — vinci un torneo di almeno 4 giocatori · non ancora/);
 
   // Nine more rated matches through the API: ten each, on the leaderboard.
   for (let i = 0; i < 9; i++) await duelByAPI(true);

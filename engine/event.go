@@ -27,11 +27,15 @@ type Event struct {
 	Seq    int
 	Hand   int
 	Type   EventType
-	Seat   int     // play, draw, pass, redeal, keep, away, back
-	Leader int     // deal
-	Tile   Tile    // play: as it lies
-	End    End     // play
-	Points int     // play: what the count scored
+	Seat   int  // play, draw, pass, redeal, keep, away, back
+	Leader int  // deal
+	Tile   Tile // play: as it lies
+	End    End  // play
+	Points int  // play: what the count scored
+	// Arms (play, a spinner's rule set): the spinner's up and down arms are
+	// open after it, four open ends (not in the view: the service's
+	// trophies read it).
+	Arms   bool
 	Count  int     // draw: how many tiles
 	Result *Result // handEnd
 	Team   int     // matchEnd

@@ -414,7 +414,7 @@ func (m *Match) play(seat int, t Tile, e End) error {
 	rec := &m.records[len(m.records)-1]
 	rec.Plays = append(rec.Plays, Choice{Tile: t.Normal(), End: e})
 	m.actions++
-	m.emit(Event{Type: EventPlay, Seat: seat, Tile: m.hand.layout.lastLies, End: e, Points: points})
+	m.emit(Event{Type: EventPlay, Seat: seat, Tile: m.hand.layout.lastLies, End: e, Points: points, Arms: m.hand.layout.armsOpen()})
 	m.lastPlay = m.Seq()
 	team := m.opts.TeamOf(seat)
 	m.scores[team] += points

@@ -45,8 +45,14 @@ type publicProfile struct {
 	Finished    int                   `json:"finished"`
 	Timeouts    int                   `json:"timeouts"`
 	Reliability *int                  `json:"reliability"`
-	Trophies    []struct{}            `json:"trophies"`
+	Trophies    []trophyJSON          `json:"trophies"`
 	Recent      []recentMatch         `json:"recent"`
+}
+
+type trophyJSON struct {
+	ID   string  `json:"id"`
+	At   string  `json:"at"`
+	Game *string `json:"game"`
 }
 
 type poolRating struct {
@@ -111,7 +117,15 @@ func (h *Handler) player(c *call, id string) {
 	}
 	out := publicProfile{ID: p.ID, Name: p.Name, Since: p.Since.UTC().Format(time.RFC3339),
 		Ratings: map[string]poolRating{}, Finished: p.Finished, Timeouts: p.Timeouts,
-		Trophies: []struct{}{}, Recent: []recentMatch{}}
+		Trophies: []trophyJSON{}, Recent: []recentMatch{}}
+	for _, tr := range p.Trophies {
+		tj := trophyJSON{ID: tr.ID, At: tr.At.UTC().Format(time.RFC3339)}
+		if tr.Game != "" {
+			g := tr.Game
+			tj.Game = &g
+		}
+		out.Trophies = append(out.Trophies, tj)
+	}
 	if r := p.Reliability(); r >= 0 {
 		out.Reliability = &r
 	}

@@ -612,3 +612,59 @@ func testEligibilityAndReliability(t *testing.T, st store.Store) {
 		t.Errorf("timeouts counted %d, want 1 (the seat that ran out of time)", late)
 	}
 }
+
+// Trophies (API.md "Trophies"): decided at a match's end, in its finished
+// view and on the profile, once per key; a profile names only the games
+// that are open (or in a tournament).
+func TestTrophies(t *testing.T) { eachStore(t, testTrophies) }
+
+func testTrophies(t *testing.T, st store.Store) {
+	s, _ := movableServer(t, st, 308)
+	ana, bea := testKey("ana"), testKey("bea")
+	type trophyView struct {
+		Status   string `json:"status"`
+		Trophies *[]struct {
+			Seat int    `json:"seat"`
+			ID   string `json:"id"`
+		} `json:"trophies"`
+	}
+	id, toks := s.openDuel(ana, bea, false)
+	var v trophyView
+	json.Unmarshal(s.do("GET", "/api/games/"+id, "", "").body, &v)
+	if v.Trophies != nil {
+		t.Errorf("a match going on shows trophies: %+v", *v.Trophies)
+	}
+	s.awayAll(id, toks)
+	json.Unmarshal(s.do("GET", "/api/games/"+id, "", "").body, &v)
+	first := map[int]bool{}
+	if v.Status != "finished" || v.Trophies == nil {
+		t.Fatalf("finished view: %+v", v)
+	}
+	for _, tr := range *v.Trophies {
+		if tr.ID == "first-match" {
+			first[tr.Seat] = true
+		}
+	}
+	if !first[0] || !first[1] {
+		t.Errorf("a first match's view: %+v", *v.Trophies)
+	}
+	p := s.profile(s.playerOf(ana))
+	var got map[string]json.RawMessage
+	json.Unmarshal(s.do("GET", "/api/players/"+s.playerOf(ana), "", "").body, &got)
+	if len(p.Trophies) == 0 || !strings.Contains(string(got["trophies"]), `"id":"first-match"`) || !strings.Contains(string(got["trophies"]), `"game":"`+id+`"`) {
+		t.Errorf("Ana's trophies: %s", got["trophies"])
+	}
+	// A second match: first-match is not given again.
+	id2, toks2 := s.openDuel(ana, bea, false)
+	s.awayAll(id2, toks2)
+	json.Unmarshal(s.do("GET", "/api/games/"+id2, "", "").body, &v)
+	for _, tr := range *v.Trophies {
+		if tr.ID == "first-match" {
+			t.Errorf("first-match given twice: %+v", *v.Trophies)
+		}
+	}
+	json.Unmarshal(s.do("GET", "/api/players/"+s.playerOf(ana), "", "").body, &got)
+	if n := strings.Count(string(got["trophies"]), `"first-match"`); n != 1 {
+		t.Errorf("first-match %d times on the profile", n)
+	}
+}

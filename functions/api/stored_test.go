@@ -32,13 +32,13 @@ type releaseGame struct {
 
 // releases are the released stored formats that must still load, and what
 // each view gained since (an addition to API.md's view adds its pattern
-// here): the room's seats[].player, rating and ratingAfter, and open and
-// rated, all null or false in a game stored by 0.1.0.
+// here): the room's seats[].player, rating and ratingAfter, open and
+// rated, and trophies: null, false or empty in a game stored by 0.1.0.
 var releases = []struct {
 	name  string
 	later *regexp.Regexp // fields added to views since; nil for none
 }{
-	{"0.1.0", regexp.MustCompile(`,"player":null,"rating":null,"ratingAfter":null|,"open":false,"rated":false`)},
+	{"0.1.0", regexp.MustCompile(`,"player":null,"rating":null,"ratingAfter":null|,"open":false,"rated":false,"trophies":(null|\[\])`)},
 }
 
 // compact undoes the fixture file's indentation of a served view.

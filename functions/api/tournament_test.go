@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -193,6 +194,12 @@ func testSwissTournament(t *testing.T, st store.Store) {
 	}
 	if total != 4*4 { // 3 games (1 point each) and a bye (1) a round
 		t.Errorf("points add to %d, want 16", total)
+	}
+	// The winner of a tournament of 4 or more has its trophy, once.
+	var prof map[string]json.RawMessage
+	json.Unmarshal(s.do("GET", "/api/players/"+*tr.Winner, "", "").body, &prof)
+	if n := strings.Count(string(prof["trophies"]), `"tournament-winner"`); n != 1 {
+		t.Errorf("the winner's trophies: %s", prof["trophies"])
 	}
 	// A tournament game is in its players' games.
 	m := s.me(keys[0])

@@ -196,10 +196,36 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 	b = strconv.AppendBool(b, meta.Open)
 	b = append(b, `,"rated":`...)
 	b = strconv.AppendBool(b, meta.Rated)
+	b = append(b, `,"trophies":`...)
+	b = a.appendTrophies(b)
 	b = append(b, `,"updatedAt":"`...)
 	b = meta.UpdatedAt.UTC().AppendFormat(b, time.RFC3339)
 	b = append(b, '"')
 	return append(b, '}'), nil
+}
+
+// appendTrophies writes a finished view's trophies, [{"seat","id"}] by
+// seat; null while the match goes on.
+func (a *viewAnswer) appendTrophies(b []byte) []byte {
+	if a.v.Status != engine.StatusFinished {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	first := true
+	for s, sm := range a.meta.Seats {
+		for _, id := range sm.Trophies {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, `{"seat":`...)
+			b = strconv.AppendInt(b, int64(s), 10)
+			b = append(b, `,"id":`...)
+			b = appendString(b, id)
+			b = append(b, '}')
+		}
+	}
+	return append(b, ']')
 }
 
 // seatMeta is the meta of seat s (none when the meta has no seats).

@@ -45,9 +45,15 @@ type wireView struct {
 		Matches int   `json:"matches"`
 		Wins    []int `json:"wins"`
 	} `json:"series"`
-	Open      bool   `json:"open"`
-	Rated     bool   `json:"rated"`
-	UpdatedAt string `json:"updatedAt"`
+	Open      bool          `json:"open"`
+	Rated     bool          `json:"rated"`
+	Trophies  *[]wireTrophy `json:"trophies"`
+	UpdatedAt string        `json:"updatedAt"`
+}
+
+type wireTrophy struct {
+	Seat int    `json:"seat"`
+	ID   string `json:"id"`
 }
 
 type wireSeat struct {
@@ -179,6 +185,15 @@ func wire(a *viewAnswer) *wireView {
 	}
 	w.Series.Matches, w.Series.Wins = a.series()
 	w.Open, w.Rated = a.meta.Open, a.meta.Rated
+	if v.Status == engine.StatusFinished {
+		tr := []wireTrophy{}
+		for seat, sm := range a.meta.Seats {
+			for _, id := range sm.Trophies {
+				tr = append(tr, wireTrophy{seat, id})
+			}
+		}
+		w.Trophies = &tr
+	}
 	return w
 }
 
@@ -231,6 +246,7 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 				}
 				if k%4 == 0 {
 					meta.Seats[i].RatingAfter = 1500 + i
+					meta.Seats[i].Trophies = []string{"domino", "thirty"}[:i%3]
 				}
 			}
 		}

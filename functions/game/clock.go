@@ -36,6 +36,7 @@ func (s *Stored) AfterChange(m *engine.Match, b Before, now time.Time) {
 	for _, e := range log[min(b.LogLen, len(log)):] {
 		dealt = dealt || e.Type == engine.EventDeal
 	}
+	noteFeats(s, log[min(b.LogLen, len(log)):])
 	for i := range s.Seats {
 		a := &s.Seats[i]
 		switch {
@@ -126,7 +127,7 @@ func (s *Stored) Meta(id string, version int64, t time.Time) Meta {
 		SeriesMatches: s.SeriesMatches, SeriesWins: s.SeriesWins, EventTimes: s.Times,
 		Open: s.Open, Rated: s.Rated, Seats: make([]SeatMeta, len(s.Seats))}
 	for i, a := range s.Seats {
-		m.Seats[i] = SeatMeta{Player: a.Player, Rating: -1, RatingAfter: -1}
+		m.Seats[i] = SeatMeta{Player: a.Player, Rating: -1, RatingAfter: -1, Trophies: seatTrophies(a.Trophies)}
 		if s.Rated {
 			m.Seats[i].Rating, m.Seats[i].RatingAfter = a.Rating, a.RatingAfter
 		}
@@ -141,6 +142,7 @@ type SeatMeta struct {
 	Player      string
 	Rating      int
 	RatingAfter int
+	Trophies    []string // earned in this match (shown once it is finished)
 }
 
 // Meta is what the service adds to the rules' view of a game (package api

@@ -64,6 +64,10 @@ type Profile struct {
 	// Tournaments are the last 50 it created (the limit counts those
 	// not finished).
 	Tournaments []string `json:"tournaments,omitempty"`
+	// Trophies are those it earned; OnTime counts its finished matches in
+	// a row without a timeout (the on-time trophy).
+	Trophies []EarnedTrophy `json:"trophies,omitempty"`
+	OnTime   int            `json:"onTime,omitempty"`
 }
 
 // LeagueRef names a league in a profile.
@@ -79,6 +83,7 @@ type PoolStats struct {
 	Games   int     `json:"games"`
 	Wins    int     `json:"wins"`
 	History []int   `json:"history,omitempty"` // shown rating after each match, oldest first
+	Streak  int     `json:"streak,omitempty"`  // rated wins in a row (five-in-a-row)
 }
 
 // Rating is the model's value.

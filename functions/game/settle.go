@@ -62,12 +62,28 @@ func (h *Service) markEnd(ctx context.Context, st *Stored, m *engine.Match, now 
 	}
 	st.Settle, st.SettleAt = SettlePending, now.Unix()
 	pool := PoolOf(m.Options())
-	if !st.Rated || pool == "" {
-		return nil
-	}
 	profiles, err := h.seatProfiles(ctx, st)
 	if err != nil {
 		return err
+	}
+	// The trophies, from the profiles as they are now (settling gives each
+	// to a profile once).
+	for s := range st.Seats {
+		a := &st.Seats[s]
+		if a.Player == "" {
+			continue
+		}
+		f := TrophyFacts{Feats: a.Feats, Rated: st.Rated && pool != "", TimedOut: a.TimedOut}
+		if p := profiles[a.Player]; p != nil {
+			f.Finished, f.OnTime, f.Owned = p.Finished, p.OnTime, p.owned()
+			if pool != "" {
+				f.Streak = p.Pool(pool).Streak
+			}
+		}
+		a.Trophies = MatchTrophies(RecordOf(m), s, f)
+	}
+	if !st.Rated || pool == "" {
+		return nil
 	}
 	opts := m.Options()
 	teams := make([][]rating.Rating, opts.Teams())
@@ -208,7 +224,21 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *Stored, m *
 			p.Finished++
 			if timeout {
 				p.Timeouts++
+				p.OnTime = 0
+			} else {
+				p.OnTime++
 			}
+			game := ""
+			if st.Open || st.Tournament != "" { // a profile names only these (API.md)
+				game = id
+			}
+			var mask uint16
+			for _, b := range st.Seats {
+				if b.Player == a.Player {
+					mask |= b.Trophies
+				}
+			}
+			p.give(mask, at, game)
 			if rated {
 				if p.Pools == nil {
 					p.Pools = map[string]*PoolStats{}
@@ -220,6 +250,9 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *Stored, m *
 				ps.Games++
 				if team == m.Winner() {
 					ps.Wins++
+					ps.Streak++
+				} else {
+					ps.Streak = 0
 				}
 				ps.History = appendCapped(ps.History, rating.Shown(now), MaxHistory)
 				p.Pools[pool] = &ps

@@ -59,7 +59,9 @@ import (
 //	  (as next)
 //	per seat: player id (a length byte, 0 or idBytes, and its bytes);
 //	  rating, reliability, ratingAfter: uvarint each, the value + 1 (0:
-//	  none); a byte, 1 when its time ran out in this match; with flag 16, the seat's μ and σ before and after the match:
+//	  none); a byte, 1 when its time ran out in this match; a byte of
+//	  feats (trophies.go); the trophies it earned, a uint16 mask,
+//	  big-endian; with flag 16, the seat's μ and σ before and after the match:
 //	  four float64, big-endian
 //
 // Format 4 is still read (as a game of none of these).
@@ -134,7 +136,9 @@ type SeatAuth struct {
 	Rating      int
 	Reliability int
 	RatingAfter int
-	TimedOut    bool // its time ran out at least once in this match
+	TimedOut    bool   // its time ran out at least once in this match
+	Feats       byte   // what it did in this match that earns trophies (trophies.go)
+	Trophies    uint16 // the trophies it earned at the match's end (a mask of TrophyIDs)
 	Before      rating.Rating
 	After       rating.Rating
 }
@@ -231,6 +235,8 @@ func EncodeStored(s *Stored) []byte {
 		} else {
 			b = append(b, 0)
 		}
+		b = append(b, a.Feats)
+		b = binary.BigEndian.AppendUint16(b, a.Trophies)
 		if s.HasResult {
 			for _, f := range []float64{a.Before.Mu, a.Before.Sigma, a.After.Mu, a.After.Sigma} {
 				b = binary.BigEndian.AppendUint64(b, math.Float64bits(f))
@@ -386,6 +392,10 @@ func DecodeStored(b []byte) (*Stored, error) {
 			a.Reliability = int(r.uvarint("reliability", 101)) - 1
 			a.RatingAfter = int(r.uvarint("rating after", 1<<31)) - 1
 			a.TimedOut = r.count("timed out", 1) == 1
+			a.Feats = byte(r.count("feats", 255))
+			if t := r.next("trophies", 2); t != nil {
+				a.Trophies = binary.BigEndian.Uint16(t)
+			}
 			if s.HasResult {
 				f := make([]float64, 4)
 				for j := range f {

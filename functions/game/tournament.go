@@ -605,7 +605,7 @@ func roundDone(t *Tournament) bool {
 // the next round when it was the round's last.
 func (h *Service) tournamentGameEnded(ctx context.Context, host, gid string, st *Stored, m *engine.Match) error {
 	advanced := false
-	_, err := h.updateTournament(ctx, st.Tournament, func(t *Tournament) error {
+	t, err := h.updateTournament(ctx, st.Tournament, func(t *Tournament) error {
 		advanced = false
 		if !decide(t, gid, m, true) {
 			return errUnchanged
@@ -620,9 +620,20 @@ func (h *Service) tournamentGameEnded(ctx context.Context, host, gid string, st 
 		return nil
 	}
 	if err == nil && advanced {
-		_, err = h.makeRound(ctx, host, st.Tournament)
+		if err = h.crown(ctx, t); err == nil {
+			_, err = h.makeRound(ctx, host, st.Tournament)
+		}
 	}
 	return err
+}
+
+// crown gives a finished tournament's winner the tournament-winner trophy
+// when it had at least 4 entrants (once: a profile has a trophy once).
+func (h *Service) crown(ctx context.Context, t *Tournament) error {
+	if t.Status != TourFinished || t.Winner == "" || len(t.Entrants) < 4 {
+		return nil
+	}
+	return h.giveTrophy(ctx, t.Winner, "tournament-winner", "")
 }
 
 // SweepTournament is the sweep's part: a round whose games are not all
@@ -666,7 +677,7 @@ func (h *Service) SweepTournament(ctx context.Context, host, id string) error {
 		}
 		matches[gid] = m
 	}
-	_, err = h.updateTournament(ctx, id, func(t *Tournament) error {
+	t, err = h.updateTournament(ctx, id, func(t *Tournament) error {
 		last := t.Played[len(t.Played)-1]
 		if t.Status != TourPlaying || last.Number != r.Number {
 			return errUnchanged
@@ -685,6 +696,9 @@ func (h *Service) SweepTournament(ctx context.Context, host, id string) error {
 		return h.beginRound(t)
 	})
 	if err != nil {
+		return err
+	}
+	if err := h.crown(ctx, t); err != nil {
 		return err
 	}
 	_, err = h.makeRound(ctx, host, id)

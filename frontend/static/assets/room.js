@@ -224,6 +224,7 @@ function drawProfile() {
       chart(r.history, t('profile.chart', { pool: t('pool.' + pool), from: r.history[0], to: r.history[r.history.length - 1] }))));
   }
   $('#ratings-none').hidden = Object.keys(p.ratings).length > 0;
+  drawTrophies(p);
   const recent = $('#recent');
   recent.replaceChildren();
   for (const m of p.recent) {
@@ -509,6 +510,42 @@ async function startTour() {
   $('#tour-start').addEventListener('click', () => tourAction(() => startTournament(playerKey(), tourId)));
   await loadTour();
   setInterval(() => { if (tour && tour.status === 'playing') drawTour(); }, 30000);
+}
+
+// TROPHIES: every trophy, in API.md's order (the shelf shows those not
+// yet earned too).
+const TROPHIES = ['first-match', 'ten-matches', 'hundred-matches', 'domino', 'thirty', 'four-arms', 'clean-sweep',
+  'comeback', 'five-in-a-row', 'on-time', 'league-champion', 'tournament-winner'];
+
+/** badge draws a trophy's medal (SVG): filled when earned. */
+export function badge(earned) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'badge-icon' + (earned ? ' earned' : ''));
+  svg.setAttribute('aria-hidden', 'true');
+  const ribbon = document.createElementNS(ns, 'path');
+  ribbon.setAttribute('d', 'M7 2h4l2 6h-4zM13 2h4l-2 6h-4z');
+  const medal = document.createElementNS(ns, 'circle');
+  medal.setAttribute('cx', '12');
+  medal.setAttribute('cy', '15');
+  medal.setAttribute('r', '7');
+  svg.append(ribbon, medal);
+  return svg;
+}
+
+function drawTrophies(p) {
+  const got = {};
+  for (const tr of p.trophies || []) got[tr.id] = tr;
+  const date = new Intl.DateTimeFormat(currentLang() === 'en' ? 'en-GB' : currentLang(), { dateStyle: 'medium' });
+  const shelf = $('#trophies');
+  shelf.replaceChildren();
+  for (const id of TROPHIES) {
+    const tr = got[id];
+    const when = tr ? ' · ' + t('profile.earned', { date: date.format(new Date(tr.at)) }) : ' · ' + t('profile.notYet');
+    shelf.append(el('li', { class: tr ? 'earned' : 'muted' }, badge(!!tr), el('strong', { text: t('trophy.' + id) }),
+      el('span', { text: ' — ' + t('trophyHow.' + id) + when })));
+  }
 }
 
 // ---- all
