@@ -283,6 +283,22 @@ func testLeagues(t *testing.T, st store.Store) {
 			t.Errorf("season %s: %d", q, r.status)
 		}
 	}
+	// The first month has ended: the sweep crowns its champion (a table of
+	// 4), once, however often it runs.
+	s.settleAll()
+	s.settleAll()
+	champion := ""
+	if old, _ := s.leagueOf(id, ana, "?season="+season); len(old.Table) > 0 {
+		champion = old.Table[0].Player
+	}
+	for _, k := range []string{ana, bea, cy, dee} {
+		var prof map[string]json.RawMessage
+		json.Unmarshal(s.do("GET", "/api/players/"+s.playerOf(k), "", "").body, &prof)
+		n := strings.Count(string(prof["trophies"]), `"league-champion"`)
+		if want := btoi(s.playerOf(k) == champion); n != want {
+			t.Errorf("%s has league-champion %d times, want %d: %s", k[:3], n, want, prof["trophies"])
+		}
+	}
 	// At most 10 leagues a key (two made so far).
 	for i := range 8 {
 		if r := s.do("POST", "/api/leagues", fmt.Sprintf(`{"name":"L%d","variant":"block"}`, i), ana); r.status != 201 {

@@ -46,6 +46,27 @@ type League struct {
 	Seasons map[string]map[string]*LeagueLine `json:"seasons,omitempty"` // season -> player -> line
 	Games   []LeagueGame                      `json:"games,omitempty"`   // oldest first
 	Settled []string                          `json:"settled,omitempty"` // the last MaxSettled games counted
+	Crowned []string                          `json:"crowned,omitempty"` // seasons whose champion has the trophy
+}
+
+// due is when the sweep should crown a season's champion: the first
+// instant of the month after the oldest season with matches not crowned
+// yet (zero for none).
+func (l *League) due() time.Time {
+	var oldest string
+	for s, table := range l.Seasons {
+		if len(table) > 0 && !slices.Contains(l.Crowned, s) && (oldest == "" || s < oldest) {
+			oldest = s
+		}
+	}
+	if oldest == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(seasonLayout, oldest)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.AddDate(0, 1, 0)
 }
 
 // LeagueMember is one member (Removed: no longer, their lines stay).
@@ -144,7 +165,7 @@ func (h *Service) updateLeague(ctx context.Context, id string, change func(l *Le
 			return nil, err
 		}
 		now := h.now()
-		err = h.store.Save(ctx, LeagueItemID(id), b, version, now, time.Time{}, now.Add(leagueTTL))
+		err = h.store.Save(ctx, LeagueItemID(id), b, version, now, l.due(), now.Add(leagueTTL))
 		if err == nil {
 			return l, nil
 		}
@@ -635,3 +656,51 @@ func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *Stored, 
 
 // InviteMatches reports whether invite is league l's current one.
 func InviteMatches(l *League, invite string) bool { return bytes.Equal(HashToken(invite), l.Invite) }
+
+// SweepLeague crowns the champions of league id's ended seasons: the
+// first of a season's table of at least 3 players gets the
+// league-champion trophy (API.md "Trophies"). The trophies first (a
+// profile keeps a trophy once, so giving it again changes nothing), then
+// the seasons marked crowned: a crash between leaves them to the next
+// sweep, which gives nothing twice.
+func (h *Service) SweepLeague(ctx context.Context, id string) error {
+	l, _, err := h.LoadLeague(ctx, id)
+	if err != nil {
+		return err
+	}
+	current := h.now().UTC().Format(seasonLayout)
+	var ended []string
+	for season, table := range l.Seasons {
+		if season >= current || slices.Contains(l.Crowned, season) {
+			continue
+		}
+		ended = append(ended, season)
+		if len(table) < 3 {
+			continue
+		}
+		var rows []LeagueTableRow
+		for pid, line := range table {
+			rows = append(rows, LeagueTableRow{Player: pid, LeagueLine: *line})
+		}
+		SortTable(rows)
+		if err := h.giveTrophy(ctx, rows[0].Player, "league-champion", ""); err != nil {
+			return err
+		}
+	}
+	if len(ended) == 0 {
+		return nil
+	}
+	_, err = h.updateLeague(ctx, id, func(l *League) error {
+		n := len(l.Crowned)
+		for _, s := range ended {
+			if !slices.Contains(l.Crowned, s) {
+				l.Crowned = append(l.Crowned, s)
+			}
+		}
+		if len(l.Crowned) == n {
+			return errUnchanged
+		}
+		return nil
+	})
+	return err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"tessera/engine"
@@ -129,6 +130,9 @@ func (h *Service) Sweep(ctx context.Context, host string) (int, error) {
 func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 	if tid, ok := isTournamentItem(id); ok {
 		return true, h.SweepTournament(ctx, host, tid)
+	}
+	if lid, ok := strings.CutPrefix(id, "league-"); ok {
+		return true, h.SweepLeague(ctx, lid)
 	}
 	var t Thinking // one game's budget, as one request's
 	for attempt := 0; attempt < TimeoutAttempts; attempt++ {
