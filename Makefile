@@ -124,9 +124,11 @@ test-go:
 # (-tags testclock: POST /api/__test/clock moves their clocks, so no test
 # waits a real minute; package functions/testclock); each test file
 # starts its server (worker.test.js: the Worker under miniflare) on a free
-# port with fresh data and stops it (browsertest/harness.js).
+# port with fresh data and stops it (browsertest/harness.js). A file whose
+# tests are done exits even if a timer is left (--test-force-exit), and a
+# test stuck for 15 minutes fails: CI never waits on one for ever.
 test-browser: test-deps
 	$(GO) test ./frontend/...
 	mkdir -p "$(ROOT)/bin" && $(GO) build -tags testclock -o "$(ROOT)/bin/tessera-local" ./functions/local
 	$(MAKE) -s worker-build WORKER_BUILD="$(ROOT)/bin/worker" WORKER_TAGS=testclock
-	TESSERA_BIN="$(ROOT)/bin/tessera-local" TESSERA_WORKER_BUILD="$(ROOT)/bin/worker" node --test --test-concurrency=3 browsertest/
+	TESSERA_BIN="$(ROOT)/bin/tessera-local" TESSERA_WORKER_BUILD="$(ROOT)/bin/worker" node --test --test-concurrency=3 --test-force-exit --test-timeout=900000 browsertest/

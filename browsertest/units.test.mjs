@@ -52,14 +52,19 @@ test('focus and visibility do not poll again while a poll is on its way or just 
   globalThis.document = { hidden: false };
   globalThis.fetch = (url) => { gets.push(url); return new Promise((r) => { answer = r; }); };
   const res = { status: 200, ok: true, json: async () => ({ status: 'finished' }), headers: { get: () => '"v1"' } };
+  // Waits (up to 5 s) for what an answered GET leads to: a fixed sleep was
+  // too short on a loaded machine, and the failed test's poller then kept
+  // the process alive for ever (CI waited on it).
+  const until = async (cond) => { for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10)); };
+  let p;
   try {
     const views = [];
-    const p = new Poller('g1', { token: 't', onView: (v) => views.push(v), onError: () => {}, state: () => ({ finished: true }) });
+    p = new Poller('g1', { token: 't', onView: (v) => views.push(v), onError: () => {}, state: () => ({ finished: true }) });
     p.now();
     p.wake(); // focus while the first GET is on its way
     assert.equal(gets.length, 1, 'one GET while the first is on its way');
     answer(res);
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => views.length === 1 && !p.busy);
     assert.equal(views.length, 1);
     p.wake(); // visibility just after it ended
     assert.equal(gets.length, 1, 'no GET just after one ended');
@@ -70,11 +75,11 @@ test('focus and visibility do not poll again while a poll is on its way or just 
     p.now(); // a user action polls (after the GET on its way)
     assert.equal(gets.length, 2);
     answer(res);
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => gets.length === 3);
     assert.equal(gets.length, 3, 'now() while busy polls once more after');
     answer(res);
-    p.stop();
   } finally {
+    if (p) p.stop(); // also when an assertion failed: no timer outlives the test
     globalThis.fetch = saved.fetch;
     globalThis.document = saved.document;
   }
