@@ -15,9 +15,13 @@ import { ruleTitle } from './rules.js';
 const $ = (s) => document.querySelector(s);
 let missing = ''; // the catalog key of the "not found" state shown, if any
 
+/** wordsIn: the catalog has arrived (t() is '' before): nothing is shown without its words. */
+const wordsIn = () => t('nav.room') !== '';
+
 /** notFound shows the page's own "not found" state, in its words. */
 function notFound(key) {
   missing = key;
+  if (!wordsIn()) return; // shown when the words come (draw)
   $('#missing').hidden = false;
   $('#missing-h').textContent = t(key);
   document.title = t(key) + ' — Tessera';
@@ -75,6 +79,7 @@ function showError(text) {
 
 function drawTables() {
   if (!tables) return;
+  if (!wordsIn()) return; // drawn again when they come (onLangChange)
   const list = $('#lobby');
   list.replaceChildren();
   for (const g of tables.games) {
@@ -141,6 +146,7 @@ async function loadBoard() {
 
 function drawBoard() {
   if (!board) return;
+  if (!wordsIn()) return; // drawn again when they come (onLangChange)
   const body = $('#board');
   body.replaceChildren();
   for (const p of board.players) {
@@ -204,6 +210,7 @@ async function loadProfile() {
 
 function drawProfile() {
   if (!profile) return;
+  if (!wordsIn()) return; // drawn again when they come (onLangChange)
   const p = profile;
   $('#profile').hidden = false;
   $('#profile-h').textContent = p.name;
@@ -306,6 +313,7 @@ async function joinThisLeague() {
 
 function drawLeague() {
   if (!league) return;
+  if (!wordsIn()) return; // drawn again when they come (onLangChange)
   const l = league;
   $('#league').hidden = false;
   $('#league-body').hidden = false;
@@ -449,6 +457,7 @@ function tourMessage(text) {
 
 function drawTour() {
   if (!tour) return;
+  if (!wordsIn()) return; // drawn again when they come (onLangChange)
   const tr = tour;
   $('#tournament').hidden = false;
   $('#tour-h').textContent = tr.name;
@@ -561,6 +570,7 @@ function draw() {
     return;
   }
   if (leagueId) {
+    if (!league && fragmentInvite) $('#league-h').textContent = t('league.title');
     drawLeague();
     return;
   }
