@@ -37,13 +37,7 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	}
 	f := fields{obj: obj, what: "the body"}
 	var req createRequest
-	vname, hasVariant := f.str("variant")
-	f.require("variant", hasVariant)
-	// The bounds only keep the numbers within an int; Validate judges them.
-	players, hasPlayers := f.int("players", math.MinInt32, math.MaxInt32)
-	pairs, hasPairs := f.bool("pairs")
-	target, hasTarget := f.int("target", math.MinInt32, math.MaxInt32)
-	redeal, hasRedeal := f.bool("redeal")
+	table := f.table()
 	name, hasName := f.str("name")
 	f.require("name", hasName)
 	key := f.key()
@@ -58,26 +52,11 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	if err := f.done(); err != nil {
 		return createRequest{}, err
 	}
-	var variant engine.Variant
-	if err := variant.UnmarshalText([]byte(vname)); err != nil {
-		return createRequest{}, badRequest("unknown variant %q", vname)
-	}
-	o := engine.DefaultOptions(variant)
-	if hasPlayers {
-		o.Players = int(players)
-	}
-	if hasPairs {
-		o.Pairs = pairs
-	}
-	if hasRedeal {
-		o.Redeal = redeal
-	}
-	if hasTarget {
-		o.Target = int(target)
-	}
-	if err := o.Validate(); err != nil {
+	o, err := table.options()
+	if err != nil {
 		return createRequest{}, err
 	}
+	variant := o.Variant
 	req.Options, req.Key, req.MoveTime = o, key, moveTime
 	if req.Name, err = cleanName(name); err != nil {
 		return createRequest{}, err
@@ -297,4 +276,54 @@ func (f *fields) key() string {
 		return ""
 	}
 	return key
+}
+
+// tableFields are a table's options as a body names them (a create, a
+// tournament): the variant, and players, pairs, target and redeal where
+// given.
+type tableFields struct {
+	variant                                    string
+	players, target                            int64
+	pairs, redeal                              bool
+	hasPlayers, hasPairs, hasTarget, hasRedeal bool
+}
+
+// table reads the table's fields (variant required).
+func (f *fields) table() tableFields {
+	var t tableFields
+	var hasVariant bool
+	t.variant, hasVariant = f.str("variant")
+	f.require("variant", hasVariant)
+	// The bounds only keep the numbers within an int; Validate judges them.
+	t.players, t.hasPlayers = f.int("players", math.MinInt32, math.MaxInt32)
+	t.pairs, t.hasPairs = f.bool("pairs")
+	t.target, t.hasTarget = f.int("target", math.MinInt32, math.MaxInt32)
+	t.redeal, t.hasRedeal = f.bool("redeal")
+	return t
+}
+
+// options lays the fields given over the variant's defaults;
+// engine.Options.Validate alone decides whether the result is a game.
+func (t tableFields) options() (engine.Options, error) {
+	var variant engine.Variant
+	if err := variant.UnmarshalText([]byte(t.variant)); err != nil {
+		return engine.Options{}, badRequest("unknown variant %q", t.variant)
+	}
+	o := engine.DefaultOptions(variant)
+	if t.hasPlayers {
+		o.Players = int(t.players)
+	}
+	if t.hasPairs {
+		o.Pairs = t.pairs
+	}
+	if t.hasRedeal {
+		o.Redeal = t.redeal
+	}
+	if t.hasTarget {
+		o.Target = int(t.target)
+	}
+	if err := o.Validate(); err != nil {
+		return engine.Options{}, err
+	}
+	return o, nil
 }

@@ -1,11 +1,9 @@
 package api
 
 import (
-	"math"
 	"net/http"
 	"strings"
 
-	"tessera/engine"
 	"tessera/functions/game"
 )
 
@@ -33,12 +31,7 @@ func decodeTournament(body []byte) (game.TournamentRequest, error) {
 	format, hasFormat := f.str("format")
 	f.require("format", hasFormat)
 	rounds, hasRounds := f.int("rounds", 1, maxRounds)
-	vname, hasVariant := f.str("variant")
-	f.require("variant", hasVariant)
-	players, hasPlayers := f.int("players", math.MinInt32, math.MaxInt32)
-	pairs, hasPairs := f.bool("pairs")
-	target, hasTarget := f.int("target", math.MinInt32, math.MaxInt32)
-	redeal, hasRedeal := f.bool("redeal")
+	table := f.table()
 	moveTime, hasMoveTime := f.int("moveTime", game.MinMoveTime, game.MaxMoveTime)
 	f.require("moveTime", hasMoveTime)
 	roundTime, hasRoundTime := f.int("roundTime", minRoundTime, maxRoundTime)
@@ -49,26 +42,11 @@ func decodeTournament(body []byte) (game.TournamentRequest, error) {
 	if err := f.done(); err != nil {
 		return req, err
 	}
-	var variant engine.Variant
-	if err := variant.UnmarshalText([]byte(vname)); err != nil {
-		return req, badRequest("unknown variant %q", vname)
-	}
-	o := engine.DefaultOptions(variant)
-	if hasPlayers {
-		o.Players = int(players)
-	}
-	if hasPairs {
-		o.Pairs = pairs
-	}
-	if hasRedeal {
-		o.Redeal = redeal
-	}
-	if hasTarget {
-		o.Target = int(target)
-	}
-	if err := o.Validate(); err != nil {
+	o, err := table.options()
+	if err != nil {
 		return req, err
 	}
+	variant := o.Variant
 	if req.Name, err = cleanNameOf(name, maxLeagueName); err != nil {
 		return req, err
 	}

@@ -3,7 +3,6 @@ package game
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -115,23 +114,10 @@ func (l *League) members() int {
 	return n
 }
 
-func encodeLeague(l *League) ([]byte, error) {
-	b, err := json.Marshal(l)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte{leagueFormat}, b...), nil
-}
+func encodeLeague(l *League) ([]byte, error) { return encodeJSONItem(leagueFormat, l) }
 
 func decodeLeague(b []byte) (*League, error) {
-	if len(b) < 1 || b[0] != leagueFormat {
-		return nil, fmt.Errorf("%w: league: unknown format", engine.ErrCorrupt)
-	}
-	var l League
-	if err := json.Unmarshal(b[1:], &l); err != nil || l.ID == "" {
-		return nil, fmt.Errorf("%w: league: %v", engine.ErrCorrupt, err)
-	}
-	return &l, nil
+	return decodeJSONItem(b, leagueFormat, "league", func(l *League) string { return l.ID })
 }
 
 // LoadLeague reads league id: store.ErrNotFound when there is none.

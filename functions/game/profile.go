@@ -117,23 +117,33 @@ func (p *Profile) Pool(pool string) PoolStats {
 	return PoolStats{Mu: r.Mu, Sigma: r.Sigma}
 }
 
-func encodeProfile(p *Profile) ([]byte, error) {
-	b, err := json.Marshal(p)
+// The room's items (profiles, leagues, tournaments) are a format byte and
+// the JSON of their value: encodeJSONItem and decodeJSONItem.
+func encodeJSONItem(format byte, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return append([]byte{profileFormat}, b...), nil
+	return append([]byte{format}, b...), nil
 }
 
+// decodeJSONItem reads an item of format (what names it in errors); one
+// without an id is corrupt.
+func decodeJSONItem[T any](b []byte, format byte, what string, id func(*T) string) (*T, error) {
+	if len(b) < 1 || b[0] != format {
+		return nil, fmt.Errorf("%w: %s: unknown format", engine.ErrCorrupt, what)
+	}
+	var v T
+	if err := json.Unmarshal(b[1:], &v); err != nil || id(&v) == "" {
+		return nil, fmt.Errorf("%w: %s: %v", engine.ErrCorrupt, what, err)
+	}
+	return &v, nil
+}
+
+func encodeProfile(p *Profile) ([]byte, error) { return encodeJSONItem(profileFormat, p) }
+
 func decodeProfile(b []byte) (*Profile, error) {
-	if len(b) < 1 || b[0] != profileFormat {
-		return nil, fmt.Errorf("%w: profile: unknown format", engine.ErrCorrupt)
-	}
-	var p Profile
-	if err := json.Unmarshal(b[1:], &p); err != nil || p.ID == "" {
-		return nil, fmt.Errorf("%w: profile: %v", engine.ErrCorrupt, err)
-	}
-	return &p, nil
+	return decodeJSONItem(b, profileFormat, "profile", func(p *Profile) string { return p.ID })
 }
 
 // PoolOf is the rating pool of a game's options (API.md "Ratings"), ""

@@ -197,23 +197,10 @@ func (t *Tournament) entry() (store.Entry, error) {
 	return store.Entry{List: tourList, Rank: time.Unix(0, t.CreatedAt).UTC().Format(roomRankTime) + t.ID, Card: card}, nil
 }
 
-func encodeTournament(t *Tournament) ([]byte, error) {
-	b, err := json.Marshal(t)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte{tournamentFormat}, b...), nil
-}
+func encodeTournament(t *Tournament) ([]byte, error) { return encodeJSONItem(tournamentFormat, t) }
 
 func decodeTournament(b []byte) (*Tournament, error) {
-	if len(b) < 1 || b[0] != tournamentFormat {
-		return nil, fmt.Errorf("%w: tournament: unknown format", engine.ErrCorrupt)
-	}
-	var t Tournament
-	if err := json.Unmarshal(b[1:], &t); err != nil || t.ID == "" {
-		return nil, fmt.Errorf("%w: tournament: %v", engine.ErrCorrupt, err)
-	}
-	return &t, nil
+	return decodeJSONItem(b, tournamentFormat, "tournament", func(t *Tournament) string { return t.ID })
 }
 
 // LoadTournament reads tournament id (store.ErrNotFound when none).
