@@ -269,7 +269,7 @@ func testReminderIsNotedOnce(t *testing.T, st store.Store) {
 	}
 	item := s.stored(id)
 	g, err := game.OpenStored(id, item)
-	if err != nil || !g.Seats[turn].Reminded || item.Version != v.Version {
+	if err != nil || g.Seats[turn].Reminded != 1 || item.Version != v.Version {
 		t.Fatalf("after the reminder: reminded %v, version %d (was %d), %v", g.Seats[turn].Reminded, item.Version, v.Version, err)
 	}
 	if !item.Due.Equal(time.Unix(g.Seats[turn].Since+400, 0)) {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -21,19 +22,23 @@ type privateProfile struct {
 	Vacation vacation `json:"vacation"`
 }
 
-// vacation is the private profile's vacation. Vacations themselves come
-// with the issue that builds them: until then every key has its whole
-// yearly budget and none is on vacation.
+// vacation is the private profile's vacation (API.md "Vacation").
 type vacation struct {
 	BudgetDays int     `json:"budgetDays"`
 	Until      *string `json:"until"`
 }
 
-func private(p *game.Profile) *privateProfile {
+func private(p *game.Private) *privateProfile {
 	if p == nil {
 		return nil
 	}
-	return &privateProfile{ID: p.ID, Name: p.Name, Since: p.Since.UTC().Format(time.RFC3339), Vacation: vacation{BudgetDays: 7}}
+	out := &privateProfile{ID: p.ID, Name: p.Name, Since: p.Since.UTC().Format(time.RFC3339),
+		Vacation: vacation{BudgetDays: p.Vacation.BudgetDays}}
+	if !p.Vacation.Until.IsZero() {
+		u := p.Vacation.Until.UTC().Format(time.RFC3339)
+		out.Vacation.Until = &u
+	}
+	return out
 }
 
 // publicProfile is GET /api/players/{id}.
@@ -100,7 +105,58 @@ func (h *Handler) putProfile(c *call, body []byte) {
 	if !ok {
 		return
 	}
-	p, err := h.svc.SetName(c.r.Context(), hash, name)
+	if _, err := h.svc.SetName(c.r.Context(), hash, name); err != nil {
+		c.fail(err)
+		return
+	}
+	h.writePrivate(c, hash)
+}
+
+// writePrivate answers the key's private profile.
+func (h *Handler) writePrivate(c *call, hash []byte) {
+	p, err := h.svc.MyPrivate(c.r.Context(), hash)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeJSON(http.StatusOK, private(p))
+}
+
+// decodeVacation reads POST /api/me/vacation's body: the days (checked
+// against the budget by the service).
+func decodeVacation(body []byte) (int, error) {
+	obj, err := parseObject(body)
+	if err != nil {
+		return 0, err
+	}
+	f := fields{obj: obj, what: "the body"}
+	days, ok := f.int("days", 1, game.VacationMaxDays)
+	f.require("days", ok)
+	if err := f.done(); err != nil {
+		return 0, err
+	}
+	return int(days), nil
+}
+
+// vacation is POST and DELETE /api/me/vacation.
+func (h *Handler) vacation(c *call, body []byte) {
+	hash, ok := c.playerKey()
+	if !ok {
+		return
+	}
+	var p *game.Private
+	var err error
+	if c.r.Method == http.MethodPost {
+		var days int
+		if days, err = decodeVacation(body); err == nil {
+			p, err = h.svc.TakeVacation(c.r.Context(), hash, days)
+		}
+	} else {
+		p, err = h.svc.EndVacation(c.r.Context(), hash)
+	}
+	if err == nil && p == nil {
+		err = fmt.Errorf("%w: take a seat or set your name first", game.ErrNotEligible)
+	}
 	if err != nil {
 		c.fail(err)
 		return
@@ -205,6 +261,8 @@ func communityRoute(path string) (route, string) {
 	switch path {
 	case "/api/me/profile":
 		return routeProfile, ""
+	case "/api/me/vacation":
+		return routeVacation, ""
 	case "/api/lobby":
 		return routeLobby, ""
 	}

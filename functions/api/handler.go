@@ -88,6 +88,7 @@ const (
 	routeTournament
 	routeEntries
 	routeStart
+	routeVacation
 )
 
 // allowed is each route's methods.
@@ -98,14 +99,14 @@ var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.Met
 	routeLeagues: {http.MethodPost}, routeLeague: {http.MethodGet}, routeLeagueMembers: {http.MethodPost},
 	routeLeagueMember: {http.MethodDelete}, routeLeagueInvite: {http.MethodPost},
 	routeTournaments: {http.MethodPost}, routeTournament: {http.MethodGet}, routeEntries: {http.MethodPost, http.MethodDelete},
-	routeStart: {http.MethodPost}}
+	routeStart: {http.MethodPost}, routeVacation: {http.MethodPost, http.MethodDelete}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
 	routeProfile: "profile", routePlayer: "player", routeLobby: "lobby", routeBoard: "leaderboard",
 	routeLeagues: "leagues", routeLeague: "league", routeLeagueMembers: "leagueMembers", routeLeagueMember: "leagueMember",
 	routeLeagueInvite: "leagueInvite", routeTournaments: "tournaments", routeTournament: "tournament",
-	routeEntries: "entries", routeStart: "start"}
+	routeEntries: "entries", routeStart: "start", routeVacation: "vacation"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -246,6 +247,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.rematch(c, body)
 	case routeProfile:
 		h.putProfile(c, body)
+	case routeVacation:
+		h.vacation(c, body)
 	case routeLeagues:
 		h.createLeague(c, body)
 	case routeLeagueMembers:

@@ -26,7 +26,10 @@ type meGame struct {
 	League *string `json:"league"`
 	// Tournament is an addition too: the tournament it is a game of, or null.
 	Tournament *string `json:"tournament"`
-	updated    time.Time
+	// Vacations is an addition: per seat, when its key's vacation ends
+	// (null: none), as the view's seats[].vacation.
+	Vacations []*string `json:"vacations"`
+	updated   time.Time
 }
 
 // maxMeGames is the most games /api/me lists (API.md).
@@ -108,6 +111,12 @@ func (h *Handler) me(c *call) {
 			} else {
 				g.Names = append(g.Names, nil)
 			}
+			var until *string
+			if v := st.Seats[s].Vacation; v != 0 && g.Status != engine.StatusFinished {
+				u := time.Unix(v, 0).UTC().Format(time.RFC3339)
+				until = &u
+			}
+			g.Vacations = append(g.Vacations, until)
 		}
 		games = append(games, g)
 	}
@@ -115,12 +124,12 @@ func (h *Handler) me(c *call) {
 	if len(games) > maxMeGames {
 		games = games[:maxMeGames]
 	}
-	var player *game.Profile
+	var player *game.Private
 	if p.Player != "" {
 		pr, _, err := h.svc.LoadProfile(ctx, p.Player)
 		switch {
 		case err == nil:
-			player = pr
+			player = &game.Private{Profile: pr, Vacation: p.Vac.Status(h.svc.Now(), pr.Since)}
 		case !errors.Is(err, store.ErrNotFound): // none yet: a crash between the record and the profile
 			c.fail(err)
 			return

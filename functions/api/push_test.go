@@ -347,3 +347,141 @@ func TestARoundBeginsWithAPush(t *testing.T) {
 		}
 	}
 }
+
+// newClockPushServer is newPushServer on a clock the test moves, started
+// at the real time (a push service checks the VAPID token's expiry, which
+// the server signs from its clock).
+func newClockPushServer(t *testing.T, st store.Store, seed uint64) (*server, *testClock) {
+	t.Helper()
+	s := newServer(t, st, seed)
+	clock := &testClock{now: time.Now().Truncate(time.Second)}
+	s.h = New(Config{Store: st, Rand: seededReader(seed), Logger: s.h.(*Handler).log, Now: clock.Now,
+		Push: &PushConfig{Insecure: true, Subject: "mailto:tests@tessera.invalid"}})
+	return s, clock
+}
+
+// kinds counts a device's messages by kind.
+func kinds(msgs []game.Message) map[string]int {
+	out := map[string]int{}
+	for _, m := range msgs {
+		out[m.Kind]++
+	}
+	return out
+}
+
+// The reminder reaches the device of the seat that must act when a
+// quarter of its moveTime is left, and again at a tenth when that is more
+// than an hour before the deadline (11 h: 66 minutes); with one hour to
+// move, only once (API.md "Push").
+func TestRemindersReachTheDevice(t *testing.T) {
+	svc := pushService{t, testenv.WebPush(t)}
+	for _, c := range []struct {
+		moveTime int
+		want     int
+	}{{11 * 3600, 2}, {3600, 1}} {
+		s, clock := newClockPushServer(t, memory.New(), 350)
+		key := s.vapidKey()
+		subs := map[string]string{}
+		for _, k := range []string{keyAna, keyBea} {
+			sub, hash := svc.subscribe(key)
+			subs[k] = hash
+			if r := s.do("PUT", "/api/me/push", sub, k); r.status != 204 {
+				t.Fatalf("PUT /api/me/push: %d", r.status)
+			}
+		}
+		id, keys := s.twoPlayers(c.moveTime)
+		turn := *s.vacationView(id, "").Hand.Turn
+		hash := subs[keys[turn]]
+		before := kinds(svc.received(hash))["reminder"]
+		mt := time.Duration(c.moveTime) * time.Second
+		clock.Add(mt - mt/4)
+		h := s.h.(*Handler)
+		if _, err := h.svc.Sweep(t.Context(), "test"); err != nil {
+			t.Fatal(err)
+		}
+		clock.Add(mt/4 - mt/10)
+		if _, err := h.svc.Sweep(t.Context(), "test"); err != nil {
+			t.Fatal(err)
+		}
+		got := svc.received(hash)
+		if n := kinds(got)["reminder"] - before; n != c.want {
+			t.Errorf("moveTime %d: %d reminders, want %d (%+v)", c.moveTime, n, c.want, got)
+		}
+		for _, m := range got {
+			if m.Kind == "reminder" && (m.Game != id || m.Title == "" || m.Body == "") {
+				t.Errorf("a reminder %+v", m)
+			}
+		}
+		if n := kinds(svc.received(subs[keys[1-turn]]))["reminder"]; n != 0 {
+			t.Errorf("the seat that need not act got %d reminders", n)
+		}
+	}
+}
+
+// A key on vacation gets no push but the match's end (API.md "Vacation").
+func TestNoPushButTheEndWhileOnVacation(t *testing.T) {
+	svc := pushService{t, testenv.WebPush(t)}
+	s, _ := newClockPushServer(t, memory.New(), 351)
+	key := s.vapidKey()
+	hashes := map[string]string{}
+	for _, k := range []string{keyAna, keyBea} {
+		sub, hash := svc.subscribe(key)
+		hashes[k] = hash
+		if r := s.do("PUT", "/api/me/push", sub, k); r.status != 204 {
+			t.Fatalf("PUT /api/me/push: %d", r.status)
+		}
+	}
+	r := s.do("POST", "/api/games", `{"variant":"fiveup","players":2,"target":5,"name":"Ana","key":"`+keyAna+`","moveTime":3600}`, "")
+	var a seatAnswerJSON
+	json.Unmarshal(r.body, &a)
+	id := mustView(t, a.Game).ID
+	if r := s.do("POST", "/api/games/"+id+"/seats", `{"name":"Bea","key":"`+keyBea+`"}`, ""); r.status != 201 {
+		t.Fatalf("join: %d", r.status)
+	}
+	v := s.poll(id, keyAna)
+	if *v.Hand.Turn != 0 {
+		t.Fatalf("Bea leads with this seed: Ana must")
+	}
+	svc.received(hashes[keyBea]) // what came before is not the test's
+	play := func(key string) {
+		t.Helper()
+		lm := s.poll(id, key).You.Legal[0]
+		if r := s.do("POST", "/api/games/"+id+"/moves", `{"version":`+itoa(v.Version)+`,"type":"play","tile":[`+itoa(int64(lm.Tile[0]))+`,`+itoa(int64(lm.Tile[1]))+`],"end":"`+lm.End+`"}`, key); r.status != 200 {
+			t.Fatalf("move: %d %s", r.status, r.body)
+		}
+		v = s.poll(id, keyAna)
+	}
+	// On vacation, Bea's turn comes without a push.
+	s.vacation("POST", `{"days":2}`, keyBea, 200)
+	v = s.poll(id, keyAna)
+	play(keyAna)
+	if v.Status != "playing" || *v.Hand.Turn != 1 {
+		t.Fatalf("after Ana's move: %s, turn %v; want Bea's turn (another seed?)", v.Status, v.Hand.Turn)
+	}
+	if got := svc.received(hashes[keyBea]); len(got) != 0 {
+		t.Fatalf("Bea on vacation received %+v", got)
+	}
+	// She lets the computer play for her (a move: her vacation ends),
+	// goes on vacation again, and Ana plays to the end.
+	if r := s.do("POST", "/api/games/"+id+"/moves", `{"version":`+itoa(v.Version)+`,"type":"away"}`, keyBea); r.status != 200 {
+		t.Fatalf("away: %d %s", r.status, r.body)
+	}
+	s.vacation("POST", `{"days":2}`, keyBea, 200)
+	start := len(svc.received(hashes[keyBea]))
+	for moves := 0; moves < 200; moves++ {
+		if v = s.poll(id, keyAna); v.Status != "playing" {
+			break
+		}
+		play(keyAna)
+	}
+	if v.Status != "finished" {
+		t.Fatalf("the match did not end: %s", v.Status)
+	}
+	got := svc.received(hashes[keyBea])[start:]
+	if k := kinds(got); k["end"] != 1 || len(got) != 1 {
+		t.Errorf("Bea on vacation received %+v, want the end only", got)
+	}
+	if k := kinds(svc.received(hashes[keyAna])); k["end"] != 0 {
+		t.Errorf("Ana's own move ended it: no end push to her, got %d", k["end"])
+	}
+}

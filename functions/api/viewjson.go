@@ -129,6 +129,14 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 			b = appendRating(b, sm.Rating)
 			b = append(b, `,"ratingAfter":`...)
 			b = appendRating(b, sm.RatingAfter)
+			b = append(b, `,"vacation":`...)
+			if sm.Vacation.IsZero() || v.Status == engine.StatusFinished {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, '"')
+				b = sm.Vacation.UTC().AppendFormat(b, time.RFC3339)
+				b = append(b, '"')
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')

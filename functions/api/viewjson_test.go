@@ -67,6 +67,7 @@ type wireSeat struct {
 	Player      *string `json:"player"`
 	Rating      *int    `json:"rating"`
 	RatingAfter *int    `json:"ratingAfter"`
+	Vacation    *string `json:"vacation"`
 }
 
 type wireHand struct {
@@ -180,7 +181,12 @@ func wire(a *viewAnswer) *wireView {
 		w.Seats = make([]wireSeat, len(v.Seats))
 		for i, st := range v.Seats {
 			sm := a.seatMeta(st.Seat)
-			w.Seats[i] = wireSeat{st.Seat, st.Name, st.Team, st.Bot, st.Taken, st.Tiles, st.Away, idPtr(sm.Player), ratingPtr(sm.Rating), ratingPtr(sm.RatingAfter)}
+			var until *string
+			if !sm.Vacation.IsZero() && v.Status != engine.StatusFinished {
+				u := sm.Vacation.UTC().Format(time.RFC3339)
+				until = &u
+			}
+			w.Seats[i] = wireSeat{st.Seat, st.Name, st.Team, st.Bot, st.Taken, st.Tiles, st.Away, idPtr(sm.Player), ratingPtr(sm.Rating), ratingPtr(sm.RatingAfter), until}
 		}
 	}
 	w.Series.Matches, w.Series.Wins = a.series()

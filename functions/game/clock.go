@@ -37,13 +37,17 @@ func (s *Stored) AfterChange(m *engine.Match, b Before, now time.Time) {
 		dealt = dealt || e.Type == engine.EventDeal
 	}
 	noteFeats(s, log[min(b.LogLen, len(log)):])
+	finished := m.Status() == engine.StatusFinished
 	for i := range s.Seats {
 		a := &s.Seats[i]
+		if finished {
+			a.Vacation = 0 // a finished game's seats are nobody's holiday
+		}
 		switch {
-		case s.MoveTime == 0 || !Acting(m, i):
-			a.Since, a.Reminded = 0, false
+		case s.MoveTime == 0 || !Acting(m, i) || s.ClockStopped(i):
+			a.Since, a.Reminded = 0, 0
 		case a.Since == 0 || b.ToAct&(1<<i) == 0 || b.Away&(1<<i) != 0 || dealt:
-			a.Since, a.Reminded = now.Unix(), false
+			a.Since, a.Reminded = now.Unix(), 0
 		}
 	}
 	if len(log) > b.LogLen {
@@ -82,13 +86,42 @@ func (s *Stored) deadline() time.Time {
 	return d
 }
 
-// reminderOf is when seat i is reminded (a quarter of moveTime left);
-// zero for none or once it was.
+// ClockStopped reports whether seat i's clock waits for its key's
+// vacation to end (API.md "Vacation": games neither rated nor in a
+// tournament).
+func (s *Stored) ClockStopped(i int) bool {
+	return s.Seats[i].Vacation != 0 && !s.Rated && s.Tournament == ""
+}
+
+// reminderOf is when seat i is reminded next: when a quarter of moveTime
+// is left, and again when a tenth is if that is more than an hour before
+// the deadline (API.md "Push"); zero for none.
 func (s *Stored) reminderOf(i int) time.Time {
-	if s.Seats[i].Since == 0 || s.Seats[i].Reminded || s.MoveTime == 0 {
+	a := s.Seats[i]
+	if a.Since == 0 || s.MoveTime == 0 {
 		return time.Time{}
 	}
-	return time.Unix(s.Seats[i].Since+s.MoveTime-s.MoveTime/4, 0).UTC()
+	switch {
+	case a.Reminded == 0:
+		return time.Unix(a.Since+s.MoveTime-s.MoveTime/4, 0).UTC()
+	case a.Reminded == 1 && s.MoveTime/10 > 3600:
+		return time.Unix(a.Since+s.MoveTime-s.MoveTime/10, 0).UTC()
+	}
+	return time.Time{}
+}
+
+// remindedAt is how many of seat i's reminders are due at now.
+func (s *Stored) remindedAt(i int, now time.Time) int {
+	n := s.Seats[i].Reminded
+	for n < 2 {
+		r := s.reminderOf(i)
+		if r.IsZero() || now.Before(r) {
+			break
+		}
+		n++
+		s.Seats[i].Reminded = n
+	}
+	return n
 }
 
 // Due is when the game wants the sweeper next: the earliest reminder or
@@ -99,7 +132,11 @@ func (s *Stored) Due() time.Time {
 		d = time.Unix(s.SettleAt, 0).UTC() // settle.go: at once
 	}
 	for i := range s.Seats {
-		for _, t := range []time.Time{s.reminderOf(i), s.DeadlineOf(i)} {
+		var ends time.Time
+		if v := s.Seats[i].Vacation; v != 0 {
+			ends = time.Unix(v, 0).UTC() // vacation.go: the seat's vacation ends
+		}
+		for _, t := range []time.Time{s.reminderOf(i), s.DeadlineOf(i), ends} {
 			if !t.IsZero() && (d.IsZero() || t.Before(d)) {
 				d = t
 			}
@@ -128,6 +165,9 @@ func (s *Stored) Meta(id string, version int64, t time.Time) Meta {
 		Open: s.Open, Rated: s.Rated, Seats: make([]SeatMeta, len(s.Seats))}
 	for i, a := range s.Seats {
 		m.Seats[i] = SeatMeta{Player: a.Player, Rating: -1, RatingAfter: -1, Trophies: seatTrophies(a.Trophies)}
+		if a.Vacation != 0 {
+			m.Seats[i].Vacation = time.Unix(a.Vacation, 0).UTC()
+		}
 		if s.Rated {
 			m.Seats[i].Rating, m.Seats[i].RatingAfter = a.Rating, a.RatingAfter
 		}
@@ -142,7 +182,8 @@ type SeatMeta struct {
 	Player      string
 	Rating      int
 	RatingAfter int
-	Trophies    []string // earned in this match (shown once it is finished)
+	Trophies    []string  // earned in this match (shown once it is finished)
+	Vacation    time.Time // when its key's vacation ends (zero: none)
 }
 
 // Meta is what the service adds to the rules' view of a game (package api

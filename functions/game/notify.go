@@ -272,6 +272,9 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, s
 			h.log.Warn("push: a player record does not decode", "gameId", id, "cause", err.Error())
 			continue
 		}
+		if p.Vac.Active(h.now()) && msg.Kind != "end" {
+			continue // on vacation: no push but the end (API.md "Vacation")
+		}
 		var payloads [numLangs][]byte
 		for l := range numLangs {
 			payloads[l], _ = json.Marshal(msg.In(l))

@@ -146,6 +146,10 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 		if err := h.seatProfile(ctx, st, m, 0, hash, req.Name); err != nil {
 			return Answer{}, err
 		}
+		if err := h.seatVacations(ctx, st); err != nil {
+			return Answer{}, err
+		}
+		st.AfterChange(m, Snapshot(m), now) // a clock the vacation stops
 	}
 	for attempt := 0; ; attempt++ {
 		id, err := NewGameID(h.rand)
@@ -231,6 +235,9 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 			if err := h.seatProfile(ctx, g.State, m, seat, hash, req.Name); err != nil {
 				return Answer{}, err
 			}
+			if err := h.seatVacations(ctx, g.State); err != nil {
+				return Answer{}, err
+			}
 		}
 		if req.Key != "" && !recorded {
 			// The record first: see player.go.
@@ -287,12 +294,21 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 		return Answer{}, notHeld(m, seat, req.Move, err)
 	}
 	g.State.Remember(seat, req.MoveID)
+	// A move of any type ends its key's vacation (API.md "Vacation"):
+	// here in this change, then in the key's other games.
+	back := g.State.Seats[seat].Vacation != 0
+	g.State.Seats[seat].Vacation = 0
 	item, err := h.saveAfterBots(ctx, op, id, g, m, was)
 	if errors.Is(err, store.ErrConflict) {
 		return h.lostRace(ctx, id, seat, req.MoveID)
 	}
 	if err != nil {
 		return Answer{}, err
+	}
+	if back {
+		if _, err := h.EndVacation(ctx, g.State.Seats[seat].TokenHash); err != nil {
+			h.log.Warn("vacation: not ended by a move", "gameId", id, "cause", LogCause(err))
+		}
 	}
 	h.Notify(ctx, op.Host, id, item.Version, m, g.State, was, g.State.Seats[seat].TokenHash)
 	h.settleNow(ctx, op.Host, id, g.State)
@@ -445,6 +461,9 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 		st.Seats[s].Rating, st.Seats[s].Reliability, st.Seats[s].RatingAfter = -1, -1, -1
 	}
 	if err := h.rateSeats(ctx, st, m); err != nil {
+		return false, err
+	}
+	if err := h.seatVacations(ctx, st); err != nil {
 		return false, err
 	}
 	if st.League != "" { // a rematch of a league game is one

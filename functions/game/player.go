@@ -35,9 +35,13 @@ import (
 // record does not list.
 //
 // Format 3 adds the key's public player id after the devices: a length
-// byte (0 or idBytes) and its bytes (profile.go).
+// byte (0 or idBytes) and its bytes (profile.go). Format 4 adds the
+// vacation after it (vacation.go): a flags byte (1 the budget was
+// written, 2 its games are still to be told), the budget's days byte,
+// the 30-day periods credited uvarint, the vacation's start and end
+// varints (Unix seconds; 0 none) and its days byte.
 const (
-	PlayerFormat  = 3
+	PlayerFormat  = 4
 	PlayerFormat2 = 2
 	PlayerFormat1 = 1
 	// maxPlayerGames bounds the games a record lists: one LoadMany.
@@ -65,6 +69,7 @@ type Record struct {
 	Games   []string // most recently joined first
 	Devices []Device // oldest first
 	Player  string   // the public player id; "" before the key has a profile
+	Vac     Vacation
 }
 
 // Device is one push subscription, and the language of its texts.
@@ -153,7 +158,8 @@ func EncodePlayer(p *Record) []byte {
 		b = append(b, d.Auth...)
 		b = append(b, byte(d.Lang))
 	}
-	return appendID(b, p.Player)
+	b = appendID(b, p.Player)
+	return p.Vac.append(b)
 }
 
 func DecodePlayer(b []byte) (*Record, error) {
@@ -190,6 +196,9 @@ func DecodePlayer(b []byte) (*Record, error) {
 	}
 	if format >= 3 {
 		p.Player = r.id("player id")
+	}
+	if format >= 4 {
+		p.Vac.read(r)
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing data")
@@ -232,10 +241,14 @@ func (h *Service) UpdatePlayer(ctx context.Context, hash []byte, change func(*Re
 			return nil
 		}
 		now := h.now()
+		var due time.Time // a record is due only while its games are to be told of a vacation
+		if p.Vac.Pending {
+			due = now
+		}
 		if version == 0 {
-			err = h.store.Create(ctx, id, EncodePlayer(p), now, time.Time{}, recordExpiry(p, now)) // a record is never due
+			err = h.store.Create(ctx, id, EncodePlayer(p), now, due, recordExpiry(p, now))
 		} else {
-			err = h.store.Save(ctx, id, EncodePlayer(p), version, now, time.Time{}, recordExpiry(p, now))
+			err = h.store.Save(ctx, id, EncodePlayer(p), version, now, due, recordExpiry(p, now))
 		}
 		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
 			return err

@@ -63,6 +63,10 @@ import (
 //	  feats (trophies.go); the trophies it earned, a uint16 mask,
 //	  big-endian; with flag 16, the seat's μ and σ before and after the match:
 //	  four float64, big-endian
+//	with flag 32 (a seat's key is on vacation), per seat: when its vacation
+//	  ends, Unix seconds varint (0: none)
+//
+// The reminded byte counts the seat's reminders this turn (0, 1 or 2).
 //
 // Format 4 is still read (as a game of none of these).
 const (
@@ -85,6 +89,7 @@ const (
 	flagSettling = 4
 	flagSettled  = 8
 	flagResult   = 16
+	flagVacation = 32
 )
 
 // moveDigest is a remembered moveId.
@@ -126,7 +131,10 @@ type SeatAuth struct {
 	TokenHash []byte       // nil for a free or computer seat
 	Moves     []moveDigest // oldest first
 	Since     int64        // Unix seconds it has had to act; 0: it need not
-	Reminded  bool         // its reminder for this turn went out
+	Reminded  int          // its reminders for this turn that went out (0, 1: a quarter left, 2: a tenth)
+	// Vacation is when the vacation of the key holding the seat ends
+	// (Unix seconds; 0: none): vacation.go.
+	Vacation int64
 	// Player is the public id of the key holding the seat ("" for none);
 	// Rating and Reliability are what its profile showed when it sat
 	// down (rated games; -1 for none), RatingAfter its shown rating after
@@ -191,11 +199,7 @@ func EncodeStored(s *Stored) []byte {
 	}
 	for _, a := range s.Seats {
 		b = binary.AppendVarint(b, a.Since)
-		if a.Reminded {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		b = append(b, byte(a.Reminded))
 	}
 	b = binary.AppendUvarint(b, uint64(s.MoveTime))
 	b = appendID(b, s.Next)
@@ -215,7 +219,7 @@ func EncodeStored(s *Stored) []byte {
 		on   bool
 		flag byte
 	}{{s.Open, flagOpen}, {s.Rated, flagRated}, {s.Settle == SettlePending, flagSettling},
-		{s.Settle == SettleDone, flagSettled}, {s.HasResult, flagResult}} {
+		{s.Settle == SettleDone, flagSettled}, {s.HasResult, flagResult}, {s.onVacation(), flagVacation}} {
 		if f.on {
 			flags |= f.flag
 		}
@@ -243,7 +247,22 @@ func EncodeStored(s *Stored) []byte {
 			}
 		}
 	}
+	if s.onVacation() {
+		for _, a := range s.Seats {
+			b = binary.AppendVarint(b, a.Vacation)
+		}
+	}
 	return b
+}
+
+// onVacation reports whether a seat's key is on vacation.
+func (s *Stored) onVacation() bool {
+	for _, a := range s.Seats {
+		if a.Vacation != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func appendID(b []byte, id string) []byte {
@@ -357,7 +376,7 @@ func DecodeStored(b []byte) (*Stored, error) {
 	}
 	for i := range s.Seats {
 		s.Seats[i].Since = r.varint("since")
-		s.Seats[i].Reminded = r.count("reminded", 1) == 1
+		s.Seats[i].Reminded = r.count("reminded", 2)
 	}
 	s.MoveTime = r.uvarint("moveTime", MaxMoveTime)
 	s.Next, s.Previous = r.id("next"), r.id("previous")
@@ -375,7 +394,7 @@ func DecodeStored(b []byte) (*Stored, error) {
 		s.Seats[i].Rating, s.Seats[i].Reliability, s.Seats[i].RatingAfter = -1, -1, -1
 	}
 	if format == StoredFormat {
-		flags := r.count("flags", 31)
+		flags := r.count("flags", 63)
 		s.Open, s.Rated, s.HasResult = flags&flagOpen != 0, flags&flagRated != 0, flags&flagResult != 0
 		switch {
 		case flags&flagSettling != 0:
@@ -404,6 +423,11 @@ func DecodeStored(b []byte) (*Stored, error) {
 				if r.err == nil {
 					a.Before, a.After = rating.Rating{Mu: f[0], Sigma: f[1]}, rating.Rating{Mu: f[2], Sigma: f[3]}
 				}
+			}
+		}
+		if flags&flagVacation != 0 {
+			for i := range s.Seats {
+				s.Seats[i].Vacation = r.varint("vacation")
 			}
 		}
 	}

@@ -134,6 +134,9 @@ func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 	if lid, ok := strings.CutPrefix(id, "league-"); ok {
 		return true, h.SweepLeague(ctx, lid)
 	}
+	if strings.HasPrefix(id, "player-") {
+		return true, h.SweepVacation(ctx, id)
+	}
 	var t Thinking // one game's budget, as one request's
 	for attempt := 0; attempt < TimeoutAttempts; attempt++ {
 		g, err := h.Load(ctx, id)
@@ -153,6 +156,9 @@ func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 		if err != nil || done {
 			return done, err
 		}
+		if did, err := h.endVacations(ctx, id, g); did || err != nil {
+			return did, err
+		}
 		did, err := h.remind(ctx, host, id, g)
 		if errors.Is(err, store.ErrConflict) {
 			continue
@@ -169,9 +175,8 @@ func (h *Service) remind(ctx context.Context, host, id string, g *Loaded) (bool,
 	now := h.now()
 	var seats []int
 	for i := range g.State.Seats {
-		if r := g.State.reminderOf(i); !r.IsZero() && !now.Before(r) {
-			g.State.Seats[i].Reminded = true
-			seats = append(seats, i)
+		if was := g.State.Seats[i].Reminded; g.State.remindedAt(i, now) > was {
+			seats = append(seats, i) // one reminder, however many fell due
 		}
 	}
 	due := g.State.Due()

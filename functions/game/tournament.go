@@ -532,6 +532,9 @@ func (h *Service) makeTableGame(ctx context.Context, t *Tournament, tb TourTable
 			st.Seats[s].Rating = rating.Shown(ps)
 		}
 	}
+	if err := h.seatVacations(ctx, st); err != nil { // shown; the clocks run
+		return nil, false, err
+	}
 	now := h.now()
 	st.AfterChange(m, Before{}, now)
 	st.Match = engine.Encode(m)

@@ -35,6 +35,8 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"GET", "/api/push", "PlayerFunction"},
 	{"POST", "/api/games/{id}/rematch", "MoveFunction"},
 	{"PUT", "/api/me/profile", "PlayerFunction"},
+	{"POST", "/api/me/vacation", "PlayerFunction"},
+	{"DELETE", "/api/me/vacation", "PlayerFunction"},
 	{"POST", "/api/leagues", "PlayerFunction"},
 	{"GET", "/api/leagues/{id}", "PlayerFunction"},
 	{"POST", "/api/leagues/{id}/members", "PlayerFunction"},
