@@ -31,7 +31,9 @@ const pages = {
       // after a tap on a tile, or in a hand's summary
       'prompt.chooseEnd', 'board.leadHere', 'board.playOn', 'board.playOnPips', 'count.',
       'invite.', 'game.privateWarn', 'game.keyNote', 'game.awayNote', 'game.awayBtn', 'game.copyPrivate', 'game.privateLink', 'game.inviteLink',
-      'game.shareInvite', 'game.confirm', 'game.redeal', 'game.keep', 'game.backBtn', 'game.handResult', 'game.sheet', 'game.startPage'],
+      'game.shareInvite', 'game.confirm', 'game.redeal', 'game.keep', 'game.backBtn', 'game.handResult', 'game.sheet', 'game.startPage',
+      // at a match's end
+      'won.', 'trophy.'],
   },
   start: { js: 'start.js', css: ['style.css', 'start.css'], html: 'index.html' },
   rules: { js: 'rulespage.js', html: 'rules.html' },
@@ -63,8 +65,16 @@ const common = { bundle: true, minify: true, write: false, charset: 'utf8', lega
 async function build() {
   const out = {};
   for (const [name, page] of Object.entries(pages)) {
-    const js = await esbuild.build({ ...common, entryPoints: [path.join(assets, page.js)], format: 'esm', target: ['es2020'], outfile: `${name}.js` });
-    out[`${name}.js`] = js.outputFiles[0].contents;
+    // Split: a module the page imports with import() is a chunk of its
+    // own, fetched when asked for (it must import nothing the page's
+    // bundle holds, or a shared chunk would join the first load).
+    const js = await esbuild.build({ ...common, entryPoints: { [name]: path.join(assets, page.js) }, format: 'esm', target: ['es2020'],
+      splitting: true, outdir: dist, chunkNames: `${name}-[name]-[hash]` });
+    for (const f of js.outputFiles) out[path.basename(f.path)] = f.contents;
+    const entry = js.outputFiles.find((f) => path.basename(f.path) === `${name}.js`);
+    if (js.outputFiles.some((f) => f !== entry && entry.text.includes(`from"./${path.basename(f.path)}"`))) {
+      throw new Error(`${name}.js imports a shared chunk statically: its first load would grow by a request`);
+    }
     // One sheet per page: the sheets concatenated, then minified.
     if (page.css) {
       const css = page.css.map((f) => fs.readFileSync(path.join(assets, f), 'utf8')).join('\n');
@@ -72,7 +82,7 @@ async function build() {
       out[`${name}.css`] = sheet.outputFiles[0].contents;
     }
     const html = fs.readFileSync(path.join(here, 'static', page.html), 'utf8');
-    const text = new TextDecoder().decode(js.outputFiles[0].contents);
+    const text = js.outputFiles.map((f) => f.text).join('\n');
     for (const lang of LANGS) {
       const catalog = JSON.parse(fs.readFileSync(path.join(i18n, `${lang}.json`), 'utf8'));
       const part = {}, later = {};
@@ -103,5 +113,6 @@ if (process.argv.includes('--check')) {
   }
 } else {
   fs.mkdirSync(dist, { recursive: true });
+  for (const f of fs.readdirSync(dist)) if (!(f in files)) fs.rmSync(path.join(dist, f)); // an older chunk's name
   for (const [name, body] of Object.entries(files)) fs.writeFileSync(path.join(dist, name), body);
 }

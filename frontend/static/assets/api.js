@@ -105,6 +105,11 @@ export async function myGames(key) {
   return (await call('GET', '/api/me', { token: key })).data;
 }
 
+/** vacation(key, days) takes days of vacation; without days it ends one. -> the private profile. */
+export async function vacation(key, days) {
+  return (await call(days ? 'POST' : 'DELETE', '/api/me/vacation', { token: key, body: days ? { days } : {} })).data;
+}
+
 /** pushKey() -> the VAPID public key, or null when the server sends no pushes (404). */
 export async function pushKey() {
   try {

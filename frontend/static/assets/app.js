@@ -5,9 +5,8 @@ import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName, invitation, announcement } from './log.js';
-import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused } from './table.js';
+import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused, wonLink } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
-import { newPlays, replay, finish as finishReplay } from './replay.js';
 import { t, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
 
 const $ = (s) => document.querySelector(s);
@@ -89,6 +88,8 @@ function describePrompt() {
   else prompt(t('prompt.yourTurn'));
 }
 
+let replays = null, replaysAsked = false;
+
 function show(v, force) {
   if (view && v.id === view.id && v.version < view.version) return; // an older answer arriving late
   // The same version for the same seat is the same view: redrawing it would
@@ -96,7 +97,7 @@ function show(v, force) {
   const same = view && v.id === view.id && v.version === view.version && (v.you ? v.you.seat : null) === me();
   if (same && !force) return;
   const before = view;
-  finishReplay();
+  if (replays) replays.finish();
   view = v;
   if (selectedTile && (!view.you || !endsFor(view.you.legal, selectedTile).length)) selectedTile = null;
   if (token) putGame(id, { seat: me(), summary: summarize(view) });
@@ -109,7 +110,13 @@ function show(v, force) {
   tick();
   renderInfo($('#board-info'), view, me());
   drawBoard();
-  replay($('#board'), $('#table'), newPlays(before, view));
+  if (replays) replays.replay($('#board'), $('#table'), replays.newPlays(before, view));
+  else if (!replaysAsked) {
+    // Plays shown one by one come with later polls: their code is fetched
+    // once the first drawing is done, off the first load (docs/frontend.md).
+    replaysAsked = true;
+    import('./replay.js').then((m) => { replays = m; }, () => { replaysAsked = false; });
+  }
   drawHand();
   describePrompt();
   $('#confirm').hidden = !(view.you && view.you.confirm) || moving;
@@ -343,6 +350,10 @@ function showFinished() {
   const box = $('#finished-box');
   box.hidden = !(view.you && view.status === 'finished');
   $('#rematch-btn').textContent = t(view.next ? 'rematch.go' : 'rematch.play');
+  // The trophies this seat earned in the match, a link to its shelf.
+  const won = wonLink(view, me());
+  $('#won').hidden = !won || box.hidden;
+  $('#won').replaceChildren(won || '');
 }
 
 // "Take my seat back" shows while the computer plays for this seat; "let

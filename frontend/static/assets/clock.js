@@ -43,6 +43,11 @@ export function when(t0, now = Date.now()) {
   return `${new Intl.DateTimeFormat(locale(), { day: 'numeric', month: 'short' }).format(d)} ${hm}`;
 }
 
+/** day is a date as a person says it: "5 Dec", "5 dic". */
+export function day(t0) {
+  return new Intl.DateTimeFormat(locale(), { day: 'numeric', month: 'short' }).format(new Date(Date.parse(t0)));
+}
+
 /**
  * urgent: a deadline whose last tenth of moveTime (seconds) has come, or
  * that is under an hour away.

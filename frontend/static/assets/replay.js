@@ -1,8 +1,9 @@
 // replay.js: plays that arrive together are shown one after another: each
 // tile fades in, its seat is highlighted, a scoring play shows "+10" by the
 // tile and the score. A key or tap finishes; none with reduced motion.
-
-import { svg } from './render.js';
+// The game page loads it once its first drawing is done (a chunk of its
+// own, off the first load's budget: docs/frontend.md), so it imports
+// nothing the page's bundle holds.
 
 /** STEP_MS: how long each play of a batch is shown before the next. */
 export const STEP_MS = 400;
@@ -64,7 +65,8 @@ export function replay(board, table, plays) {
         const face = s.tile.querySelector('rect.face');
         const x = Number(face.getAttribute('x')) + Number(face.getAttribute('width')) / 2;
         const y = Number(face.getAttribute('y'));
-        const pop = svg('text', { class: 'points-pop', x, y, 'text-anchor': 'middle', 'font-size': '0.8', 'aria-hidden': 'true' }, root);
+        const pop = root.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'text'));
+        for (const [k, v] of Object.entries({ class: 'points-pop', x, y, 'text-anchor': 'middle', 'font-size': '0.8', 'aria-hidden': 'true' })) pop.setAttribute(k, v);
         pop.textContent = `+${s.play.points}`;
         const score = seat && seat.querySelector('.score');
         if (score) {

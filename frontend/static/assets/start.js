@@ -1,13 +1,13 @@
 // start.js: the start page. It builds a create request from the form (the
 // server checks it) and lists the games this device has a seat in.
 
-import { createGame, myGames, ApiError, errorText } from './api.js';
+import { createGame, myGames, vacation, ApiError, errorText } from './api.js';
 import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, isolate } from './mygames.js';
 import { ruleTitle } from './rules.js';
 import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
 import { syncPush } from './pushsync.js';
 import { qrSVG } from './qr.js';
-import { ago, left } from './clock.js';
+import { ago, left, day } from './clock.js';
 import { LEVELS, TARGET, VARIANTS, ORDER } from './config.js';
 import { t, loadLang, langSwitch, onLangChange } from './i18n.js';
 
@@ -141,6 +141,7 @@ async function submit(ev) {
 
 let serverGames = null; // the last /api/me answer's games, null before one
 let serverLeagues = {}; // league id -> name, from the same answer
+let me = null; // the key's private profile, from the same answer
 let showHidden = false;
 
 
@@ -152,7 +153,7 @@ function entries() {
   for (const g of serverGames || []) {
     listed.add(g.id);
     out.push({ id: g.id, seat: g.seat, variant: g.variant, status: g.status, yourTurn: g.yourTurn,
-      names: g.names, scores: g.scores, deadline: g.deadline, updatedAt: g.updatedAt, league: g.league, tournament: g.tournament });
+      names: g.names, scores: g.scores, deadline: g.deadline, updatedAt: g.updatedAt, league: g.league, tournament: g.tournament, vacations: g.vacations });
   }
   for (const [id, g] of Object.entries(local)) {
     const s = g.summary;
@@ -183,6 +184,7 @@ function gameLine(e, hidden) {
   const score = (e.scores || []).map((pts, k) => `${names.filter((_, i) => (pairs ? i % 2 : i) === k).join(t('team.join'))} ${pts}`).join(' · ');
   const bits = [score ? `${score} — ${who}` : who];
   if (e.yourTurn && e.deadline) bits.push(left(e.deadline));
+  (e.vacations || []).forEach((v, i) => { if (v && i !== e.seat) bits.push(t('mine.vacation', { name: names[i], date: day(v) })); });
   if (e.updatedAt) bits.push(ago(e.updatedAt));
   p.textContent = bits.join(' · ');
   const toggle = document.createElement('button');
@@ -240,13 +242,39 @@ function renderHome() {
   toggle.hidden = hiddenHere.length === 0;
   toggle.textContent = showHidden ? t('mine.hideHidden') : t('mine.showHidden', { n: hiddenHere.length });
   toggle.setAttribute('aria-expanded', String(showHidden));
+  renderVacation();
 }
+
+// ---- vacation (API.md "Vacation"): taken and ended from the inbox
+
+function renderVacation() {
+  const box = $('#vacation');
+  box.hidden = !me;
+  if (!me) return;
+  const v = me.vacation;
+  $('#vac-state').textContent = v.until ? t('vac.on', { date: day(v.until) }) : t('vac.budget', { n: v.budgetDays });
+  $('#vac-take').hidden = !!v.until;
+  $('#vac-days').max = v.budgetDays;
+  $('#vac-btn').textContent = t(v.until ? 'vac.end' : 'vac.take');
+  $('#vac-btn').disabled = !v.until && v.budgetDays < 1;
+}
+
+$('#vacation').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  try {
+    me = await vacation(playerKey(), me.vacation.until ? 0 : Number($('#vac-days').value));
+    await refreshHome();
+  } catch (e) {
+    $('#vac-state').textContent = errorText(e);
+  }
+});
 
 async function refreshHome() {
   try {
-    const me = await myGames(playerKey());
-    serverGames = me.games;
-    serverLeagues = Object.fromEntries((me.leagues || []).map((l) => [l.id, l.name]));
+    const ans = await myGames(playerKey());
+    serverGames = ans.games;
+    me = ans.player;
+    serverLeagues = Object.fromEntries((ans.leagues || []).map((l) => [l.id, l.name]));
     for (const g of serverGames) {
       const saved = getGame(g.id);
       if (!saved || saved.token !== playerKey()) putGame(g.id, { token: playerKey(), seat: g.seat });

@@ -1,7 +1,7 @@
 // table.js: the seats around the table, the status line, the scores and the
 // hand-end / match-end summary. It reads the view; it decides nothing.
 
-import { countdown, nextTick } from './clock.js';
+import { countdown, nextTick, day } from './clock.js';
 import { seatName, teamName, handEndText, closerOf, count, isolate, person, say } from './log.js';
 import { t, list } from './i18n.js';
 import { tileSVG, tileName, renderBoard } from './render.js';
@@ -57,6 +57,9 @@ function seatCard(view, s, me) {
   const sc = el('div', 'score', t(pairs(view) ? 'seat.scoreTeam' : 'seat.score', { score, target: view.options.target }));
   card.append(sc);
   if (s.away) card.append(el('div', 'flag away', t('seat.away')));
+  // Its key is on vacation (API.md): its clock may be stopped.
+  const vac = s.vacation ? t('seat.vacation', { date: day(s.vacation) }) : '';
+  if (vac) card.append(el('div', 'flag away', vac));
   if (hand && hand.turn === s.seat) card.append(el('div', 'flag', t(s.seat === me ? 'seat.yourTurn' : 'seat.toPlay')));
   if (hand && hand.deadline && (hand.turn === s.seat || (hand.confirming || []).includes(s.seat)) && !s.away) {
     const c = el('div', 'countdown');
@@ -68,6 +71,7 @@ function seatCard(view, s, me) {
   if (hand && hand.phase === 'confirm' && (hand.confirming || []).includes(s.seat)) card.append(el('div', 'flag', t('seat.redeal')));
   let label = t('seat.label', { name: s.taken ? seatName(view, s.seat, me) : t('seat.free'), n: s.tiles, score, target: view.options.target });
   if (s.away) label += t('seat.labelAway');
+  if (vac) label += ', ' + vac;
   if (hand && hand.turn === s.seat) label += t('seat.labelToPlay');
   card.setAttribute('aria-label', label);
   card.setAttribute('role', 'group');
@@ -257,6 +261,8 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
   const teams = [...new Set(view.seats.map((s) => s.team))];
   scores.textContent = t('summary.scores', { scores: teams.map((k) => `${teamName(view, k, me)} ${view.scores[k] ?? 0}`).join(' · '), target: view.options.target });
   panel.append(scores);
+  const won = finished && wonLink(view, me);
+  if (won) { const p = el('p', 'won'); p.append(won); panel.append(p); }
   const actions = el('div', 'actions');
   if (finished && onNewMatch) {
     const b = el('button', 'primary', t(view.next ? 'rematch.go' : 'rematch.play'));
@@ -274,6 +280,15 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
   const slot = el('div', 'new-match');
   slot.id = 'new-match-slot';
   panel.append(slot);
+}
+
+/** wonLink: the trophies seat me earned in a finished match, a link to its profile's shelf; null for none. */
+export function wonLink(view, me) {
+  const won = (view.trophies || []).filter((x) => x.seat === me).map((x) => t('trophy.' + x.id));
+  if (!won.length) return null;
+  const a = el('a', '', t('won.trophies', { list: list(won) }));
+  a.href = '/p/' + (view.seats[me] || {}).player;
+  return a;
 }
 
 /**
