@@ -53,11 +53,15 @@ func authenticate(g *game.Loaded, c *call, spectatorOK bool) (int, error) {
 	return seat, nil
 }
 
-// etag names a view: it changes with the version and differs by seat.
-func etag(version int64, seat int) string {
+// etag names a view: it changes with the version and differs by seat; a
+// seat's changes with the table talk's latest seq too (its view's chat).
+func etag(version int64, seat, chat int) string {
 	who := "x"
 	if seat >= 0 {
 		who = "s" + strconv.Itoa(seat)
+		if chat > 0 {
+			who += "-c" + strconv.Itoa(chat)
+		}
 	}
 	return `"v` + strconv.FormatInt(version, 10) + "-" + who + `"`
 }

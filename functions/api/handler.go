@@ -89,6 +89,7 @@ const (
 	routeEntries
 	routeStart
 	routeVacation
+	routeChat
 )
 
 // allowed is each route's methods.
@@ -99,14 +100,14 @@ var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.Met
 	routeLeagues: {http.MethodPost}, routeLeague: {http.MethodGet}, routeLeagueMembers: {http.MethodPost},
 	routeLeagueMember: {http.MethodDelete}, routeLeagueInvite: {http.MethodPost},
 	routeTournaments: {http.MethodPost}, routeTournament: {http.MethodGet}, routeEntries: {http.MethodPost, http.MethodDelete},
-	routeStart: {http.MethodPost}, routeVacation: {http.MethodPost, http.MethodDelete}}
+	routeStart: {http.MethodPost}, routeVacation: {http.MethodPost, http.MethodDelete}, routeChat: {http.MethodGet, http.MethodPost}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
 	routeProfile: "profile", routePlayer: "player", routeLobby: "lobby", routeBoard: "leaderboard",
 	routeLeagues: "leagues", routeLeague: "league", routeLeagueMembers: "leagueMembers", routeLeagueMember: "leagueMember",
 	routeLeagueInvite: "leagueInvite", routeTournaments: "tournaments", routeTournament: "tournament",
-	routeEntries: "entries", routeStart: "start", routeVacation: "vacation"}
+	routeEntries: "entries", routeStart: "start", routeVacation: "vacation", routeChat: "chat"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -139,6 +140,8 @@ func parseRoute(path string) (route, string) {
 		return routeMoves, id
 	case sub == "rematch":
 		return routeRematch, id
+	case sub == "chat":
+		return routeChat, id
 	}
 	return routeNone, ""
 }
@@ -230,6 +233,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case routeTournament:
 		h.tournament(c, id)
 		return
+	case routeChat:
+		if r.Method == http.MethodGet {
+			h.chat(c, nil)
+			return
+		}
 	}
 	body, err := readBody(r)
 	if err != nil {
@@ -249,6 +257,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.putProfile(c, body)
 	case routeVacation:
 		h.vacation(c, body)
+	case routeChat:
+		h.chat(c, body)
 	case routeLeagues:
 		h.createLeague(c, body)
 	case routeLeagueMembers:

@@ -28,7 +28,7 @@ func (h *Handler) poll(c *call) {
 		c.fail(err)
 		return
 	}
-	tag := etag(g.Item.Version, seat)
+	tag := etag(g.Item.Version, seat, g.State.Chat)
 	c.w.Header().Set("ETag", tag)
 	if notModified(c.r.Header.Values("If-None-Match"), tag) {
 		c.status = http.StatusNotModified

@@ -485,3 +485,61 @@ func TestNoPushButTheEndWhileOnVacation(t *testing.T) {
 		t.Errorf("Ana's own move ended it: no end push to her, got %d", k["end"])
 	}
 }
+
+// A message pushes kind chat to the other seats' devices, at most once per
+// device per game in 10 minutes, never to the sender nor to a key on
+// vacation (API.md "Chat").
+func TestTableTalkPushes(t *testing.T) {
+	svc := pushService{t, testenv.WebPush(t)}
+	s, clock := newClockPushServer(t, memory.New(), 352)
+	key := s.vapidKey()
+	hashes := map[string]string{}
+	for _, k := range []string{keyAna, keyBea} {
+		sub, hash := svc.subscribe(key)
+		hashes[k] = hash
+		if r := s.do("PUT", "/api/me/push", sub, k); r.status != 204 {
+			t.Fatalf("PUT /api/me/push: %d", r.status)
+		}
+	}
+	id, _ := s.twoPlayers(0)
+	svc.received(hashes[keyAna])
+	svc.received(hashes[keyBea])
+	seen := map[string]int{} // the device's messages already looked at
+	chats := func(k string) []game.Message {
+		var out []game.Message
+		all := svc.received(hashes[k])
+		for _, m := range all[seen[k]:] {
+			if m.Kind == "chat" {
+				out = append(out, m)
+			}
+		}
+		seen[k] = len(all)
+		return out
+	}
+	s.sendChat(id, `{"text":"Bella mossa!"}`, keyAna, 201)
+	got := chats(keyBea)
+	if len(got) != 1 || got[0].Game != id || got[0].Body != "Ana: Bella mossa!" || got[0].Title != "Five Up with Ana" {
+		t.Fatalf("Bea's devices got %+v", got)
+	}
+	if mine := chats(keyAna); len(mine) != 0 {
+		t.Fatalf("the sender's devices got %+v", mine)
+	}
+	s.sendChat(id, `{"reaction":"well-played"}`, keyAna, 201)
+	clock.Add(9 * time.Minute)
+	s.sendChat(id, `{"text":"again"}`, keyAna, 201)
+	if got := chats(keyBea); len(got) != 0 {
+		t.Fatalf("within 10 minutes Bea's devices got %+v", got)
+	}
+	clock.Add(time.Minute)
+	s.sendChat(id, `{"reaction":"well-played"}`, keyAna, 201)
+	if got := chats(keyBea); len(got) != 1 || got[0].Body != "Ana: Well played!" {
+		t.Fatalf("10 minutes on Bea's devices got %+v", got)
+	}
+	s.do("PUT", "/api/me/profile", `{"name":"Bea"}`, keyBea)
+	s.vacation("POST", `{"days":1}`, keyBea, 200)
+	clock.Add(11 * time.Minute)
+	s.sendChat(id, `{"text":"are you there?"}`, keyAna, 201)
+	if got := chats(keyBea); len(got) != 0 {
+		t.Fatalf("on vacation Bea's devices got %+v", got)
+	}
+}

@@ -206,6 +206,12 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 	b = strconv.AppendBool(b, meta.Rated)
 	b = append(b, `,"trophies":`...)
 	b = a.appendTrophies(b)
+	b = append(b, `,"chat":`...)
+	if v.You == nil { // a spectator does not read the table talk
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, int64(meta.Chat), 10)
+	}
 	b = append(b, `,"updatedAt":"`...)
 	b = meta.UpdatedAt.UTC().AppendFormat(b, time.RFC3339)
 	b = append(b, '"')

@@ -48,6 +48,7 @@ type wireView struct {
 	Open      bool          `json:"open"`
 	Rated     bool          `json:"rated"`
 	Trophies  *[]wireTrophy `json:"trophies"`
+	Chat      *int          `json:"chat"`
 	UpdatedAt string        `json:"updatedAt"`
 }
 
@@ -199,6 +200,10 @@ func wire(a *viewAnswer) *wireView {
 			}
 		}
 		w.Trophies = &tr
+	}
+	if v.You != nil {
+		c := a.meta.Chat
+		w.Chat = &c
 	}
 	return w
 }

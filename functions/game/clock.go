@@ -162,7 +162,7 @@ func (s *Stored) Meta(id string, version int64, t time.Time) Meta {
 	m := Meta{ID: id, Version: version, UpdatedAt: t, MoveTime: int(s.MoveTime),
 		Deadline: s.deadline(), Next: s.Next, Previous: s.Previous,
 		SeriesMatches: s.SeriesMatches, SeriesWins: s.SeriesWins, EventTimes: s.Times,
-		Open: s.Open, Rated: s.Rated, Seats: make([]SeatMeta, len(s.Seats))}
+		Open: s.Open, Rated: s.Rated, Chat: s.Chat, Seats: make([]SeatMeta, len(s.Seats))}
 	for i, a := range s.Seats {
 		m.Seats[i] = SeatMeta{Player: a.Player, Rating: -1, RatingAfter: -1, Trophies: seatTrophies(a.Trophies)}
 		if a.Vacation != 0 {
@@ -211,6 +211,7 @@ type Meta struct {
 	// is indexed by seat.
 	Open, Rated bool
 	Seats       []SeatMeta
+	Chat        int // the table talk's latest seq (a seat's view)
 }
 
 // EventTime is when the request that caused events up to seq UpTo was made.

@@ -56,6 +56,8 @@ type words struct {
 	days, hours, mins string
 	lessThanAMinute   string
 	round, roundBody  string // "Round %d — %s", "Your game is ready."
+	says              string // "%s: " before a message
+	reactions         map[string]string
 }
 
 var catalog = [numLangs]words{
@@ -72,6 +74,9 @@ var catalog = [numLangs]words{
 		yourMoveIn: "Your move in %s.", left: "%s left",
 		days: " days", hours: " h", mins: " min", lessThanAMinute: "less than a minute",
 		round: "Round %d — %s", roundBody: "Your game is ready.",
+		says: "%s: ",
+		reactions: map[string]string{"thumbs-up": "👍", "well-played": "Well played!", "good-game": "Good game!",
+			"oops": "Oops!", "hurry": "Your move, please!", "thanks": "Thanks!"},
 	},
 	LangIT: {
 		with: " con ", and: " e ",
@@ -87,6 +92,9 @@ var catalog = [numLangs]words{
 		yourMoveIn: "Tocca a te in %s.", left: "restano %s",
 		days: " giorni", hours: " h", mins: " min", lessThanAMinute: "meno di un minuto",
 		round: "Turno %d — %s", roundBody: "La tua partita è pronta.",
+		says: "%s: ",
+		reactions: map[string]string{"thumbs-up": "👍", "well-played": "Bella mossa!", "good-game": "Bella partita!",
+			"oops": "Ops!", "hurry": "Tocca a te, dai!", "thanks": "Grazie!"},
 	},
 }
 

@@ -65,6 +65,7 @@ import (
 //	  four float64, big-endian
 //	with flag 32 (a seat's key is on vacation), per seat: when its vacation
 //	  ends, Unix seconds varint (0: none)
+//	with flag 64, the seq of the table talk's latest message uvarint
 //
 // The reminded byte counts the seat's reminders this turn (0, 1 or 2).
 //
@@ -90,6 +91,7 @@ const (
 	flagSettled  = 8
 	flagResult   = 16
 	flagVacation = 32
+	flagChat     = 64
 )
 
 // moveDigest is a remembered moveId.
@@ -124,6 +126,9 @@ type Stored struct {
 	Settle      int
 	SettleAt    int64
 	HasResult   bool
+	// Chat is the seq of the table talk's latest message (chat.go; 0:
+	// none), noted without a new version.
+	Chat int
 }
 
 // SeatAuth is what the API keeps of one seat.
@@ -219,7 +224,7 @@ func EncodeStored(s *Stored) []byte {
 		on   bool
 		flag byte
 	}{{s.Open, flagOpen}, {s.Rated, flagRated}, {s.Settle == SettlePending, flagSettling},
-		{s.Settle == SettleDone, flagSettled}, {s.HasResult, flagResult}, {s.onVacation(), flagVacation}} {
+		{s.Settle == SettleDone, flagSettled}, {s.HasResult, flagResult}, {s.onVacation(), flagVacation}, {s.Chat > 0, flagChat}} {
 		if f.on {
 			flags |= f.flag
 		}
@@ -251,6 +256,9 @@ func EncodeStored(s *Stored) []byte {
 		for _, a := range s.Seats {
 			b = binary.AppendVarint(b, a.Vacation)
 		}
+	}
+	if s.Chat > 0 {
+		b = binary.AppendUvarint(b, uint64(s.Chat))
 	}
 	return b
 }
@@ -394,7 +402,7 @@ func DecodeStored(b []byte) (*Stored, error) {
 		s.Seats[i].Rating, s.Seats[i].Reliability, s.Seats[i].RatingAfter = -1, -1, -1
 	}
 	if format == StoredFormat {
-		flags := r.count("flags", 63)
+		flags := r.count("flags", 127)
 		s.Open, s.Rated, s.HasResult = flags&flagOpen != 0, flags&flagRated != 0, flags&flagResult != 0
 		switch {
 		case flags&flagSettling != 0:
@@ -429,6 +437,9 @@ func DecodeStored(b []byte) (*Stored, error) {
 			for i := range s.Seats {
 				s.Seats[i].Vacation = r.varint("vacation")
 			}
+		}
+		if flags&flagChat != 0 {
+			s.Chat = int(r.uvarint("chat", 1<<31))
 		}
 	}
 	if r.err == nil && len(r.b) != 0 {

@@ -36,6 +36,8 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"POST", "/api/games/{id}/rematch", "MoveFunction"},
 	{"PUT", "/api/me/profile", "PlayerFunction"},
 	{"POST", "/api/me/vacation", "PlayerFunction"},
+	{"GET", "/api/games/{id}/chat", "StateFunction"},
+	{"POST", "/api/games/{id}/chat", "MoveFunction"},
 	{"DELETE", "/api/me/vacation", "PlayerFunction"},
 	{"POST", "/api/leagues", "PlayerFunction"},
 	{"GET", "/api/leagues/{id}", "PlayerFunction"},

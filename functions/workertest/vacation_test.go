@@ -96,3 +96,45 @@ func TestVacationAndTrophiesThroughTheWorker(t *testing.T) {
 		t.Errorf("the profile holds first-match %d times: %+v", n, prof.Trophies)
 	}
 }
+
+// TestTableTalkThroughTheWorker: API.md's "Chat" on the Worker (its D1
+// item beside the game): a message, the view's chat, GET with after, a
+// spectator refused, the game's version untouched.
+func TestTableTalkThroughTheWorker(t *testing.T) {
+	base := testenv.WorkerFrom(t, testenv.WorkerBuild(t, ""))
+	keys := []string{"workerChatKeyAna-0123456789abcdef", "workerChatKeyBea-0123456789abcdef"}
+	ana := create(t, base, `{"variant":"fiveup","players":2,"name":"Ana","key":"`+keys[0]+`"}`)
+	games := base + "/api/games/" + ana.Game.ID
+	do(t, "POST", games+"/seats", "", `{"name":"Bea","key":"`+keys[1]+`"}`).decode(t, "join", http.StatusCreated, nil)
+	type cv struct {
+		Version int  `json:"version"`
+		Chat    *int `json:"chat"`
+	}
+	var before, after cv
+	do(t, "GET", games, keys[1], "").decode(t, "poll", http.StatusOK, &before)
+	var sent struct {
+		Message struct {
+			Seq  int    `json:"seq"`
+			Text string `json:"text"`
+		} `json:"message"`
+	}
+	do(t, "POST", games+"/chat", keys[0], `{"text":"Bella mossa!","messageId":"w1"}`).decode(t, "chat", http.StatusCreated, &sent)
+	do(t, "POST", games+"/chat", keys[0], `{"text":"Bella mossa!","messageId":"w1"}`).decode(t, "chat retry", http.StatusOK, nil)
+	do(t, "POST", games+"/chat", keys[1], `{"reaction":"thanks"}`).decode(t, "chat", http.StatusCreated, nil)
+	do(t, "GET", games, keys[1], "").decode(t, "poll", http.StatusOK, &after)
+	if sent.Message.Seq != 1 || after.Chat == nil || *after.Chat != 2 || after.Version != before.Version {
+		t.Fatalf("sent %+v; view before %+v after %+v", sent, before, after)
+	}
+	var read struct {
+		Messages []struct {
+			Seq int `json:"seq"`
+		} `json:"messages"`
+	}
+	do(t, "GET", games+"/chat?after=1", keys[0], "").decode(t, "read", http.StatusOK, &read)
+	if len(read.Messages) != 1 || read.Messages[0].Seq != 2 {
+		t.Fatalf("after=1: %+v", read)
+	}
+	if a := do(t, "GET", games+"/chat", "", ""); a.status != 401 {
+		t.Errorf("a spectator reads the talk: %d", a.status)
+	}
+}

@@ -1,0 +1,255 @@
+package game
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"tessera/functions/store"
+)
+
+// Chat (API.md "Chat", docs/chat.md): each game's table talk, for its
+// seats. It is one store item beside the game (ChatItemID), JSON: the last
+// MaxChatKept messages and, per seat, what its limits and retries need.
+// Sending never changes the game's version: the game only notes the
+// latest message's seq with Touch (Stored.Chat), so a poll's view and
+// ETag see new talk without reading the chat.
+const (
+	chatFormat = 1
+	// MaxChatKept is how many messages a chat keeps and GET returns.
+	MaxChatKept = 200
+	// MaxChatText is a text's length in code points.
+	MaxChatText = 280
+	// ChatPerMinute and ChatPerGame bound what one seat sends.
+	ChatPerMinute = 20
+	ChatPerGame   = 500
+	// ChatPushEvery is how often a seat's devices hear of a game's talk.
+	ChatPushEvery = 10 * time.Minute
+	chatAttempts  = 20
+)
+
+// Reactions are the reactions a message may be (API.md).
+var Reactions = []string{"thumbs-up", "well-played", "good-game", "oops", "hurry", "thanks"}
+
+// ChatItemID is the store item of game id's talk.
+func ChatItemID(id string) string { return "chat-" + id }
+
+// ChatMessage is one message as stored and answered.
+type ChatMessage struct {
+	Seq      int       `json:"seq"`
+	Seat     int       `json:"seat"`
+	Text     *string   `json:"text"`
+	Reaction *string   `json:"reaction"`
+	At       time.Time `json:"at"`
+}
+
+// Chat is one game's talk as stored.
+type Chat struct {
+	Game     string        `json:"game"`
+	Seq      int           `json:"seq"`
+	Messages []ChatMessage `json:"messages"` // oldest first, the last MaxChatKept
+	Seats    []ChatSeat    `json:"seats"`
+}
+
+// ChatSeat is what one seat's limits and retries need.
+type ChatSeat struct {
+	Sent   int       `json:"sent"`             // messages sent in this game
+	Recent []int64   `json:"recent,omitempty"` // Unix seconds of its last ChatPerMinute messages
+	IDs    []ChatID  `json:"ids,omitempty"`    // its last KeptMoveIDs messageIds
+	Pushed time.Time `json:"pushed,omitzero"`  // when its devices last heard of this talk
+}
+
+// ChatID is a remembered messageId (its digest) and the message it sent.
+type ChatID struct {
+	Digest moveDigest `json:"d"`
+	Seq    int        `json:"s"`
+}
+
+// ChatRequest is a message to send: text or reaction, checked by the API
+// (Text trimmed), and an optional messageId.
+type ChatRequest struct {
+	Text, Reaction, MessageID string
+}
+
+func encodeChat(c *Chat) ([]byte, error) { return encodeJSONItem(chatFormat, c) }
+
+func decodeChat(b []byte) (*Chat, error) {
+	return decodeJSONItem(b, chatFormat, "chat", func(c *Chat) string { return c.Game })
+}
+
+// loadChat reads game id's talk: an empty one (version 0) when none.
+func (h *Service) loadChat(ctx context.Context, id string, seats int) (*Chat, int64, error) {
+	item, err := h.store.Load(ctx, ChatItemID(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return &Chat{Game: id, Messages: []ChatMessage{}, Seats: make([]ChatSeat, seats)}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	c, err := decodeChat(item.State)
+	if err != nil {
+		return nil, 0, err
+	}
+	for len(c.Seats) < seats {
+		c.Seats = append(c.Seats, ChatSeat{})
+	}
+	return c, item.Version, nil
+}
+
+// ReadChat is GET /api/games/{id}/chat for seat (checked by the caller):
+// the messages after seq after, oldest first.
+func (h *Service) ReadChat(ctx context.Context, id string, seats, after int) ([]ChatMessage, error) {
+	c, _, err := h.loadChat(ctx, id, seats)
+	if err != nil {
+		return nil, err
+	}
+	out := []ChatMessage{}
+	for _, m := range c.Messages {
+		if m.Seq > after {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// SendChat is POST /api/games/{id}/chat by seat of g: the message and
+// whether it was sent now (false: a retry of messageId, answered as sent).
+func (h *Service) SendChat(ctx context.Context, host, id string, g *Loaded, seat int, req ChatRequest) (ChatMessage, bool, error) {
+	if req.Text != "" && g.State.Open && g.State.Tournament == "" {
+		return ChatMessage{}, false, fmt.Errorf("%w: open tables talk with reactions only", ErrNotEligible)
+	}
+	var (
+		sent  ChatMessage
+		fresh bool
+		push  []int
+	)
+	for attempt := 0; ; attempt++ {
+		if attempt == chatAttempts {
+			return ChatMessage{}, false, fmt.Errorf("%w: chat: %d writes in a row lost a race", store.ErrUnavailable, chatAttempts)
+		}
+		c, version, err := h.loadChat(ctx, id, len(g.State.Seats))
+		if err != nil {
+			return ChatMessage{}, false, err
+		}
+		me := &c.Seats[seat]
+		if req.MessageID != "" {
+			d := digestMoveID(req.MessageID)
+			if i := slices.IndexFunc(me.IDs, func(x ChatID) bool { return x.Digest == d }); i >= 0 {
+				return c.message(me.IDs[i].Seq, seat), false, nil
+			}
+		}
+		now := h.now().UTC().Truncate(time.Second)
+		if me.Sent >= ChatPerGame {
+			return ChatMessage{}, false, fmt.Errorf("%w: %d messages a game", ErrLimitReached, ChatPerGame)
+		}
+		if len(me.Recent) >= ChatPerMinute && now.Unix()-me.Recent[len(me.Recent)-ChatPerMinute] < 60 {
+			return ChatMessage{}, false, fmt.Errorf("%w: %d messages a minute; wait a moment", ErrLimitReached, ChatPerMinute)
+		}
+		c.Seq++
+		sent = ChatMessage{Seq: c.Seq, Seat: seat, At: now}
+		if req.Text != "" {
+			sent.Text = &req.Text
+		} else {
+			sent.Reaction = &req.Reaction
+		}
+		c.Messages = append(c.Messages, sent)
+		if len(c.Messages) > MaxChatKept {
+			c.Messages = slices.Clone(c.Messages[len(c.Messages)-MaxChatKept:])
+		}
+		me.Sent++
+		me.Recent = appendCapped(me.Recent, now.Unix(), ChatPerMinute)
+		if req.MessageID != "" {
+			me.IDs = appendCapped(me.IDs, ChatID{digestMoveID(req.MessageID), sent.Seq}, KeptMoveIDs)
+		}
+		push = push[:0]
+		for s := range c.Seats {
+			if s != seat && g.State.Seats[s].TokenHash != nil && now.Sub(c.Seats[s].Pushed) >= ChatPushEvery {
+				c.Seats[s].Pushed = now
+				push = append(push, s)
+			}
+		}
+		b, err := encodeChat(c)
+		if err != nil {
+			return ChatMessage{}, false, err
+		}
+		expires := gameExpiry(now)
+		if version == 0 {
+			err = h.store.Create(ctx, ChatItemID(id), b, now, time.Time{}, expires)
+		} else {
+			err = h.store.Save(ctx, ChatItemID(id), b, version, now, time.Time{}, expires)
+		}
+		if err == nil {
+			fresh = true
+			break
+		}
+		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
+			return ChatMessage{}, false, err
+		}
+		backOff(ctx, attempt)
+	}
+	if err := h.noteChat(ctx, id, g, sent.Seq); err != nil {
+		// The message is kept; the view learns of it with the next one.
+		h.log.Warn("chat: the game's seq not noted", "gameId", id, "cause", LogCause(err))
+	}
+	if len(push) > 0 {
+		h.pushChat(ctx, host, id, g, seat, sent, push)
+	}
+	return sent, fresh, nil
+}
+
+// message is the message seq of c (a retry's answer); one no longer kept
+// is answered by its seq and seat alone.
+func (c *Chat) message(seq, seat int) ChatMessage {
+	for _, m := range c.Messages {
+		if m.Seq == seq {
+			return m
+		}
+	}
+	return ChatMessage{Seq: seq, Seat: seat}
+}
+
+// noteChat raises the game's chat seq to seq without changing its version.
+func (h *Service) noteChat(ctx context.Context, id string, g *Loaded, seq int) error {
+	for attempt := 0; attempt < chatAttempts; attempt++ {
+		if g.State.Chat >= seq {
+			return nil
+		}
+		g.State.Chat = seq
+		err := h.store.Touch(SaveContext(ctx), id, SealStored(id, g.Item.Version, g.State), g.Item.Version, g.Item.Due)
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		if g, err = h.Load(ctx, id); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: %s changed under the chat %d times", store.ErrConflict, id, chatAttempts)
+}
+
+// pushChat tells seats of the message (kind chat): what the seat's view
+// may know (the table talk is every seat's).
+func (h *Service) pushChat(ctx context.Context, host, id string, g *Loaded, from int, msg ChatMessage, seats []int) {
+	if h.push == nil {
+		return
+	}
+	m, err := g.Replay()
+	if err != nil {
+		return
+	}
+	msgs := map[int]Message{}
+	for _, s := range seats {
+		v := m.View(s)
+		msgs[s] = inEveryLang(id, g.Item.Version, "chat", func(l lang) (string, string) {
+			body := ""
+			if msg.Text != nil {
+				body = *msg.Text
+			} else {
+				body = catalog[l].reactions[*msg.Reaction]
+			}
+			return TableName(v, s, l), fill(catalog[l].says, seatName(v, from)) + body
+		})
+	}
+	h.Send(ctx, host, id, g.Item.Version, g.State, msgs)
+}
