@@ -39,6 +39,11 @@ test('poll timing', async (t) => {
     ['with push, a page that saw one change only is not live', { visible: true, waiting: true, idleMs: 0, gapMs: Infinity, push: true, next: 'far' }, MINUTE],
     ['with push, our own turn is 1 minute (clocks and turns come by push)', { visible: true, waiting: false, idleMs: 0, gapMs: 90 * SECOND, push: true }, MINUTE],
     ['with push, idle play still backs off', { visible: true, waiting: true, idleMs: 2 * 60 * MINUTE, gapMs: 90 * SECOND, push: true, next: 'near' }, 5 * MINUTE],
+    ['the table talk open in view: 3 s, even on our own turn', { visible: true, waiting: false, idleMs: 0, talking: true }, 3 * SECOND],
+    ['the table talk open, idle and with push: still 3 s', { visible: true, waiting: true, idleMs: 2 * 60 * MINUTE, push: true, talking: true }, 3 * SECOND],
+    ['the table talk open on a live game: 2 s as before', { visible: true, waiting: true, idleMs: 0, talking: true }, 2 * SECOND],
+    ['the table talk open but hidden: as without it', { visible: false, waiting: true, idleMs: 0, talking: true }, 30 * SECOND],
+    ['the table talk open after the match: no polling', { visible: true, waiting: true, idleMs: 0, finished: true, talking: true }, 0],
   ];
   for (const [name, input, want] of cases) {
     await t.test(name, () => assert.equal(pollDelay(input), want, `pollDelay(${JSON.stringify(input)})`));

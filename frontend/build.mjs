@@ -32,8 +32,8 @@ const pages = {
       'prompt.chooseEnd', 'board.leadHere', 'board.playOn', 'board.playOnPips', 'count.',
       'invite.', 'game.privateWarn', 'game.keyNote', 'game.awayNote', 'game.awayBtn', 'game.copyPrivate', 'game.privateLink', 'game.inviteLink',
       'game.shareInvite', 'game.confirm', 'game.redeal', 'game.keep', 'game.backBtn', 'game.handResult', 'game.sheet', 'game.startPage',
-      // at a match's end
-      'won.', 'trophy.'],
+      // at a match's end; the table talk (its own chunk)
+      'won.', 'trophy.', 'chat.'],
   },
   start: { js: 'start.js', css: ['style.css', 'start.css'], html: 'index.html' },
   rules: { js: 'rulespage.js', html: 'rules.html' },

@@ -188,7 +188,15 @@ export function nextPlay(view) {
  * idleMs: since the view last changed; gapMs: between the two changes
  * before; push: this device gets the game's pushes; next: nextPlay(view).
  */
-export function pollDelay({ visible, waiting, finished, idleMs, gapMs = 0, push, next }) {
+export function pollDelay(s) {
+  const d = delayOf(s);
+  // The table talk open on a page in view: a friend's answer shows soon.
+  return s.talking && s.visible && !s.finished ? Math.min(d || TALK_POLL, TALK_POLL) : d;
+}
+
+const TALK_POLL = 3 * SECOND;
+
+function delayOf({ visible, waiting, finished, idleMs, gapMs = 0, push, next }) {
   if (finished) return 0; // 0: stop polling
   if (!visible && push) return 0; // the push wakes the page (sw.js), and showing it polls at once
   const live = idleMs < MINUTE && (!push || gapMs < 2 * MINUTE);

@@ -90,12 +90,29 @@ function describePrompt() {
 
 let replays = null, replaysAsked = false;
 
+// The table talk: a seat's, fetched as its own chunk once the first
+// drawing is done (as replay.js).
+let talk = null, talkAsked = false;
+function showTalk() {
+  if (talk) { talk.update(view); return; }
+  if (talkAsked || !view.you || !token) return;
+  talkAsked = true;
+  import('./chat.js').then((m) => {
+    talk = m.mount($('#talk'), { t, id, token, name: (s) => seatName(view, s, me()), me });
+    $('#talk').addEventListener('toggle', () => poller.schedule()); // open, it polls sooner
+    talk.update(view);
+  }, () => { talkAsked = false; });
+}
+
 function show(v, force) {
   if (view && v.id === view.id && v.version < view.version) return; // an older answer arriving late
   // The same version for the same seat is the same view: redrawing it would
   // only risk swallowing a tap that is under way.
   const same = view && v.id === view.id && v.version === view.version && (v.you ? v.you.seat : null) === me();
-  if (same && !force) return;
+  if (same && !force) {
+    if (v.chat !== view.chat) { view = v; showTalk(); } // new talk only: nothing else to draw
+    return;
+  }
   const before = view;
   if (replays) replays.finish();
   view = v;
@@ -134,6 +151,7 @@ function show(v, force) {
   showJoin();
   showShare(before);
   showSummary();
+  showTalk();
   signalTurn();
 }
 
@@ -397,7 +415,7 @@ const poller = new Poller(id, {
   // A view that comes before the words waits for them, then the next poll
   // is timed again on it (the poller timed it on the view before).
   onView: (v) => { if (wordsIn) show(v); else words.then(() => { show(v); poller.schedule(); }); },
-  state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished', push: pushOn(), next: nextPlay(view) }),
+  state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished', push: pushOn(), next: nextPlay(view), talking: $('#talk').open }),
   onError: (e, failures) => { if (wordsIn) pollError(e, failures); else words.then(() => pollError(e, failures)); },
 });
 

@@ -1,0 +1,72 @@
+// Table talk (API.md "Chat"; issue 26) through the game page: a seat
+// writes, the other reads it on its next poll and answers with a
+// reaction, in its own language; a spectator sees no talk; an open table
+// offers reactions only.
+
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+
+const env = h.suite();
+const { skip } = env;
+const errors = [];
+
+async function api(method, path, body, token) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const r = await fetch(env.server.url + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const data = r.status === 204 ? null : await r.json();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+test('two seats talk at the table; a spectator does not see it', { skip, timeout: 120000 }, async () => {
+  const keys = ['chat-ana-key-0123456789abcdef', 'chat-bea-key-0123456789abcdef'];
+  const a = await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Ana', key: keys[0] });
+  const id = a.game.id;
+  await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: keys[1] });
+  const ana = await h.newPlayer(env.browser, errors, { width: 1000, height: 900 }, { locale: 'en-GB' });
+  const bea = await h.newPlayer(env.browser, errors, { width: 390, height: 844 }, { locale: 'it-IT' });
+  await ana.page.goto(`${env.server.url}/g/${id}#seat=${keys[0]}`);
+  await bea.page.goto(`${env.server.url}/g/${id}#seat=${keys[1]}`);
+  await ana.page.waitForSelector('#talk:not([hidden]) summary');
+  await ana.page.click('#talk summary');
+  await ana.page.fill('#talk input[name=text]', 'Bella mossa!');
+  await ana.page.click('#talk form button[type=submit]');
+  await ana.page.waitForSelector('#talk li:has-text("Bella mossa!")');
+  assert.equal(await ana.page.inputValue('#talk input[name=text]'), '', 'the line is cleared once sent');
+
+  // Bea's page hears of it with its next poll: the summary counts it.
+  await bea.page.waitForFunction(() => /\(1 nuovo\)/.test(document.querySelector('#talk summary').textContent), null, { timeout: 20000 });
+  await bea.page.click('#talk summary');
+  assert.match(await bea.page.textContent('#talk li'), /^Ana: Bella mossa!$/);
+  await bea.page.click('#talk .reactions button:has-text("Grazie!")');
+  await ana.page.waitForSelector('#talk li:has-text("Bea: Thanks!")', { timeout: 20000 });
+  const msgs = await api('GET', `/api/games/${id}/chat`, null, keys[0]);
+  assert.deepEqual(msgs.messages.map((m) => [m.seat, m.text, m.reaction]), [[0, 'Bella mossa!', null], [1, null, 'thanks']]);
+
+  // A spectator's page has no talk.
+  const guest = await h.newPlayer(env.browser, errors, { width: 1000, height: 900 });
+  await guest.page.goto(`${env.server.url}/g/${id}`);
+  await guest.page.waitForSelector('body[data-version]');
+  await guest.page.waitForTimeout(500);
+  assert.ok(await guest.page.isHidden('#talk'), 'no talk for a spectator');
+  for (const p of [ana, bea, guest]) await p.context.close();
+  assert.deepEqual(errors, []);
+});
+
+test('an open table talks with reactions only', { skip, timeout: 120000 }, async () => {
+  const key = 'chat-open-key-0123456789abcdef';
+  const a = await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Ana', key, open: true, moveTime: 3600 });
+  const { page, context } = await h.newPlayer(env.browser, errors, { width: 1000, height: 900 }, { locale: 'en-GB' });
+  await page.goto(`${env.server.url}/g/${a.game.id}#seat=${key}`);
+  await page.waitForSelector('#talk:not([hidden]) summary');
+  await page.click('#talk summary');
+  assert.ok(await page.isHidden('#talk form'), 'no line to write at an open table');
+  assert.match(await page.textContent('#talk [role=status]'), /reactions only/);
+  await page.click('#talk .reactions button:has-text("Good game!")');
+  await page.waitForSelector('#talk li:has-text("You: Good game!")');
+  await context.close();
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,115 @@
+// chat.js: the table talk (API.md "Chat") for a seat: the messages, a line
+// to write (reactions only at an open table) and the six reactions. The
+// game page loads it once its first drawing is done, as a chunk of its own
+// (docs/frontend.md), so it imports nothing: the page hands it its words
+// (t), the game, the seat's token and how to name a seat.
+
+export const REACTIONS = ['thumbs-up', 'well-played', 'good-game', 'oops', 'hurry', 'thanks'];
+
+const make = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+/** mount fills box (a <details>) and returns {update(view)}: call it with each view. */
+export function mount(box, { t, id, token, name, me }) {
+  let view = null, seen = 0, read = 0, asking = false, pending = null;
+  let msgs = [];
+  const sum = make('summary');
+  const list = make('ol', 'log talk');
+  const reacts = make('div', 'reactions');
+  const form = make('form', 'talk-form');
+  const label = make('label');
+  const words = make('span');
+  const input = make('input');
+  input.name = 'text';
+  input.maxLength = 280;
+  input.autocomplete = 'off';
+  label.append(words, ' ', input);
+  const send = make('button');
+  send.type = 'submit';
+  form.append(label, ' ', send);
+  const note = make('p', 'muted');
+  note.setAttribute('role', 'status');
+  box.append(sum, list, reacts, form, note);
+
+  async function call(method, body, query = '') {
+    const r = await fetch(`/api/games/${encodeURIComponent(id)}/chat${query}`, {
+      method, body: body && JSON.stringify(body),
+      headers: { Authorization: 'Bearer ' + token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    });
+    const data = await r.json().catch(() => null);
+    if (!r.ok) throw new Error((data && data.error && data.error.code) || 'failed');
+    return data;
+  }
+
+  async function fetchNew() {
+    if (asking) return;
+    asking = true;
+    try {
+      const d = await call('GET', null, `?after=${seen}`);
+      for (const m of d.messages) if (m.seq > seen) { msgs.push(m); seen = m.seq; }
+      msgs = msgs.slice(-200);
+    } catch (e) {
+      note.textContent = t('chat.failed');
+    }
+    asking = false;
+    render();
+    if (view && view.chat > seen) fetchNew();
+  }
+
+  async function post(body) {
+    // A retry of the same message keeps its messageId: sent at most once.
+    if (!pending || JSON.stringify(pending.body) !== JSON.stringify(body)) pending = { body, messageId: `${Date.now()}-${Math.random().toString(36).slice(2)}` };
+    try {
+      const d = await call('POST', { ...body, messageId: pending.messageId });
+      pending = null;
+      note.textContent = '';
+      if (body.text) input.value = '';
+      if (d.message.seq === seen + 1) { msgs.push(d.message); seen = d.message.seq; read = seen; }
+      render();
+      fetchNew();
+    } catch (e) {
+      note.textContent = t(e.message === 'limit_reached' ? 'chat.limit' : e.message === 'not_eligible' ? 'chat.reactionsOnly' : 'chat.failed');
+    }
+  }
+
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    if (input.value.trim()) post({ text: input.value });
+  });
+  box.addEventListener('toggle', () => { if (box.open) { read = seen; render(); } });
+
+  function render() {
+    if (!view) return;
+    box.hidden = false;
+    if (box.open) read = seen;
+    const unread = msgs.filter((m) => m.seq > read && m.seat !== me()).length;
+    sum.textContent = unread ? t('chat.titleNew', { n: unread }) : t('chat.title');
+    list.replaceChildren(...msgs.map((m) => {
+      const li = make('li');
+      li.append(make('b', '', `${name(m.seat)}: `), m.text != null ? m.text : t('chat.r.' + m.reaction));
+      return li;
+    }));
+    reacts.replaceChildren(...REACTIONS.map((r) => {
+      const b = make('button', '', t('chat.r.' + r));
+      b.type = 'button';
+      b.addEventListener('click', () => post({ reaction: r }));
+      return b;
+    }));
+    form.hidden = view.open; // an open table talks with reactions only
+    words.textContent = t('chat.message');
+    send.textContent = t('chat.send');
+    if (view.open) note.textContent = note.textContent || t('chat.reactionsOnly');
+  }
+
+  return {
+    update(v) {
+      view = v;
+      if (v.chat > seen) fetchNew();
+      else render();
+    },
+  };
+}
