@@ -8,6 +8,7 @@ import { renderLog, seatName, invitation, announcement } from './log.js';
 import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused, wonLink } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { t, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
+import { when } from './clock.js';
 
 const $ = (s) => document.querySelector(s);
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -98,7 +99,7 @@ function showTalk() {
   if (talkAsked || !view.you || !token) return;
   talkAsked = true;
   import('./chat.js').then((m) => {
-    talk = m.mount($('#talk'), { t, id, token, name: (s) => seatName(view, s, me()), me });
+    talk = m.mount($('#talk'), { t, id, token, name: (s) => seatName(view, s, me()), me, when });
     $('#talk').addEventListener('toggle', () => poller.schedule()); // open, it polls sooner
     talk.update(view);
   }, () => { talkAsked = false; });

@@ -2,7 +2,7 @@
 // to write (reactions only at an open table) and the six reactions. The
 // game page loads it once its first drawing is done, as a chunk of its own
 // (docs/frontend.md), so it imports nothing: the page hands it its words
-// (t), the game, the seat's token and how to name a seat.
+// (t), the game, the seat's token, how to name a seat and say a time.
 
 export const REACTIONS = ['thumbs-up', 'well-played', 'good-game', 'oops', 'hurry', 'thanks'];
 
@@ -14,7 +14,7 @@ const make = (tag, cls, text) => {
 };
 
 /** mount fills box (a <details>) and returns {update(view)}: call it with each view. */
-export function mount(box, { t, id, token, name, me }) {
+export function mount(box, { t, id, token, name, me, when }) {
   let view = null, seen = 0, read = 0, asking = false, pending = null;
   let msgs = [];
   const sum = make('summary');
@@ -90,7 +90,9 @@ export function mount(box, { t, id, token, name, me }) {
     sum.textContent = unread ? t('chat.titleNew', { n: unread }) : t('chat.title');
     list.replaceChildren(...msgs.map((m) => {
       const li = make('li');
-      li.append(make('b', '', `${name(m.seat)}: `), m.text != null ? m.text : t('chat.r.' + m.reaction));
+      const at = make('time', '', when(m.at)); // as the log says times
+      at.dateTime = m.at;
+      li.append(at, ' ', make('b', '', `${name(m.seat)}: `), m.text != null ? m.text : t('chat.r.' + m.reaction));
       return li;
     }));
     reacts.replaceChildren(...REACTIONS.map((r) => {
