@@ -1,4 +1,4 @@
-// Two friends play a whole short Five Up match (target 25) in separate
+// Two friends play a whole short Five Up match (target 50) in separate
 // browser contexts, by clicking: one creates, the other joins through the
 // invite link. Along the way: a second tab sees the other's move within one
 // poll, a reload keeps the seat, the private link gives the seat to another
@@ -16,12 +16,12 @@ const errors = [];
 
 const POLL_MS = 2000; // the page polls every 2 s while someone else is to play
 
-test('two friends play a Five Up match to 25 through the page', { skip, timeout: 300000 }, async () => {
+test('two friends play a Five Up match to 50 through the page', { skip, timeout: 300000 }, async () => {
   const ana = await h.newPlayer(env.browser, errors);
   const bea = await h.newPlayer(env.browser, errors);
-  // To 25, not 10: a match to 10 could end (a 10 on the first plays) before
+  // To 50: a match to 10 or 25 could end (a 10 on the first plays) before
   // the reload and private-link checks below had their turn.
-  const id = await createGame(ana.page, env.server.url, { variant: 'fiveup', players: 2, target: 25, name: 'Ana', seats: ['human'] });
+  const id = await createGame(ana.page, env.server.url, { variant: 'fiveup', players: 2, target: 50, name: 'Ana', seats: ['human'] });
 
   // The creator sees the invite link at once; it carries no seat token.
   const invite = await ana.page.inputValue('#invite-link');
@@ -158,7 +158,7 @@ test('two friends play a Five Up match to 25 through the page', { skip, timeout:
   for (const p of pages) {
     assert.match(await p.textContent('#status'), /^Match over: (You win|Ana wins|Bea wins)$/);
     assert.equal(await p.isVisible('#summary'), true, 'the match result is shown');
-    assert.match(await p.textContent('#summary'), /Scores: .*\(target 25\)/);
+    assert.match(await p.textContent('#summary'), /Scores: .*\(target 50\)/);
   }
   const scores = await ana.page.textContent('#summary .scores');
   const winnerScore = Math.max(...[...scores.matchAll(/ (\d+)/g)].map((m) => Number(m[1])));
