@@ -117,7 +117,7 @@ func (h *Service) ReadChat(ctx context.Context, id string, seats, after int) ([]
 // SendChat is POST /api/games/{id}/chat by seat of g: the message and
 // whether it was sent now (false: a retry of messageId, answered as sent).
 func (h *Service) SendChat(ctx context.Context, host, id string, g *Loaded, seat int, req ChatRequest) (ChatMessage, bool, error) {
-	if req.Text != "" && g.State.Open && g.State.Tournament == "" {
+	if req.Text != "" && g.State.Open { // a tournament's games are never open
 		return ChatMessage{}, false, fmt.Errorf("%w: open tables talk with reactions only", ErrNotEligible)
 	}
 	var (

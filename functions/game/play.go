@@ -132,7 +132,6 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	st := NewStored(m, hash)
 	st.MoveTime = req.MoveTime
 	st.Open, st.Rated, st.CreatedAt = req.Open, req.Rated, now.UnixNano()
-	st.AfterChange(m, Before{}, now)
 	if req.League != "" {
 		if _, err := h.leagueOfGame(ctx, hash, req.League, req.Options); err != nil {
 			return Answer{}, err
@@ -149,8 +148,8 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 		if err := h.seatVacations(ctx, st); err != nil {
 			return Answer{}, err
 		}
-		st.AfterChange(m, Snapshot(m), now) // a clock the vacation stops
 	}
+	st.AfterChange(m, Before{}, now) // after the seats' vacations: a clock one stops
 	for attempt := 0; ; attempt++ {
 		id, err := NewGameID(h.rand)
 		if err != nil {

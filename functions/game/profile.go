@@ -286,17 +286,26 @@ func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Profi
 // MyProfile is the profile of the key whose hash is hash, nil when it has
 // none.
 func (h *Service) MyProfile(ctx context.Context, hash []byte) (*Profile, error) {
+	_, p, err := h.myRecord(ctx, hash)
+	return p, err
+}
+
+// myRecord reads the key's record and its profile (nil when it has none).
+func (h *Service) myRecord(ctx context.Context, hash []byte) (*Record, *Profile, error) {
 	rec, _, err := h.LoadPlayer(ctx, hash)
 	if err != nil || rec.Player == "" {
-		return nil, err
+		return rec, nil, err
 	}
 	p, _, err := h.LoadProfile(ctx, rec.Player)
 	if errors.Is(err, store.ErrNotFound) {
 		// The record was written and the profile not (a crash between):
 		// the next seat or name makes it.
-		return nil, nil
+		return rec, nil, nil
 	}
-	return p, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return rec, p, nil
 }
 
 // appendCapped appends v, keeping the last n.

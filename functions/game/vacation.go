@@ -117,15 +117,8 @@ type Private struct {
 
 // MyPrivate is the key's private profile: nil when it has none.
 func (h *Service) MyPrivate(ctx context.Context, hash []byte) (*Private, error) {
-	rec, _, err := h.LoadPlayer(ctx, hash)
-	if err != nil || rec.Player == "" {
-		return nil, err
-	}
-	p, _, err := h.LoadProfile(ctx, rec.Player)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil // see MyProfile
-	}
-	if err != nil {
+	rec, p, err := h.myRecord(ctx, hash)
+	if err != nil || p == nil {
 		return nil, err
 	}
 	return &Private{p, rec.Vac.Status(h.now(), p.Since)}, nil
@@ -142,7 +135,9 @@ func (h *Service) TakeVacation(ctx context.Context, hash []byte, days int) (*Pri
 		return nil, fmt.Errorf("%w: take a seat or set your name first", ErrNotEligible)
 	}
 	var refused error
+	var rec *Record // as written
 	err = h.UpdatePlayer(ctx, hash, func(r *Record) bool {
+		rec = r
 		now := h.now()
 		r.Vac.credit(now, p.Since)
 		switch {
@@ -165,7 +160,7 @@ func (h *Service) TakeVacation(ctx context.Context, hash []byte, days int) (*Pri
 	if err != nil {
 		return nil, err
 	}
-	return h.vacationTold(ctx, hash)
+	return h.vacationTold(ctx, hash, p, rec)
 }
 
 // EndVacation ends the key's vacation now (DELETE /api/me/vacation, or a
@@ -180,7 +175,9 @@ func (h *Service) EndVacation(ctx context.Context, hash []byte) (*Private, error
 	if p != nil {
 		since = p.Since
 	}
+	var rec *Record // as written, or as found
 	err = h.UpdatePlayer(ctx, hash, func(r *Record) bool {
+		rec = r
 		now := h.now()
 		if !r.Vac.Active(now) {
 			return false
@@ -195,25 +192,37 @@ func (h *Service) EndVacation(ctx context.Context, hash []byte) (*Private, error
 	if err != nil {
 		return nil, err
 	}
-	return h.vacationTold(ctx, hash)
+	return h.vacationTold(ctx, hash, p, rec)
 }
 
-// vacationTold tells the key's games and answers its private profile. A
-// game that could not be told is left to the sweep (the record is due).
-func (h *Service) vacationTold(ctx context.Context, hash []byte) (*Private, error) {
-	if err := h.tellGames(ctx, hash); err != nil {
+// vacationTold tells the games of rec, the key's record as just written,
+// and answers its private profile (p's; nil without one). A game that
+// could not be told is left to the sweep (the record is due).
+func (h *Service) vacationTold(ctx context.Context, hash []byte, p *Profile, rec *Record) (*Private, error) {
+	vac, err := h.tellGames(ctx, hash, rec)
+	if err != nil {
 		h.log.Warn("vacation: games left to the sweep", "cause", LogCause(err))
+		vac = rec.Vac
 	}
-	return h.MyPrivate(ctx, hash)
+	if p == nil {
+		return nil, nil
+	}
+	return &Private{p, vac.Status(h.now(), p.Since)}, nil
 }
 
-// tellGames brings every unfinished game of the key's record to its
-// vacation (when it ends, or none), then clears the record's Pending if
-// nothing changed it meanwhile.
-func (h *Service) tellGames(ctx context.Context, hash []byte) error {
-	rec, _, err := h.LoadPlayer(ctx, hash)
-	if err != nil || !rec.Vac.Pending {
-		return err
+// tellGames brings every unfinished game of the key's record (rec, or as
+// stored when nil) to its vacation (when it ends, or none), then clears
+// the record's Pending if nothing changed it meanwhile. It returns the
+// record's vacation as it then is.
+func (h *Service) tellGames(ctx context.Context, hash []byte, rec *Record) (Vacation, error) {
+	if rec == nil {
+		var err error
+		if rec, _, err = h.LoadPlayer(ctx, hash); err != nil {
+			return Vacation{}, err
+		}
+	}
+	if !rec.Vac.Pending {
+		return rec.Vac, nil
 	}
 	told := rec.Vac
 	var until int64
@@ -233,15 +242,19 @@ func (h *Service) tellGames(ctx context.Context, hash []byte) error {
 		}
 	}
 	if first != nil {
-		return first
+		return told, first
 	}
-	return h.UpdatePlayer(ctx, hash, func(r *Record) bool {
+	final := told
+	err := h.UpdatePlayer(ctx, hash, func(r *Record) bool {
+		final = r.Vac
 		if r.Vac != told {
 			return false // changed again: that change tells the games
 		}
 		r.Vac.Pending = false
+		final = r.Vac
 		return true
 	})
+	return final, err
 }
 
 // SweepVacation finishes telling the games of the record named id (the
@@ -251,7 +264,8 @@ func (h *Service) SweepVacation(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("%w: due record %q", engine.ErrCorrupt, id)
 	}
-	return h.tellGames(ctx, hash)
+	_, err = h.tellGames(ctx, hash, nil)
+	return err
 }
 
 // changeVacations sets each seat's vacation of game id to what to says,
