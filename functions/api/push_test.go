@@ -102,6 +102,22 @@ func (p pushService) expire(clientHash string) {
 	resp.Body.Close()
 }
 
+// devices registers a device of the push service for each key with the
+// server and returns their clientHashes by key.
+func (p pushService) devices(s *server, keys ...string) map[string]string {
+	p.t.Helper()
+	vapid := s.vapidKey()
+	out := map[string]string{}
+	for _, k := range keys {
+		sub, hash := p.subscribe(vapid)
+		out[k] = hash
+		if r := s.do("PUT", "/api/me/push", sub, k); r.status != 204 {
+			p.t.Fatalf("PUT /api/me/push: %d %s", r.status, r.body)
+		}
+	}
+	return out
+}
+
 func (s *server) vapidKey() string {
 	s.t.Helper()
 	r := s.do("GET", "/api/push", "", "")
@@ -380,15 +396,7 @@ func TestRemindersReachTheDevice(t *testing.T) {
 		want     int
 	}{{11 * 3600, 2}, {3600, 1}} {
 		s, clock := newClockPushServer(t, memory.New(), 350)
-		key := s.vapidKey()
-		subs := map[string]string{}
-		for _, k := range []string{keyAna, keyBea} {
-			sub, hash := svc.subscribe(key)
-			subs[k] = hash
-			if r := s.do("PUT", "/api/me/push", sub, k); r.status != 204 {
-				t.Fatalf("PUT /api/me/push: %d", r.status)
-			}
-		}
+		subs := svc.devices(s, keyAna, keyBea)
 		id, keys := s.twoPlayers(c.moveTime)
 		turn := *s.vacationView(id, "").Hand.Turn
 		hash := subs[keys[turn]]
@@ -422,15 +430,7 @@ func TestRemindersReachTheDevice(t *testing.T) {
 func TestNoPushButTheEndWhileOnVacation(t *testing.T) {
 	svc := pushService{t, testenv.WebPush(t)}
 	s, _ := newClockPushServer(t, memory.New(), 351)
-	key := s.vapidKey()
-	hashes := map[string]string{}
-	for _, k := range []string{keyAna, keyBea} {
-		sub, hash := svc.subscribe(key)
-		hashes[k] = hash
-		if r := s.do("PUT", "/api/me/push", sub, k); r.status != 204 {
-			t.Fatalf("PUT /api/me/push: %d", r.status)
-		}
-	}
+	hashes := svc.devices(s, keyAna, keyBea)
 	r := s.do("POST", "/api/games", `{"variant":"fiveup","players":2,"target":5,"name":"Ana","key":"`+keyAna+`","moveTime":3600}`, "")
 	var a seatAnswerJSON
 	json.Unmarshal(r.body, &a)
@@ -492,15 +492,7 @@ func TestNoPushButTheEndWhileOnVacation(t *testing.T) {
 func TestTableTalkPushes(t *testing.T) {
 	svc := pushService{t, testenv.WebPush(t)}
 	s, clock := newClockPushServer(t, memory.New(), 352)
-	key := s.vapidKey()
-	hashes := map[string]string{}
-	for _, k := range []string{keyAna, keyBea} {
-		sub, hash := svc.subscribe(key)
-		hashes[k] = hash
-		if r := s.do("PUT", "/api/me/push", sub, k); r.status != 204 {
-			t.Fatalf("PUT /api/me/push: %d", r.status)
-		}
-	}
+	hashes := svc.devices(s, keyAna, keyBea)
 	id, _ := s.twoPlayers(0)
 	svc.received(hashes[keyAna])
 	svc.received(hashes[keyBea])
