@@ -12,14 +12,7 @@ const env = h.suite();
 const { skip } = env;
 const errors = [];
 
-async function api(method, path, body, token) {
-  const headers = { 'Content-Type': 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const r = await fetch(env.server.url + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = r.status === 204 ? null : await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
-  return data;
-}
+const api = h.apiOf(env);
 
 test('two seats talk at the table; a spectator does not see it', { skip, timeout: 120000 }, async () => {
   const keys = ['chat-ana-key-0123456789abcdef', 'chat-bea-key-0123456789abcdef'];

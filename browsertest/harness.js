@@ -217,7 +217,23 @@ async function stubPush(context, sub) {
   }, { endpoint: sub.endpoint, keys: sub.keys });
 }
 
-module.exports = { ROOT, CI, skipReason, suite, startServer, startWorker, launch, watch, newPlayer, waitUp, freePort, PUSH_STAND_IN, startPushStandIn, stubPush };
+/**
+ * apiOf(env) -> api(method, path, body, token): a JSON call to the suite's
+ * server (a seat token or player key as bearer); a failure throws, naming
+ * the call and the answer.
+ */
+function apiOf(env) {
+  return async (method, path, body, token) => {
+    const headers = { 'Content-Type': 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const r = await fetch(env.server.url + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    const data = r.status === 204 ? null : await r.json();
+    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
+    return data;
+  };
+}
+
+module.exports = { ROOT, CI, skipReason, suite, apiOf, startServer, startWorker, launch, watch, newPlayer, waitUp, freePort, PUSH_STAND_IN, startPushStandIn, stubPush };
 
 /**
  * shot saves a screenshot under docs/screenshots/ when UPDATE_SCREENSHOTS=1

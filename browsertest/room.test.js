@@ -15,14 +15,7 @@ const errors = [];
 
 const KEYS = { ana: 'room-ana-key-0123456789abcdef', bea: 'room-bea-key-0123456789abcdef' };
 
-async function api(method, path, body, token) {
-  const headers = { 'Content-Type': 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const r = await fetch(env.server.url + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = r.status === 204 ? null : await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
-  return data;
-}
+const api = h.apiOf(env);
 
 /** duelByAPI: Ana's open game (rated or not), Bea seated, both away: the computer plays it to its end. */
 async function duelByAPI(rated) {

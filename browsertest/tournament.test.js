@@ -16,14 +16,7 @@ const errors = [];
 const KEYS = ['ana', 'bea', 'cy', 'dee'].map((n) => `tour-${n}-key-0123456789abcdef`);
 const NAMES = ['Ana', 'Bea', 'Cy', 'Dee'];
 
-async function api(method, path, body, token) {
-  const headers = { 'Content-Type': 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const r = await fetch(env.server.url + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = r.status === 204 ? null : await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
-  return data;
-}
+const api = h.apiOf(env);
 
 /** playOut plays game id to its end through the API with the players' keys (a key is its seat's token). */
 async function playOut(id, keys) {

@@ -13,14 +13,7 @@ const env = h.suite();
 const { skip } = env;
 const errors = [];
 
-async function api(method, path, body, token) {
-  const headers = { 'Content-Type': 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const r = await fetch(env.server.url + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = r.status === 204 ? null : await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(data)}`);
-  return data;
-}
+const api = h.apiOf(env);
 
 /**
  * dominoMatch plays partnership matches to 1 point, a new key each (so the
