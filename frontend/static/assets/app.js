@@ -89,20 +89,31 @@ function describePrompt() {
   else prompt(t('prompt.yourTurn'));
 }
 
-let replays = null, replaysAsked = false;
+// chunk: a module of its own, off the first load (docs/frontend.md),
+// fetched at the first call, which comes with the first view drawn (after
+// the game's GET); ready(module) makes what later calls answer (null until
+// then; a failed fetch is asked for again at the next call).
+function chunk(load, ready) {
+  let got = null, asked = false;
+  return () => {
+    if (!asked) { asked = true; load().then((m) => { got = ready(m); }, () => { asked = false; }); }
+    return got;
+  };
+}
 
-// The table talk: a seat's, fetched as its own chunk once the first
-// drawing is done (as replay.js).
-let talk = null, talkAsked = false;
+// Plays shown one by one: they come with later polls.
+const replays = chunk(() => import('./replay.js'), (m) => m);
+
+// The table talk: a seat's.
+const talk = chunk(() => import('./chat.js'), (m) => {
+  const c = m.mount($('#talk'), { t, id, token, name: (s) => seatName(view, s, me()), me, when });
+  $('#talk').addEventListener('toggle', () => poller.schedule()); // open, it polls sooner
+  c.update(view);
+  return c;
+});
 function showTalk() {
-  if (talk) { talk.update(view); return; }
-  if (talkAsked || !view.you || !token) return;
-  talkAsked = true;
-  import('./chat.js').then((m) => {
-    talk = m.mount($('#talk'), { t, id, token, name: (s) => seatName(view, s, me()), me, when });
-    $('#talk').addEventListener('toggle', () => poller.schedule()); // open, it polls sooner
-    talk.update(view);
-  }, () => { talkAsked = false; });
+  const c = view.you && token ? talk() : null;
+  if (c) c.update(view);
 }
 
 function show(v, force) {
@@ -115,7 +126,8 @@ function show(v, force) {
     return;
   }
   const before = view;
-  if (replays) replays.finish();
+  const replay = replays();
+  if (replay) replay.finish();
   view = v;
   if (selectedTile && (!view.you || !endsFor(view.you.legal, selectedTile).length)) selectedTile = null;
   if (token) putGame(id, { seat: me(), summary: summarize(view) });
@@ -128,13 +140,7 @@ function show(v, force) {
   tick();
   renderInfo($('#board-info'), view, me());
   drawBoard();
-  if (replays) replays.replay($('#board'), $('#table'), replays.newPlays(before, view));
-  else if (!replaysAsked) {
-    // Plays shown one by one come with later polls: their code is fetched
-    // once the first drawing is done, off the first load (docs/frontend.md).
-    replaysAsked = true;
-    import('./replay.js').then((m) => { replays = m; }, () => { replaysAsked = false; });
-  }
+  if (replay) replay.replay($('#board'), $('#table'), replay.newPlays(before, view));
   drawHand();
   describePrompt();
   $('#confirm').hidden = !(view.you && view.you.confirm) || moving;
