@@ -105,16 +105,7 @@ func (h *Handler) putProfile(c *call, body []byte) {
 	if !ok {
 		return
 	}
-	if _, err := h.svc.SetName(c.r.Context(), hash, name); err != nil {
-		c.fail(err)
-		return
-	}
-	h.writePrivate(c, hash)
-}
-
-// writePrivate answers the key's private profile.
-func (h *Handler) writePrivate(c *call, hash []byte) {
-	p, err := h.svc.MyPrivate(c.r.Context(), hash)
+	p, err := h.svc.SetName(c.r.Context(), hash, name)
 	if err != nil {
 		c.fail(err)
 		return

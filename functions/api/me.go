@@ -129,7 +129,7 @@ func (h *Handler) me(c *call) {
 		pr, _, err := h.svc.LoadProfile(ctx, p.Player)
 		switch {
 		case err == nil:
-			player = &game.Private{Profile: pr, Vacation: p.Vac.Status(h.svc.Now(), pr.Since)}
+			player = h.svc.PrivateOf(pr, p.Vac)
 		case !errors.Is(err, store.ErrNotFound): // none yet: a crash between the record and the profile
 			c.fail(err)
 			return

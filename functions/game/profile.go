@@ -216,21 +216,24 @@ func (h *Service) updateProfile(ctx context.Context, pid, name string, change fu
 }
 
 // playerIDOf returns the player id of the key whose hash is hash, drawing
-// it (once: the record keeps it) when the key has none.
-func (h *Service) playerIDOf(ctx context.Context, hash []byte) (string, error) {
+// it (once: the record keeps it) when the key has none, and the key's
+// vacation as its record holds it.
+func (h *Service) playerIDOf(ctx context.Context, hash []byte) (string, Vacation, error) {
 	p, _, err := h.LoadPlayer(ctx, hash)
 	if err != nil {
-		return "", err
+		return "", Vacation{}, err
 	}
 	if p.Player != "" {
-		return p.Player, nil
+		return p.Player, p.Vac, nil
 	}
 	fresh, err := NewGameID(h.rand)
 	if err != nil {
-		return "", err
+		return "", Vacation{}, err
 	}
 	var pid string
+	var vac Vacation
 	err = h.UpdatePlayer(ctx, hash, func(p *Record) bool {
+		vac = p.Vac
 		if p.Player != "" { // a concurrent request drew it first
 			pid = p.Player
 			return false
@@ -238,7 +241,7 @@ func (h *Service) playerIDOf(ctx context.Context, hash []byte) (string, error) {
 		p.Player, pid = fresh, fresh
 		return true
 	})
-	return pid, err
+	return pid, vac, err
 }
 
 // ProfileOfSeat is the profile of the key whose hash is hash as it takes a
@@ -246,7 +249,7 @@ func (h *Service) playerIDOf(ctx context.Context, hash []byte) (string, error) {
 // unless one was set (API.md: "else the name of the seat it took most
 // recently").
 func (h *Service) ProfileOfSeat(ctx context.Context, hash []byte, name string) (*Profile, error) {
-	pid, err := h.playerIDOf(ctx, hash)
+	pid, _, err := h.playerIDOf(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -264,10 +267,10 @@ func (h *Service) ProfileOfSeat(ctx context.Context, hash []byte, name string) (
 	return p, err
 }
 
-// SetName is PUT /api/me/profile: the key's profile, made when there is
-// none, named name from now on.
-func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Profile, error) {
-	pid, err := h.playerIDOf(ctx, hash)
+// SetName is PUT /api/me/profile: the key's private profile, made when
+// there is none, named name from now on.
+func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Private, error) {
+	pid, vac, err := h.playerIDOf(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -280,32 +283,26 @@ func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Profi
 	if err == nil && renamed {
 		err = h.putBoards(ctx, p, version)
 	}
-	return p, err
+	if err != nil {
+		return nil, err
+	}
+	return h.PrivateOf(p, vac), nil
 }
 
 // MyProfile is the profile of the key whose hash is hash, nil when it has
 // none.
 func (h *Service) MyProfile(ctx context.Context, hash []byte) (*Profile, error) {
-	_, p, err := h.myRecord(ctx, hash)
-	return p, err
-}
-
-// myRecord reads the key's record and its profile (nil when it has none).
-func (h *Service) myRecord(ctx context.Context, hash []byte) (*Record, *Profile, error) {
 	rec, _, err := h.LoadPlayer(ctx, hash)
 	if err != nil || rec.Player == "" {
-		return rec, nil, err
+		return nil, err
 	}
 	p, _, err := h.LoadProfile(ctx, rec.Player)
 	if errors.Is(err, store.ErrNotFound) {
 		// The record was written and the profile not (a crash between):
 		// the next seat or name makes it.
-		return rec, nil, nil
+		return nil, nil
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return rec, p, nil
+	return p, err
 }
 
 // appendCapped appends v, keeping the last n.

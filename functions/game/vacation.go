@@ -115,13 +115,9 @@ type Private struct {
 	Vacation VacationStatus
 }
 
-// MyPrivate is the key's private profile: nil when it has none.
-func (h *Service) MyPrivate(ctx context.Context, hash []byte) (*Private, error) {
-	rec, p, err := h.myRecord(ctx, hash)
-	if err != nil || p == nil {
-		return nil, err
-	}
-	return &Private{p, rec.Vac.Status(h.now(), p.Since)}, nil
+// PrivateOf is profile p with its key's vacation v, as seen now.
+func (h *Service) PrivateOf(p *Profile, v Vacation) *Private {
+	return &Private{p, v.Status(h.now(), p.Since)}
 }
 
 // TakeVacation is POST /api/me/vacation: days off the budget from now.
@@ -207,7 +203,7 @@ func (h *Service) vacationTold(ctx context.Context, hash []byte, p *Profile, rec
 	if p == nil {
 		return nil, nil
 	}
-	return &Private{p, vac.Status(h.now(), p.Since)}, nil
+	return h.PrivateOf(p, vac), nil
 }
 
 // tellGames brings every unfinished game of the key's record (rec, or as
