@@ -227,7 +227,7 @@ func (h *Service) tellGames(ctx context.Context, hash []byte, rec *Record) (Vaca
 	}
 	var first error
 	for _, id := range rec.Games {
-		err := h.changeVacations(ctx, id, func(a *SeatAuth) int64 {
+		err := h.changeVacations(ctx, id, nil, func(a *SeatAuth) int64 {
 			if string(a.TokenHash) == string(hash) {
 				return until
 			}
@@ -267,15 +267,19 @@ func (h *Service) SweepVacation(ctx context.Context, id string) error {
 // changeVacations sets each seat's vacation of game id to what to says,
 // as one change of the game (version + 1), restarting the clocks of the
 // seats whose vacation ended; a finished game, or one where nothing
-// changes, is not written.
-func (h *Service) changeVacations(ctx context.Context, id string, to func(a *SeatAuth) int64) error {
-	for attempt := 0; attempt < TimeoutAttempts; attempt++ {
-		g, err := h.Load(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
+// changes, is not written. g is the game as just loaded (nil: it is read;
+// a lost race reads it again).
+func (h *Service) changeVacations(ctx context.Context, id string, g *Loaded, to func(a *SeatAuth) int64) error {
+	for attempt := 0; attempt < TimeoutAttempts; attempt, g = attempt+1, nil {
+		if g == nil {
+			var err error
+			g, err = h.Load(ctx, id)
+			if errors.Is(err, store.ErrNotFound) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
 		}
 		changed := false
 		for i := range g.State.Seats {
@@ -296,8 +300,7 @@ func (h *Service) changeVacations(ctx context.Context, id string, to func(a *Sea
 		}
 		now := h.now()
 		g.State.AfterChange(m, Snapshot(m), now)
-		_, err = h.SaveGame(ctx, id, g.State, g.Item, now)
-		if !errors.Is(err, store.ErrConflict) {
+		if _, err := h.SaveGame(ctx, id, g.State, g.Item, now); !errors.Is(err, store.ErrConflict) {
 			return err
 		}
 	}
@@ -316,7 +319,7 @@ func (h *Service) endVacations(ctx context.Context, id string, g *Loaded) (bool,
 	if !over {
 		return false, nil
 	}
-	return true, h.changeVacations(ctx, id, func(a *SeatAuth) int64 {
+	return true, h.changeVacations(ctx, id, g, func(a *SeatAuth) int64 {
 		if a.Vacation <= now {
 			return 0
 		}
