@@ -21,7 +21,7 @@ BUILD_GOARCH := arm64
 ARTIFACTS_DIR ?= $(ROOT)/bin/lambda
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags='-s -w'
 
-.PHONY: bundle build-CreateFunction build-JoinFunction build-StateFunction build-MoveFunction build-PlayerFunction build-ClockFunction \
+.PHONY: bundle build-CreateFunction build-JoinFunction build-StateFunction build-MoveFunction build-PlayerFunction build-ClockFunction build-PublishFunction \
 	lambda-bootstrap build run test test-deps test-fmt test-vet test-race test-go test-browser \
 	worker-build worker
 
@@ -46,6 +46,8 @@ build-PlayerFunction:
 	$(call lambda_bootstrap,./functions/player)
 build-ClockFunction:
 	$(call lambda_bootstrap,./functions/clock)
+build-PublishFunction:
+	$(call lambda_bootstrap,./functions/publish)
 
 # lambda-bootstrap builds any package PKG the same way; the tests use it for a
 # hello-world function, the cold-start baseline.

@@ -58,15 +58,25 @@ var contentTypes = map[string]string{
 	".txt":         "text/plain; charset=utf-8",
 }
 
+// ContentType is the Content-Type a file of Static() is served with, here
+// and from the S3 bucket (functions/sitepub uploads it with each file).
+func ContentType(name string) string {
+	if ct, ok := contentTypes[path.Ext(name)]; ok {
+		return ct
+	}
+	return mime.TypeByExtension(path.Ext(name))
+}
+
+// CacheControl is every file's Cache-Control (Resolve's): stored, but
+// revalidated before each use, so a new deploy shows on the next load.
+const CacheControl = "no-cache"
+
 func load(name string) asset {
 	body, err := fs.ReadFile(Static(), name)
 	if err != nil {
 		panic(err)
 	}
-	ct, ok := contentTypes[path.Ext(name)]
-	if !ok {
-		ct = mime.TypeByExtension(path.Ext(name))
-	}
+	ct := ContentType(name)
 	sum := sha256.Sum256(body)
 	a := asset{body: body, contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
 	if compressible(ct) && len(body) >= minCompress {
@@ -200,7 +210,7 @@ func Resolve(method, p string, h http.Header) (file string, status int, body str
 		h.Set("Allow", "GET, HEAD")
 		return "", http.StatusMethodNotAllowed, "405 method not allowed"
 	}
-	h.Set("Cache-Control", "no-cache")
+	h.Set("Cache-Control", CacheControl)
 	return name, http.StatusOK, ""
 }
 

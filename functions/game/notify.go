@@ -259,7 +259,9 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, s
 	sender := *h.sender
 	sender.Keys = keys
 	if sender.Subject == "" {
-		sender.Subject = "https://" + host
+		if sender.Subject = h.siteOrigin(ctx); sender.Subject == "" {
+			sender.Subject = "https://" + host
+		}
 	}
 	for s, msg := range msgs {
 		hash := st.Seats[s].TokenHash

@@ -45,6 +45,7 @@ type Service struct {
 	afterEnd func(string)
 	// vapidKeys caches the deployment's VAPID pair.
 	vapidKeys vapidKeys
+	site      site
 	sender    *push.Sender
 }
 
@@ -99,7 +100,7 @@ type PushConfig struct {
 	// server's PUSH_ALLOW_INSECURE=1).
 	Insecure bool
 	// Subject is the VAPID contact (mailto: or https:); "" uses the
-	// request's origin.
+	// site's origin the deploy stored (SaveSite), else the request's.
 	Subject string
 	// Client sends the messages; nil: push.Client(Insecure).
 	Client push.Doer

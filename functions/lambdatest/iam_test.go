@@ -29,6 +29,19 @@ var wantActions = map[string][]string{
 	// The clock also queries the sparse index of due games (on the
 	// index's ARN only).
 	"ClockFunction": {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
+	// The page's custom resource reads and writes the site's origin item;
+	// its other rights are on the bucket and the distribution alone
+	// (publishGrants).
+	"PublishFunction": {"cloudfront:CreateInvalidation", "dynamodb:GetItem", "dynamodb:PutItem", "s3:DeleteObject", "s3:ListBucket", "s3:PutObject"},
+}
+
+// publishGrants is every resource PublishFunction may act on beside the
+// table, with the actions allowed there: the bucket's objects, the bucket
+// (to list it), this distribution (as the test's Fn::Sub renders them).
+var publishGrants = map[string][]string{
+	"GetAtt:FrontendBucket.Arn/*": {"s3:DeleteObject", "s3:PutObject"},
+	"GetAtt:FrontendBucket.Arn":   {"s3:ListBucket"},
+	"arn:Ref:AWS::Partition:cloudfront::123456789012:distribution/Ref:Distribution": {"cloudfront:CreateInvalidation"},
 }
 
 // dueIndexARN and listsIndexARN are what the test's Fn::Sub makes of the
@@ -89,7 +102,13 @@ func grantedActions(t *testing.T, name string, fn *serverless.Function) []string
 			onIndex := (slices.Equal(got, []string{dueIndexARN}) && name == "ClockFunction" ||
 				slices.Equal(got, []string{listsIndexARN}) && name == "StateFunction") &&
 				slices.Equal(asStrings(st.Action), []string{"dynamodb:Query"})
-			if !slices.Equal(got, []string{tableARN}) && !onIndex {
+			if len(got) == 1 && name == "PublishFunction" && publishGrants[got[0]] != nil {
+				acts := asStrings(st.Action)
+				sort.Strings(acts)
+				if !slices.Equal(acts, publishGrants[got[0]]) {
+					t.Errorf("%s: on %s actions %v, want %v", name, got[0], acts, publishGrants[got[0]])
+				}
+			} else if !slices.Equal(got, []string{tableARN}) && !onIndex {
 				t.Errorf("%s: Resource = %v, want only the games table's ARN (or its due index, for Query alone)", name, got)
 			}
 			actions = append(actions, asStrings(st.Action)...)

@@ -117,10 +117,11 @@ func loadTemplate(t *testing.T) *cloudformation.Template {
 	return tmpl
 }
 
-// withoutRouteSettings cuts the HTTP API's RouteSettings out of the
-// template: goformation types it as one setting, where SAM (and API
-// Gateway's stage) take a map from route key to setting.
-// TestHttpAPIThrottlesEachRoute reads it with yaml.v3 instead.
+// withoutRouteSettings cuts the HTTP API's RouteSettings and Auth out of
+// the template: goformation types RouteSettings as one setting, where SAM
+// (and API Gateway's stage) take a map from route key to setting, and it
+// does not know Auth's EnableIamAuthorizer. TestHttpAPIThrottlesEachRoute
+// and TestGuidedDeployAsksNothingPerRoute read them with yaml.v3 instead.
 func withoutRouteSettings(raw []byte) []byte {
 	var out []string
 	skipping := false
@@ -130,7 +131,7 @@ func withoutRouteSettings(raw []byte) []byte {
 			continue
 		}
 		skipping = false
-		if line == "      RouteSettings:" {
+		if line == "      RouteSettings:" || line == "      Auth:" {
 			skipping = true
 			continue
 		}
@@ -169,6 +170,60 @@ func routeSettings(t *testing.T) map[string]map[string]string {
 	return out
 }
 
+// `sam deploy --guided` asks "X has no authentication. Is this okay?" for
+// every HttpApi event that has no Auth of its own and whose API has no Auth
+// (SAM CLI's auth_per_resource, samcli/lib/utils/managed_cloudformation...
+// /auth_per_resource): ten questions, and the default answer aborts the
+// deploy. The API says, once, that it has no authorizer on purpose; every
+// route event names that API.
+func TestGuidedDeployAsksNothingPerRoute(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Resources map[string]struct {
+			Type       string `yaml:"Type"`
+			Properties struct {
+				Auth   map[string]any `yaml:"Auth"`
+				Events map[string]struct {
+					Type       string `yaml:"Type"`
+					Properties struct {
+						ApiId yaml.Node      `yaml:"ApiId"`
+						Auth  map[string]any `yaml:"Auth"`
+					} `yaml:"Properties"`
+				} `yaml:"Events"`
+			} `yaml:"Properties"`
+		} `yaml:"Resources"`
+	}
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("template.yaml: %v", err)
+	}
+	events := 0
+	for name, r := range doc.Resources {
+		for evName, ev := range r.Properties.Events {
+			if ev.Type != "HttpApi" {
+				continue
+			}
+			events++
+			if len(ev.Properties.Auth) > 0 {
+				continue
+			}
+			api, ok := doc.Resources[ev.Properties.ApiId.Value]
+			if ev.Properties.ApiId.Tag != "!Ref" || !ok || len(api.Properties.Auth) == 0 {
+				t.Errorf("%s %s: guided deploy would ask whether it may have no authentication", name, evName)
+			}
+		}
+	}
+	if events < 10 {
+		t.Fatalf("found %d HttpApi events; the template has more", events)
+	}
+	auth := doc.Resources["HttpApi"].Properties.Auth
+	if auth["EnableIamAuthorizer"] != false || len(auth) != 1 {
+		t.Errorf("HttpApi Auth = %v, want only EnableIamAuthorizer: false (no authorizer: the handler checks tokens and keys)", auth)
+	}
+}
+
 // parameterDefault is the default of a template parameter, as a number.
 func parameterDefault(t *testing.T, tmpl *cloudformation.Template, name string) float64 {
 	t.Helper()
@@ -190,14 +245,14 @@ func str(p *string) string {
 	return *p
 }
 
-func TestTemplateDeclaresExactlyTheSixFunctions(t *testing.T) {
+func TestTemplateDeclaresExactlyTheSevenFunctions(t *testing.T) {
 	fns := loadTemplate(t).GetAllServerlessFunctionResources()
 	var got []string
 	for name := range fns {
 		got = append(got, name)
 	}
 	sort.Strings(got)
-	want := []string{"ClockFunction", "CreateFunction", "JoinFunction", "MoveFunction", "PlayerFunction", "StateFunction"}
+	want := []string{"ClockFunction", "CreateFunction", "JoinFunction", "MoveFunction", "PlayerFunction", "PublishFunction", "StateFunction"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("functions = %v, want %v", got, want)
 	}
@@ -234,6 +289,8 @@ func TestEveryFunctionBuildsWithItsMakeTarget(t *testing.T) {
 			want := "lambdaapp.Run()"
 			if name == "ClockFunction" {
 				want = "lambdaapp.RunClock()"
+			} else if name == "PublishFunction" {
+				want = "sitepub.Run()"
 			}
 			if !strings.Contains(string(src), "package main") || !strings.Contains(string(src), want) {
 				t.Errorf("%s/main.go is not a thin main calling %s", *fn.CodeUri.String, want)

@@ -149,6 +149,11 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		if cfg.PublicHost == "" {
 			cfg.PublicHost = u.Host
 		}
+		if cfg.PushSubject == "" {
+			// The one public origin signs pushes too, never a request's
+			// Host header (VAPID wants an https: or mailto: contact).
+			cfg.PushSubject = "https://" + u.Host
+		}
 	}
 	// A local DynamoDB starts empty; on AWS the table belongs to template.yaml.
 	cfg.CreateDynamoTable = cfg.DynamoTable != "" && cfg.DynamoEndpoint != ""

@@ -67,6 +67,10 @@ func TestEachBinaryLinksOnlyWhatItUses(t *testing.T) {
 		{"tessera/functions/move", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
 		{"tessera/functions/player", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo}},
 		{"tessera/functions/clock", []string{bbolt, "tessera/functions/store/bolt", testClock}, []string{lambdaGo, "tessera/functions/api"}},
+		// The page's custom resource: the page, the site's origin item
+		// (the game service over DynamoDB), no HTTP API and no bbolt.
+		{"tessera/functions/publish", []string{bbolt, "tessera/functions/store/bolt", testClock, "tessera/functions/api", lambdaProxy},
+			[]string{lambdaGo, "tessera/frontend", "tessera/functions/game", "tessera/functions/store/dynamo"}},
 		{"tessera/functions/local", []string{lambdaGo, lambdaProxy, "tessera/functions/lambdaapp", testClock}, []string{bbolt, "tessera/frontend", "tessera/functions/setup"}},
 	}
 	for _, c := range cases {
