@@ -48,7 +48,7 @@ func NewLogger(w io.Writer) *slog.Logger {
 // NewHandler opens the DynamoDB store described by cfg and returns the API
 // handler over it.
 func NewHandler(ctx context.Context, cfg setup.Config, logger *slog.Logger) (*api.Handler, error) {
-	st, err := dynamo.NewFromConfig(ctx, cfg.DynamoTable, cfg.DynamoEndpoint)
+	st, err := dynamo.NewForLambda(cfg.DynamoTable, cfg.DynamoEndpoint)
 	if err != nil {
 		return nil, fmt.Errorf("lambdaapp: open dynamodb store: %w", err)
 	}

@@ -484,6 +484,7 @@ window.addEventListener('hashchange', () => {
   }
 });
 window.addEventListener('focus', () => poller.wake());
+window.addEventListener('online', () => poller.wake());
 let resizeTimer = null;
 window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawBoard, 100); });
 
