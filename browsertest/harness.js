@@ -44,18 +44,25 @@ function freePort() {
   });
 }
 
-async function waitUp(url, child, ms = 60000) {
+async function waitUp(url, child, ms = 60000, said) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (child && child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    // said(): the child's own output says it listens on url's port. Until
+    // then an answer there may come from another process that holds the
+    // port (ours then fails to bind and exits): never test against it.
+    if (said && !said()) { await new Promise((r) => setTimeout(r, 50)); continue; }
     try { const r = await fetch(url); if (r.ok) return; } catch (e) { /* not yet */ }
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`server at ${url} did not answer within ${ms} ms`);
 }
 
-/** startServer returns {url, stop}; env adds to the server's environment. */
-async function startServer(env = {}) {
+/**
+ * startServer returns {url, stop}; env adds to the server's environment;
+ * port (tests of the harness) is the port to ask for, else a free one.
+ */
+async function startServer(env = {}, { port: askedPort } = {}) {
   if (process.env.TESSERA_URL) return { url: process.env.TESSERA_URL.replace(/\/$/, ''), stop: async () => {} };
   let bin = process.env.TESSERA_BIN;
   if (!bin) {
@@ -63,7 +70,7 @@ async function startServer(env = {}) {
     execFileSync('go', ['build', '-tags', 'testclock', '-o', bin, './functions/local'], { cwd: ROOT, stdio: 'inherit' });
   }
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-data-'));
-  const port = await freePort();
+  const port = askedPort || await freePort();
   const child = spawn(bin, ['-addr', `127.0.0.1:${port}`, '-data', data],
     // The tests play every seat from one address: no rate limit unless a
     // test asks for one.
@@ -71,7 +78,8 @@ async function startServer(env = {}) {
   let stderr = '';
   child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
   const url = `http://127.0.0.1:${port}`;
-  try { await waitUp(url + '/', child); } catch (e) { child.kill(); throw new Error(e.message + '\n' + stderr); }
+  const listening = new RegExp(`listening.*127\\.0\\.0\\.1:${port}\\b`);
+  try { await waitUp(url + '/', child, 60000, () => listening.test(stderr)); } catch (e) { child.kill(); throw new Error(e.message + '\n' + stderr); }
   return {
     url,
     log: () => stderr,
@@ -108,7 +116,7 @@ async function startWorker(env = {}) {
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
-  try { await waitUp(url + '/', child); } catch (e) { child.kill(); throw new Error(e.message + '\n' + out); }
+  try { await waitUp(url + '/', child, 60000, () => out.includes(`listening on ${url}`)); } catch (e) { child.kill(); throw new Error(e.message + '\n' + out); }
   return {
     url,
     log: () => out,

@@ -29,6 +29,12 @@ var (
 	expiresBucket = []byte("expires")
 	entriesBucket = []byte("entries")
 	listsBucket   = []byte("lists")
+	// metaBucket holds itemsKey: how many keys the games bucket holds,
+	// written in the same transaction as every create and expiry, so Open
+	// can tell a leaf page that lost its elements (count 0) from a store
+	// that has fewer games.
+	metaBucket = []byte("meta")
+	itemsKey   = []byte("items")
 )
 
 // OpenTimeout bounds how long Open waits for the file lock that
@@ -40,6 +46,11 @@ const OpenTimeout = time.Second
 // so one file serves one process.
 type Store struct {
 	db *bbolt.DB
+	// damaged: Open found a value whose checksum does not match its key (a
+	// damaged value, or a damaged key that no longer names its game). A
+	// missing item is then store.ErrCorrupt, never "no such game": it may
+	// be the one whose key was damaged.
+	damaged bool
 }
 
 var _ store.Store = (*Store)(nil)
@@ -69,7 +80,8 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: the file is damaged, refusing to use it (keep a copy; restore a backup or move it away to start with no games): %w", path, err)
 	}
-	if err := check(db); err != nil {
+	damaged, err := check(db)
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: the file is damaged, refusing to use it (keep a copy; restore a backup or move it away to start with no games): %w", path, err)
 	}
@@ -80,6 +92,16 @@ func Open(path string) (*Store, error) {
 			}
 			for _, name := range [][]byte{dueBucket, entriesBucket, listsBucket} {
 				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			meta, err := tx.CreateBucketIfNotExists(metaBucket)
+			if err != nil {
+				return err
+			}
+			if meta.Get(itemsKey) == nil {
+				// A file from before the count: count what it holds.
+				if err := setItems(tx, uint64(tx.Bucket(bucket).Stats().KeyN)); err != nil {
 					return err
 				}
 			}
@@ -107,14 +129,38 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: create buckets: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, damaged: damaged}, nil
+}
+
+// items is the games bucket's key count as the writes left it (ok false:
+// a file from before it was kept).
+func items(tx *bbolt.Tx) (n uint64, ok bool) {
+	meta := tx.Bucket(metaBucket)
+	if meta == nil {
+		return 0, false
+	}
+	v := meta.Get(itemsKey)
+	if len(v) != 8 {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(v), true
+}
+
+func setItems(tx *bbolt.Tx, n uint64) error {
+	return tx.Bucket(metaBucket).Put(itemsKey, binary.BigEndian.AppendUint64(nil, n))
+}
+
+// addItems changes the count by d (a create: +1, an expiry: -1).
+func addItems(tx *bbolt.Tx, d int64) error {
+	n, _ := items(tx)
+	return setItems(tx, uint64(int64(n)+d))
 }
 
 // check reads the whole file once, with memory faults turned into errors:
 // the file must be as long as its meta page says, bbolt's own page check
 // must pass, and every key and value of every bucket must be readable.
-func check(db *bbolt.DB) error {
-	return guard(func() error {
+func check(db *bbolt.DB) (damaged bool, err error) {
+	err = guard(func() error {
 		return db.View(func(tx *bbolt.Tx) error {
 			fi, err := os.Stat(db.Path())
 			if err != nil {
@@ -141,6 +187,27 @@ func check(db *bbolt.DB) error {
 			if err != nil {
 				return err
 			}
+			// The games: as many as the writes counted (a leaf page
+			// whose element count was zeroed hides its games from every
+			// read, which would answer "no such game"), each value sealed
+			// with its own key (a damaged key byte moves a game to
+			// another id).
+			if games := tx.Bucket(bucket); games != nil {
+				var n uint64
+				err = games.ForEach(func(k, v []byte) error {
+					n++
+					if _, _, err := decodeHeader(string(k), v); err != nil {
+						damaged = true
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				if want, ok := items(tx); ok && n != want {
+					return fmt.Errorf("%w: %d games in the file, its writes counted %d (a damaged page lost some)", store.ErrCorrupt, n, want)
+				}
+			}
 			var first error
 			for err := range tx.Check() {
 				if first == nil {
@@ -150,6 +217,7 @@ func check(db *bbolt.DB) error {
 			return first
 		})
 	})
+	return damaged, err
 }
 
 // guard runs f with memory faults turned into errors: a damaged file can
@@ -198,6 +266,9 @@ func (b *Store) CreateListed(ctx context.Context, id string, state []byte, now, 
 	return b.update(func(tx *bbolt.Tx) error {
 		if tx.Bucket(bucket).Get([]byte(id)) != nil {
 			return fmt.Errorf("create %q: %w", id, store.ErrExists)
+		}
+		if err := addItems(tx, 1); err != nil {
+			return err
 		}
 		return put(tx, id, store.Item{}, item)
 	})
@@ -272,6 +343,9 @@ func (b *Store) Expire(ctx context.Context, now time.Time, limit int) (int, erro
 				if err := games.Delete(id); err != nil {
 					return err
 				}
+				if err := addItems(tx, -1); err != nil {
+					return err
+				}
 			}
 			if err := exp.Delete(k); err != nil {
 				return err
@@ -295,6 +369,9 @@ func (b *Store) Load(ctx context.Context, id string) (store.Item, error) {
 	err := b.view(func(tx *bbolt.Tx) error {
 		value := tx.Bucket(bucket).Get([]byte(id))
 		if value == nil {
+			if b.damaged {
+				return fmt.Errorf("load %q: not in the file, which holds a damaged item (its key may have been this id): %w", id, store.ErrCorrupt)
+			}
 			return fmt.Errorf("load %q: %w", id, store.ErrNotFound)
 		}
 		var err error

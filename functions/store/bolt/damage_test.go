@@ -241,3 +241,68 @@ func TestFlippedValueIsCorrupt(t *testing.T) {
 		t.Errorf("LoadMany = %d items, %v; want the two sound games", len(many), err)
 	}
 }
+
+// noneMissing opens a damaged copy and fails the test when a game it
+// holds answers store.ErrNotFound: a refusal at Open, or ErrCorrupt, is
+// fine; "no such game" for a game that was written is a silent loss
+// (attack kit: a leaf page's count zeroed, a key byte flipped).
+func noneMissing(t *testing.T, raw []byte, games int) (opened bool) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "damaged.db")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := bolt.Open(path)
+	if err != nil {
+		return false
+	}
+	defer b.Close()
+	for i := range games {
+		id := fmt.Sprintf("game-%03d", i)
+		if _, err := b.Load(t.Context(), id); errors.Is(err, store.ErrNotFound) {
+			t.Errorf("Load %s = %v: a written game answered as never written", id, err)
+		}
+	}
+	return true
+}
+
+func TestDamageNeverAnswersNoSuchGame(t *testing.T) {
+	const games = 40
+	raw := sample(t, games)
+	pages := len(raw) / pageSize
+	zeroed := 0
+	for p := 2; p < pages; p++ {
+		pg := raw[p*pageSize:]
+		flags, count := binary.LittleEndian.Uint16(pg[8:]), binary.LittleEndian.Uint16(pg[10:])
+		if flags != 0x02 || count == 0 {
+			continue
+		}
+		d := bytes.Clone(raw)
+		binary.LittleEndian.PutUint16(d[p*pageSize+10:], 0)
+		zeroed++
+		t.Run(fmt.Sprintf("leaf page %d count zeroed", p), func(t *testing.T) { noneMissing(t, d, games) })
+	}
+	if zeroed == 0 {
+		t.Fatal("no leaf page found")
+	}
+	// The last game's key, its last byte flipped so that the keys stay in
+	// order (bbolt's check would see the order broken): every copy of it
+	// in the file, one at a time.
+	key := []byte(fmt.Sprintf("game-%03d", games-1))
+	flipped := 0
+	for off := 0; ; {
+		i := bytes.Index(raw[off:], key)
+		if i < 0 {
+			break
+		}
+		at := off + i + len(key) - 1
+		off = at + 1
+		d := bytes.Clone(raw)
+		d[at] ^= 0x40
+		flipped++
+		t.Run(fmt.Sprintf("key byte %d flipped", at), func(t *testing.T) { noneMissing(t, d, games) })
+	}
+	if flipped == 0 {
+		t.Fatal("the last game's key is not in the file")
+	}
+}
