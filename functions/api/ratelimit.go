@@ -16,7 +16,8 @@ import (
 //   - requests: PerSecond a second, a burst of 5*PerSecond; every request
 //     under /api/ takes one;
 //   - creates: PerSecond/40 a second (30 a minute at 20), a burst of 10;
-//     creating a game and starting a rematch take one;
+//     creating a game, starting a rematch, and PUT /api/me/push and
+//     /api/me/profile (each may make a player record) take one;
 //   - thinking: PerSecond/4 hard computer decisions a second, a burst of
 //     30; a request is charged the hard decisions it made after it is
 //     answered, and a request that may make computer players move (create,
@@ -195,7 +196,10 @@ func (l *limiter) allow(addr string, rt route, method string) (retry time.Durati
 	}
 	takes := []take{{&b.requests, kRequests, 1, 1}}
 	writes := method == http.MethodPost && rt != routeNone
-	if writes && (rt == routeCreate || rt == routeRematch) {
+	// A device or a profile may make a new player record, kept 30 days
+	// without games: charged like a create (attack kit D4).
+	makesRecord := method == http.MethodPut && (rt == routeMePush || rt == routeProfile)
+	if writes && (rt == routeCreate || rt == routeRematch) || makesRecord {
 		takes = append(takes, take{&b.creates, kCreates, 1, 1})
 	}
 	if writes {

@@ -114,6 +114,38 @@ func TestRateLimitCreatesChangeNothing(t *testing.T) {
 	}
 }
 
+// A device registered with fresh keys makes a player record: charged like
+// a create (attack kit D4: 2.8 KB a request at the request limit), so ten
+// pass, the eleventh waits, and nothing of it is stored.
+func TestRateLimitChargesNewRecordsLikeCreates(t *testing.T) {
+	s, clock := limitedServer(t, 20, nil)
+	s.h = New(Config{Store: s.store, Now: func() time.Time { return fixedNow }, Rand: seededReader(7),
+		Push:      &PushConfig{Subject: "mailto:t@tessera.invalid"},
+		RateLimit: &RateLimit{PerSecond: 20, Now: clock.Now, Addr: func(r *http.Request) string { return r.Header.Get("X-Test-Addr") }}})
+	dev := `{"endpoint":"https://push.example/d/1","keys":{"p256dh":"BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4","auth":"BTBZMqHH6r4Tts7J_aSIgg"}}`
+	key := func(i int) string { return strings.Repeat(strconv.Itoa(i%10), 43) }
+	for i := 0; i < 10; i++ {
+		if r := s.do("PUT", "/api/me/push", dev, key(i), "X-Test-Addr", "a"); r.status != 204 {
+			t.Fatalf("device %d: %d %s", i+1, r.status, r.body)
+		}
+	}
+	r := s.do("PUT", "/api/me/push", dev, "k"+key(0)[1:], "X-Test-Addr", "a")
+	wantLimited(t, r, "2")
+	if _, err := s.store.Load(t.Context(), game.PlayerID(game.HashToken("k"+key(0)[1:]))); err == nil {
+		t.Error("a refused PUT stored a record")
+	}
+	wantLimited(t, s.do("PUT", "/api/me/profile", `{"name":"Ana"}`, key(1), "X-Test-Addr", "a"), "2")
+	// A create shares the bucket; polls and /api/me still pass.
+	wantLimited(t, s.do("POST", "/api/games", `{"variant":"fiveup","players":2,"name":"Ana"}`, "", "X-Test-Addr", "a"), "2")
+	if r := s.do("GET", "/api/me", "", key(1), "X-Test-Addr", "a"); r.status != 200 {
+		t.Fatalf("GET /api/me: %d", r.status)
+	}
+	clock.Add(2 * time.Second)
+	if r := s.do("PUT", "/api/me/push", dev, "k"+key(0)[1:], "X-Test-Addr", "a"); r.status != 204 {
+		t.Fatalf("after 2 s: %d %s", r.status, r.body)
+	}
+}
+
 func TestRateLimitOff(t *testing.T) {
 	for _, cfg := range []*RateLimit{nil, {PerSecond: 0}} {
 		h := New(Config{Store: newMemoryStore(), RateLimit: cfg})

@@ -386,6 +386,9 @@ func TestHttpAPIThrottlesEachRoute(t *testing.T) {
 		"POST /api/games/{id}/rematch": "CreateThrottle",
 		"POST /api/games/{id}/moves":   "MoveThrottle",
 		"POST /api/games/{id}/seats":   "MoveThrottle",
+		// A new device or profile may make a player record (attack kit D4).
+		"PUT /api/me/push":    "CreateThrottle",
+		"PUT /api/me/profile": "CreateThrottle",
 	}
 	if len(routes) != len(want) {
 		t.Errorf("RouteSettings for %v, want %v", routes, want)
