@@ -72,3 +72,31 @@ test('my games come from the server, and hide with undo', { skip: env.skip, time
   await context.close();
   assert.deepEqual(errors, []);
 });
+
+test('the inbox says when the computer plays for you, and when a game is paused', { skip: env.skip, timeout: 90000 }, async () => {
+  const url = env.server.url;
+  const { page, context } = await h.newPlayer(env.browser, errors);
+  await page.goto(url + '/');
+  await page.waitForFunction(() => localStorage.getItem('tessera.key'));
+  const key = await page.evaluate(() => localStorage.getItem('tessera.key'));
+  assert.ok(key, 'the start page drew a player key');
+  const api = h.apiOf(env);
+  const made = await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Ana', key });
+  const id = made.game.id;
+  const bea = await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: 'bea-inbox-key-0123456789abcdefgh' });
+  const away = async (token) => {
+    const v = await api('GET', `/api/games/${id}`, null, token);
+    await api('POST', `/api/games/${id}/moves`, { version: v.version, type: 'away' }, token);
+  };
+  const line = `#my-games li[data-game="${id}"] .game-state`;
+  await away(made.token);
+  await page.reload();
+  await page.waitForSelector(line);
+  assert.match(await page.textContent(line), / — the computer plays for you · /);
+  await away(bea.token);
+  await page.reload();
+  await page.waitForSelector(line);
+  assert.match(await page.textContent(line), / — Paused: everyone is away · /);
+  await context.close();
+  assert.deepEqual(errors, []);
+});

@@ -29,7 +29,13 @@ type meGame struct {
 	// Vacations is an addition: per seat, when its key's vacation ends
 	// (null: none), as the view's seats[].vacation.
 	Vacations []*string `json:"vacations"`
-	updated   time.Time
+	// Away and Paused are additions: per seat, whether the computer plays
+	// for the person there (the view's seats[].away); and whether the game
+	// waits because every person is away (API.md "Clocks"; never an open
+	// game, where the computer plays on).
+	Away    []bool `json:"away"`
+	Paused  bool   `json:"paused"`
+	updated time.Time
 }
 
 // maxMeGames is the most games /api/me lists (API.md).
@@ -105,7 +111,9 @@ func (h *Handler) me(c *call) {
 			ds := d.Format(time.RFC3339)
 			g.Deadline = &ds
 		}
+		g.Paused = g.Status == engine.StatusPlaying && !st.Open && m.AllAway()
 		for s := range m.Options().Players {
+			g.Away = append(g.Away, m.Seat(s).Away)
 			if ts := m.Seat(s); ts.Taken {
 				g.Names = append(g.Names, &ts.Name)
 			} else {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -323,4 +324,53 @@ func tickingServer(t *testing.T, st store.Store, seed uint64) *server {
 		return tick
 	}})
 	return s
+}
+
+// /api/me says who the computer plays for and when a game waits because
+// every person is away (additions `away` and `paused`), as the views do.
+func TestMyGamesSayWhoIsAwayAndWhenAGameIsPaused(t *testing.T) {
+	s := newServer(t, newMemoryStore(), 31)
+	id, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Ana","key":"` + keyAna + `"}`)
+	s.join(id, `{"name":"Bea","key":"`+keyBea+`"}`)
+	type meJSON struct {
+		Games []struct {
+			ID     string `json:"id"`
+			Seat   int    `json:"seat"`
+			Away   []bool `json:"away"`
+			Paused bool   `json:"paused"`
+		} `json:"games"`
+	}
+	mine := func(key string) (away []bool, paused bool) {
+		t.Helper()
+		r := s.do("GET", "/api/me", "", key)
+		var m meJSON
+		if r.status != 200 || json.Unmarshal(r.body, &m) != nil || len(m.Games) != 1 {
+			t.Fatalf("GET /api/me: %d %s", r.status, r.body)
+		}
+		return m.Games[0].Away, m.Games[0].Paused
+	}
+	away := func(key, kind string) {
+		t.Helper()
+		v := s.poll(id, key)
+		if r := s.do("POST", "/api/games/"+id+"/moves", `{"version":`+itoa(v.Version)+`,"type":"`+kind+`"}`, key); r.status != 200 {
+			t.Fatalf("%s: %d %s", kind, r.status, r.body)
+		}
+	}
+	if a, p := mine(keyAna); !slices.Equal(a, []bool{false, false}) || p {
+		t.Errorf("at the start: away %v, paused %v", a, p)
+	}
+	away(keyBea, "away")
+	if a, p := mine(keyAna); !slices.Equal(a, []bool{false, true}) || p {
+		t.Errorf("Bea away: away %v, paused %v; want Bea's seat away, not paused", a, p)
+	}
+	away(keyAna, "away")
+	for _, k := range []string{keyAna, keyBea} {
+		if a, p := mine(k); !slices.Equal(a, []bool{true, true}) || !p {
+			t.Errorf("both away: away %v, paused %v; want paused", a, p)
+		}
+	}
+	away(keyBea, "back")
+	if a, p := mine(keyBea); !slices.Equal(a, []bool{true, false}) || p {
+		t.Errorf("Bea back: away %v, paused %v", a, p)
+	}
 }

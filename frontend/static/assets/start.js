@@ -153,7 +153,7 @@ function entries() {
   for (const g of serverGames || []) {
     listed.add(g.id);
     out.push({ id: g.id, seat: g.seat, variant: g.variant, status: g.status, yourTurn: g.yourTurn,
-      names: g.names, scores: g.scores, deadline: g.deadline, updatedAt: g.updatedAt, league: g.league, tournament: g.tournament, vacations: g.vacations });
+      names: g.names, scores: g.scores, deadline: g.deadline, updatedAt: g.updatedAt, league: g.league, tournament: g.tournament, vacations: g.vacations, away: g.away, paused: g.paused });
   }
   for (const [id, g] of Object.entries(local)) {
     const s = g.summary;
@@ -178,7 +178,10 @@ function gameLine(e, hidden) {
   a.textContent = t('mine.with', { game: ruleTitle(e.variant), names: names.join(', ') });
   const p = document.createElement('p');
   p.className = 'game-state';
-  const who = t(e.status === 'open' ? 'mine.open' : e.status === 'finished' ? 'mine.finished' : e.yourTurn ? 'mine.yourTurn' : 'mine.waiting');
+  // Paused (every person away) and a seat the computer plays for say so,
+  // not "waiting for the others" (issue 26).
+  const who = t(e.status === 'open' ? 'mine.open' : e.status === 'finished' ? 'mine.finished' : e.paused ? 'status.paused'
+    : (e.away || [])[e.seat] ? 'mine.computer' : e.yourTurn ? 'mine.yourTurn' : 'mine.waiting');
   // Teams: one a seat, or seats 0 & 2 against 1 & 3 when there are two scores for four.
   const pairs = names.length === 4 && (e.scores || []).length === 2;
   const score = (e.scores || []).map((pts, k) => `${names.filter((_, i) => (pairs ? i % 2 : i) === k).join(t('team.join'))} ${pts}`).join(' · ');
