@@ -78,9 +78,11 @@ test('a one-minute clock: countdown, away, back, rematch', { skip: env.skip, tim
   // The other player steps away too: every person is away, so the game
   // waits, and both pages say so (not "Waiting for ..." with that seat
   // both away and to play).
-  await o.click('#menu-btn');
-  await o.click('#away-btn');
+  // Without opening Share (issue 26): the line above the log.
+  assert.equal(await o.textContent('#away-link'), 'Let the computer play for me');
+  await o.click('#away-link');
   await o.waitForSelector('#away:not([hidden])');
+  assert.equal(await o.isVisible('#away-link'), false, 'offered only while the seat plays itself');
   for (const p of players) {
     await p.page.evaluate(() => window.dispatchEvent(new Event('focus')));
     await p.page.waitForFunction(() => document.querySelector('#status').textContent === 'Paused: everyone is away', null, { timeout: 10000 });

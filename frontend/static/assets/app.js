@@ -382,11 +382,12 @@ function showFinished() {
 }
 
 // "Take my seat back" shows while the computer plays for this seat; "let
-// the computer play for me" is in the menu, out of the way.
+// the computer play for me" is in the menu and above the log (issue 26:
+// reachable without opening Share), out of the hand's way.
 function showAway() {
   const mine = view.you && view.status === 'playing' ? view.seats[me()] : null;
   $('#away').hidden = !(mine && mine.away);
-  $('#away-share').hidden = !(mine && !mine.away);
+  $('#away-share').hidden = $('#away-offer').hidden = !(mine && !mine.away);
   $('#away-note').textContent = mine && mine.away ? t('away.note') : '';
 }
 
@@ -459,6 +460,7 @@ if ('serviceWorker' in navigator) {
 }
 $('#redeal-btn').addEventListener('click', () => send({ type: 'redeal' }));
 $('#away-btn').addEventListener('click', () => { toggleMenu(false); send({ type: 'away' }); });
+$('#away-link').addEventListener('click', () => send({ type: 'away' }));
 $('#back-btn').addEventListener('click', () => send({ type: 'back' }));
 $('#rematch-btn').addEventListener('click', () => newMatch());
 // The seats' countdowns: again when their text changes (every second in
