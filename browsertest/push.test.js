@@ -207,3 +207,28 @@ test('push texts follow the language of the page that turned them on', { skip, t
     await standIn.stop();
   }
 });
+
+// A push service that never answers: "Notify me" says so after 10 s (on
+// the page's clock) and can be tried again, instead of staying disabled.
+test('notify me says so when no push service answers within 10 s', { skip, timeout: 60000 }, async () => {
+  const url = env.server.url;
+  const ana = await h.newPlayer(env.browser, errors);
+  await ana.context.grantPermissions(['notifications'], { origin: url });
+  await ana.context.addInitScript(() => {
+    window.PushManager.prototype.subscribe = () => new Promise(() => {}); // never answers
+    window.PushManager.prototype.getSubscription = async () => null;
+  });
+  await ana.page.clock.install();
+  await ana.page.goto(url + '/');
+  const button = '#notify-home button';
+  await ana.page.waitForSelector(`${button}:not(:empty)`);
+  await ana.page.click(button);
+  await ana.page.waitForFunction((b) => document.querySelector(b).disabled, button);
+  await ana.page.clock.runFor(9000);
+  assert.equal(await ana.page.isDisabled(button), true, 'still waiting before 10 s');
+  await ana.page.clock.runFor(1500);
+  await ana.page.waitForFunction((b) => !document.querySelector(b).disabled, button);
+  assert.equal(await ana.page.textContent('#notify-home .notify-state'), 'No notification service answered within 10 seconds. Try again later.');
+  assert.equal(await ana.page.getAttribute('#notify-home', 'data-state'), 'off');
+  await ana.context.close();
+});

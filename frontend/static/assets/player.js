@@ -77,17 +77,31 @@ export async function enablePush() {
   if (pushState() === 'unsupported' || pushState() === 'install') return pushState();
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return pushState();
-  const vapid = await pushKey();
-  if (!vapid) return 'unsupported';
-  const reg = (await registerWorker()) && (await navigator.serviceWorker.ready);
-  if (!reg) return 'unsupported';
-  let sub = await reg.pushManager.getSubscription();
-  if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(vapid) });
-  const json = typeof sub.toJSON === 'function' ? sub.toJSON() : sub;
-  await putDevice(playerKey(), { endpoint: json.endpoint, expirationTime: json.expirationTime ?? null, keys: json.keys, lang: currentLang() });
-  write(PUSH, json.endpoint);
-  return 'on';
+  // From the permission on, at most PUSH_WAIT: a browser whose push
+  // service does not answer (no network to it, a blocked service) would
+  // otherwise leave the button waiting for ever (issue 26).
+  let timer;
+  const late = new Promise((_, no) => { timer = setTimeout(() => no(new Error('slow')), PUSH_WAIT); });
+  try {
+    return await Promise.race([late, (async () => {
+      const vapid = await pushKey();
+      if (!vapid) return 'unsupported';
+      const reg = (await registerWorker()) && (await navigator.serviceWorker.ready);
+      if (!reg) return 'unsupported';
+      let sub = await reg.pushManager.getSubscription();
+      if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(vapid) });
+      const json = typeof sub.toJSON === 'function' ? sub.toJSON() : sub;
+      await putDevice(playerKey(), { endpoint: json.endpoint, expirationTime: json.expirationTime ?? null, keys: json.keys, lang: currentLang() });
+      write(PUSH, json.endpoint);
+      return 'on';
+    })()]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
+
+/** PUSH_WAIT is how long "Notify me" waits for the push service. */
+export const PUSH_WAIT = 10000;
 
 /**
  * pushLanguage registers this device again in the page's language when
@@ -142,7 +156,7 @@ export function notifyControl(box) {
       paint();
     } catch (e) {
       paint();
-      text.textContent = t('push.failed');
+      text.textContent = t(e && e.message === 'slow' ? 'push.slow' : 'push.failed');
     }
     button.disabled = false;
   });
