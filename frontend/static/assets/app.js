@@ -157,15 +157,19 @@ function show(v, force) {
   showFinished();
   showJoin();
   showShare(before);
-  showSummary();
+  showSummary(before);
   showTalk();
   signalTurn();
 }
 
-function showSummary() {
+function showSummary(before) {
   const end = lastHandEnd(view);
   const finished = view.status === 'finished';
   const seq = end ? end.e.seq : 0;
+  // Opened after the next hand's first play: that result is old news
+  // here (the log and the sheet keep it); it pops up only on a device
+  // that sees it come, or opens the game before anyone played on (#26).
+  if (!before && !finished && seq > seenEnd && view.log.some((e) => e.seq > seq && e.type === 'play')) seenEnd = seq;
   if (summaryOpen || (end && seq > seenEnd) || (finished && seenEnd !== Infinity)) {
     if (!end && !finished) return;
     const opening = !summaryOpen;
