@@ -60,3 +60,57 @@ test('names are shown as text, never as markup', { skip, timeout: 60000 }, async
   await context.close();
   assert.deepEqual(errors, []);
 });
+
+// On a touch screen a tile with one place to go is not played by the first
+// tap: it shows where it goes, and a second tap (the tile again, or that
+// place) plays it; tapping another tile instead changes the choice, so a
+// slip of the thumb costs nothing (issue 26). With a mouse, one click plays.
+test('on a phone a single-place play waits for a second tap', { skip, timeout: 120000 }, async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = h.watch(await context.newPage(), errors);
+  await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 1000, name: 'Ana', seats: ['easy'] });
+  const single = () => page.evaluate(() => {
+    const tiles = [...document.querySelectorAll('.hand-tile.playable')];
+    return tiles.map((b) => Number(b.dataset.index));
+  });
+  let done = false;
+  for (let i = 0; i < 80 && !done; i++) {
+    const s = await state(page);
+    if (s.turn !== 'mine' || (await page.isVisible('#summary')) || (await page.isVisible('#confirm'))) {
+      if (!(await act(page))) await page.waitForTimeout(100);
+      continue;
+    }
+    // A playable tile with one place: the view says how many ends it has.
+    const pick = await page.evaluate(async () => {
+      const id = location.pathname.split('/')[2];
+      const { token } = JSON.parse(localStorage.getItem('tessera.games'))[id];
+      const v = await (await fetch(`/api/games/${id}`, { headers: { Authorization: 'Bearer ' + token } })).json();
+      const key = (t) => [Math.min(...t), Math.max(...t)].join();
+      const ends = {};
+      for (const m of v.you.legal) if (m.tile) (ends[key(m.tile)] ||= []).push(m.end);
+      const one = v.you.tiles.map((t, i) => [i, (ends[key(t)] || []).length]).filter(([, n]) => n === 1).map(([i]) => i);
+      return { one, version: v.version };
+    });
+    if (pick.one.length === 0) { await act(page); continue; }
+    const tile = page.locator(`.hand-tile[data-index="${pick.one[0]}"]`);
+    await tile.tap();
+    await page.waitForSelector('.end-target');
+    assert.match(await page.textContent('#prompt'), /^Tap .+ again, or its place on the table, to play it\.$/);
+    assert.equal((await state(page)).version, pick.version, 'the first tap sent nothing');
+    assert.equal(await page.locator('.end-target').count(), 1, 'its one place is shown');
+    if (pick.one.length > 1) {
+      // A slip: another tile tapped instead takes the choice.
+      await page.locator(`.hand-tile[data-index="${pick.one[1]}"]`).tap();
+      assert.equal((await state(page)).version, pick.version, 'tapping another tile sent nothing');
+      assert.equal(await page.getAttribute(`.hand-tile[data-index="${pick.one[1]}"]`, 'aria-pressed'), 'true');
+      await page.locator(`.hand-tile[data-index="${pick.one[1]}"]`).tap();
+    } else {
+      await tile.tap();
+    }
+    await waitVersionAbove(page, pick.version);
+    done = true;
+  }
+  assert.ok(done, 'a tile with one place came up');
+  await context.close();
+  assert.deepEqual(errors, []);
+});

@@ -2,7 +2,7 @@
 
 import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, nextPlay, errorText } from './api.js';
 import { playerKey, pushOn, notifyControl } from './player.js';
-import { renderBoard, tileName } from './render.js';
+import { renderBoard, tileName, sameTile } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName, invitation, announcement } from './log.js';
 import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused, wonLink } from './table.js';
@@ -85,7 +85,7 @@ function describePrompt() {
   if (paused(view)) { prompt(t('prompt.paused')); return; }
   if (view.you.confirm) { prompt(t('prompt.mayRedeal')); return; }
   if (!myTurn()) { prompt(t('prompt.waitingFor', { name: seatName(view, view.hand.turn ?? (view.hand.confirming || [])[0], null) })); return; }
-  if (selectedTile) prompt(t('prompt.chooseEnd', { tile: tileName(selectedTile) }));
+  if (selectedTile) prompt(t(endsFor(view.you.legal, selectedTile).length > 1 ? 'prompt.chooseEnd' : 'prompt.confirmPlay', { tile: tileName(selectedTile) }));
   else prompt(t('prompt.yourTurn'));
 }
 
@@ -258,13 +258,18 @@ function choose(i) {
   focusIndex = i;
   const ends = endsFor(view.you.legal, tile);
   if (!ends.length) { prompt(myTurn() ? t('prompt.noFit', { tile: tileName(tile) }) : t('prompt.notYourTurn')); return; }
-  if (ends.length === 1) { send({ type: 'play', tile, end: ends[0] }); return; }
+  // One place for it: played at once with a mouse; on a touch screen,
+  // where a slip of the thumb is easy, the first tap shows where it goes
+  // and a second (the tile again, or that place) plays it (issue 26).
+  if (ends.length === 1 && (!touch.matches || (selectedTile && sameTile(selectedTile, tile)))) { send({ type: 'play', tile, end: ends[0] }); return; }
   selectedTile = tile;
   drawHand();
   drawBoard();
   describePrompt();
   input.focusFirstTarget();
 }
+
+const touch = matchMedia('(pointer: coarse)');
 
 function select(i) {
   if (!view || !view.you) return;
