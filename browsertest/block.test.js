@@ -17,6 +17,8 @@ const errors = [];
 test('Block for three against two computers, from the start form to the end', { skip, timeout: 240000 }, async () => {
   const { page } = await h.newPlayer(env.browser, errors, { width: 1000, height: 760 }, { reducedMotion: 'reduce' }); // plays in turn: replay.test.js
   await page.goto(env.server.url + '/');
+  // The rule sets' descriptions come with the words (drawn again then).
+  await page.waitForFunction(() => /Block — \S/.test(document.querySelector('#variants').textContent));
   assert.match(await page.textContent('#variants'), /Block — 2-4 players alone, block game/);
   await page.check('input[name=variant][value=block]');
   assert.equal(await page.inputValue('input[name=target]'), '100', 'Block plays to 100');

@@ -104,7 +104,7 @@ test('the scripts say nothing outside the catalogs', () => {
   const technical = [
     /^[.#\[]/, /^(?:\.|#)?[a-z-]+(?:\[[^\]]+\])?(?:[ ,>+:.#]\s*[a-z-[#.][^\s]*)+$/, // selectors
     /^(?:button|a\[href\]|input|select)/, /xMidYMid/, /^Bearer /, /^● /, /^\w+\/[\w.+-]+$/,
-    /^(?:text|image|application)\//, /application\/json/, /\d(?:px|em|rem)\b/, /^\(prefers-/, /^</,
+    /^(?:text|image|application)\//, /application\/json/, /\d(?:px|em|rem)\b/, /^\((?:prefers-|pointer:)/, /^</,
   ];
   const prose = [];
   for (const f of scripts) {

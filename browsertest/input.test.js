@@ -22,8 +22,13 @@ test('a tile dragged onto a glowing end is played there', { skip, timeout: 12000
   }
   const before = (await state(page)).version;
   const tile = page.locator('.hand-tile.playable').first();
-  const label = (await tile.getAttribute('aria-label'));
-  const from = await tile.boundingBox();
+  // A poll may draw the hand again meanwhile: measure the tile as it is.
+  let label, from;
+  for (let i = 0; i < 20 && !from; i++) {
+    label = await tile.getAttribute('aria-label');
+    from = await tile.boundingBox();
+    if (!from) await page.waitForTimeout(50);
+  }
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(from.x + from.width / 2, from.y - 40, { steps: 4 });

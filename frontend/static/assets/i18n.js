@@ -77,15 +77,21 @@ function changed() {
 export async function loadLang(l, p, twoParts) {
   if (p) page = p;
   if (twoParts !== undefined) parts = twoParts ? 2 : 1;
-  const want = l || chooseLang(stored(), typeof navigator !== 'undefined' ? (navigator.languages || [navigator.language]) : []);
+  let want = l || chooseLang(stored(), typeof navigator !== 'undefined' ? (navigator.languages || [navigator.language]) : []);
+  let m;
   try {
-    useCatalog(want, await fetchCatalog(want));
+    m = await fetchCatalog(want);
   } catch (e) {
     if (want === 'en') throw e;
-    useCatalog('en', await fetchCatalog('en'));
+    want = 'en';
+    m = await fetchCatalog('en');
   }
-  if (parts === 2 && laterAsked) await loadLater(); // a switch: both parts before the page is redrawn
-  else if (parts === 2) complete = false;
+  // A switch: both parts before anything changes, so the page never shows
+  // its new language half drawn (its lang attribute before its words).
+  const both = parts === 2 && laterAsked;
+  if (both) m = { ...m, ...(await fetchCatalog(want, page + '-later')) };
+  useCatalog(want, m);
+  complete = parts !== 2 || both;
   changed();
   return lang;
 }
