@@ -32,7 +32,8 @@ test('a partnership game against three computer players, to the end', { skip, ti
   await watcher.page.waitForSelector('.seat');
   assert.equal(await watcher.page.locator('.hand-tile').count(), 0);
   assert.equal(await watcher.page.isVisible('#join'), false);
-  assert.equal(await watcher.page.textContent('#prompt'), 'You are watching this game.');
+  assert.equal(await watcher.page.textContent('#prompt'), 'This game is full; you are watching. Start your own game');
+  assert.equal(await watcher.page.getAttribute('#prompt a', 'href'), '/', 'a link to start their own');
   assert.equal(await watcher.page.locator('.seat-slot[data-pos=bottom] .seat').getAttribute('data-seat'), '0');
   await watcher.context.close();
 

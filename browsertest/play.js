@@ -24,6 +24,15 @@ async function joinGame(page, inviteURL, name) {
   await page.waitForSelector('#join:not([hidden])');
   const what = await page.textContent('#join-what');
   if (!/ invited you to (Five Up|Partnership): \d players/.test(what)) throw new Error(`the join panel does not say who invited you to what: "${what}"`);
+  // Who sits there and the clock, before sitting down (issue 26).
+  await page.waitForFunction(() => document.querySelector('#join-who').textContent !== '');
+  const who = await page.textContent('#join-who');
+  if (!/^At the table: .+ · (no clock|\d+ (day|hour|minute)s? a move)$/.test(who)) throw new Error(`the join panel does not say who sits there and the clock: "${who}"`);
+  // It takes the visitor's hand's place: it covers no part of the table.
+  const [panel, board] = await Promise.all([page.locator('#join').boundingBox(), page.locator('#board').boundingBox()]);
+  if (panel && board && panel.y < board.y + board.height && board.y < panel.y + panel.height && panel.x < board.x + board.width && board.x < panel.x + panel.width) {
+    throw new Error(`the join panel covers the board: ${JSON.stringify({ panel, board })}`);
+  }
   await page.fill('#join-form input[name=name]', name);
   await page.click('#join-form button[type=submit]');
   await page.waitForSelector('#join', { state: 'hidden' });

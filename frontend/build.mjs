@@ -30,7 +30,7 @@ const pages = {
       'prompt.stale', 'prompt.noFit', 'prompt.notYourTurn', 'prompt.sending', 'prompt.notFound', 'prompt.invite', 'prompt.takeSeat', 'status.notFound',
       // after a tap on a tile, or in a hand's summary
       'prompt.chooseEnd', 'prompt.confirmPlay', 'board.leadHere', 'board.playOn', 'board.playOnPips', 'count.',
-      'invite.', 'game.privateWarn', 'game.keyNote', 'game.awayNote', 'game.awayBtn', 'game.copyPrivate', 'game.privateLink', 'game.inviteLink',
+      'invite.', 'moveTime.', 'game.privateWarn', 'game.keyNote', 'game.awayNote', 'game.awayBtn', 'game.copyPrivate', 'game.privateLink', 'game.inviteLink',
       'game.shareInvite', 'game.confirm', 'game.redeal', 'game.keep', 'game.backBtn', 'game.handResult', 'game.sheet', 'game.startPage',
       // at a match's end; the table talk (its own chunk)
       'won.', 'trophy.', 'chat.'],

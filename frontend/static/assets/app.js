@@ -4,7 +4,7 @@ import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, r
 import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName, sameTile } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
-import { renderLog, seatName, invitation, announcement } from './log.js';
+import { renderLog, seatName, invitation, seated, announcement } from './log.js';
 import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused, wonLink } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { t, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
@@ -77,7 +77,13 @@ function drawHand() {
 
 function describePrompt() {
   if (!view.you) {
-    prompt(t(view.status === 'open' ? 'prompt.takeSeat' : 'prompt.watching'));
+    prompt(t(view.status === 'open' ? 'prompt.takeSeat' : view.status === 'playing' ? 'prompt.full' : 'prompt.watching'));
+    if (view.status === 'playing') {
+      const a = document.createElement('a');
+      a.href = '/';
+      a.textContent = t('prompt.startOwn');
+      $('#prompt').append(' ', a);
+    }
     return;
   }
   if (view.status === 'open') { prompt(t('prompt.invite')); return; }
@@ -299,6 +305,7 @@ function showJoin() {
   $('#join').hidden = !canJoin;
   if (!canJoin) return;
   $('#join-what').textContent = invitation(view);
+  $('#join-who').textContent = seated(view);
   const sel = $('#join-form select[name=seat]');
   const free = view.seats.filter((s) => !s.taken).map((s) => s.seat);
   const want = sel.value;

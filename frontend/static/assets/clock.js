@@ -71,3 +71,11 @@ export function nextTick(t0, now = Date.now()) {
   if (s < 120) return 1000;
   return Math.min(30000, ((s % 60) || 60) * 1000 + 50);
 }
+
+/** moveTimeText is a game's clock: "1 day a move", "4 hours a move", "1 minute a move", "no clock". */
+export function moveTimeText(seconds) {
+  if (!seconds) return t('moveTime.none');
+  if (seconds % 86400 === 0) return t('moveTime.days', { n: seconds / 86400 });
+  if (seconds >= 3600) return t('moveTime.hours', { n: Math.round(seconds / 3600) });
+  return t('moveTime.minutes', { n: Math.max(1, Math.round(seconds / 60)) });
+}

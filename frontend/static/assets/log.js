@@ -1,7 +1,7 @@
 // log.js: the public log in plain words ("Bea played 6–2 on the right and
 // scored 10", "Carlo drew 2 and passed"), in the page's language.
 
-import { when } from './clock.js';
+import { when, moveTimeText } from './clock.js';
 import { tileText } from './render.js';
 import { isolate } from './mygames.js';
 import { RULES, ruleTitle } from './rules.js';
@@ -15,6 +15,12 @@ export function invitation(view) {
   const o = view.options;
   const how = t(o.pairs && (RULES[view.variant] || {}).pairs ? 'invite.howPairs' : 'invite.how', { game: ruleTitle(view.variant), n: o.players, target: o.target });
   return host ? t('invite.by', { host, how }) : t('invite.anon', { how });
+}
+
+/** seated: who sits at an open table, and its clock: "At the table: Ana, Pip (computer) · 1 day a move". */
+export function seated(view) {
+  const names = view.seats.filter((s) => s.taken).map((s) => (s.bot ? t('invite.bot', { name: isolate(s.name) }) : isolate(s.name)));
+  return t('invite.seated', { names: names.join(', '), clock: moveTimeText(view.options.moveTime) });
 }
 
 /** count: "1 pip", "2 pips"; "1 point", "0 points" (word: pip or point). */

@@ -5,7 +5,7 @@
 
 import { loadLang, langSwitch, onLangChange, t, num, currentLang } from './i18n.js';
 import { lobby, leaderboard, playerProfile, joinGame, createGame, createLeague, joinLeague, getLeague, newInvite, removeMember, putProfile, myGames, createTournament, getTournament, enterTournament, startTournament, ApiError, errorText } from './api.js';
-import { countdown } from './clock.js';
+import { countdown, moveTimeText } from './clock.js';
 import { qrSVG } from './qr.js';
 import { playerKey, read, write } from './player.js';
 import { putGame, summarize } from './mygames.js';
@@ -51,13 +51,6 @@ export function playerLink(name, id) {
   return id ? el('a', { href: `/p/${encodeURIComponent(id)}`, text: name }) : el('span', { text: name });
 }
 
-/** timeText says a move time: whole days, else hours. */
-export function timeText(seconds) {
-  if (!seconds) return t('room.noClock');
-  if (seconds % 86400 === 0) return t('room.days', { n: seconds / 86400 });
-  return t('room.hours', { n: Math.max(1, Math.round(seconds / 3600)) });
-}
-
 // ---- /room: the open tables
 
 let tables = null; // the last lobby answer
@@ -92,7 +85,7 @@ function drawTables() {
       seats.append(el('li', {}, who, facts.length ? el('span', { class: 'muted', text: ' · ' + facts.join(' · ') }) : null));
     }
     const o = g.options;
-    const what = [ruleTitle(g.variant), t('room.players', { n: o.players }), t('room.target', { n: o.target }), timeText(o.moveTime)];
+    const what = [ruleTitle(g.variant), t('room.players', { n: o.players }), t('room.target', { n: o.target }), moveTimeText(o.moveTime)];
     if (o.pairs) what.splice(2, 0, t('room.pairs'));
     const sit = el('button', { type: 'button', class: 'primary', text: t('room.sit') });
     sit.addEventListener('click', () => sitDown(g.id, sit));
