@@ -109,3 +109,45 @@ test('the count shows its sum on a tap', { skip, timeout: 60000 }, async () => {
   await context.close();
   assert.deepEqual(errors, []);
 });
+
+// A partnership table has four seats around the board, so its board box is
+// smaller: its tiles too stay 28 px or more on phones (the board scrolls),
+// with the open ends and the last play scrolled into view (issue 26).
+test('partnership boards keep tile faces at 28 px on phones, the ends in view', { skip, timeout: 90000 }, async () => {
+  for (const viewport of [{ width: 360, height: 740 }, { width: 740, height: 360 }]) {
+    const context = await env.browser.newContext({ viewport, hasTouch: true, isMobile: true });
+    const page = h.watch(await context.newPage(), errors);
+    await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+    await page.waitForSelector('.hand-tile');
+    const sizes = await page.evaluate(async () => {
+      const { renderBoard } = await import('/assets/render.js');
+      await (await import('/assets/i18n.js')).loadLang('en', 'game');
+      // 24 tiles in one line, no spinner; the last play at the right end.
+      const line = [];
+      for (let i = 0; i < 24; i++) line.push([i % 7, (i + 1) % 7]);
+      const view = {
+        variant: 'partnership', seats: [], log: [{ type: 'play', hand: 1, tile: line[23], seq: 30 }],
+        hand: { number: 1, board: { line, spinner: null, lead: 12, up: [], down: [], ends: [{ end: 'left', pips: 0 }, { end: 'right', pips: 3 }] } },
+      };
+      const board = document.querySelector('#board');
+      renderBoard(board, view, ['right'], [3, 5]);
+      const face = (t) => t.querySelector('rect.face').getBoundingClientRect();
+      const box = board.getBoundingClientRect();
+      const inView = (r) => r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      const target = board.querySelector('.end-target rect:not(.hit)').getBoundingClientRect();
+      const last = board.querySelector('.tile.last').getBoundingClientRect();
+      return {
+        zoom: board.dataset.zoom,
+        faces: [...board.querySelectorAll('.layout > .tile')].map((t) => Math.min(face(t).width, face(t).height)),
+        targetInView: inView(target), lastInView: inView(last),
+      };
+    });
+    assert.equal(sizes.faces.length, 24);
+    const small = Math.min(...sizes.faces);
+    assert.ok(small >= 28 - 0.5, `partnership at ${viewport.width}x${viewport.height}: a tile face is ${small.toFixed(1)} px across (zoom ${sizes.zoom})`);
+    assert.ok(sizes.targetInView, `${viewport.width}x${viewport.height}: the open end played on is in view`);
+    assert.ok(sizes.lastInView, `${viewport.width}x${viewport.height}: the last play is in view`);
+    await context.close();
+  }
+  assert.deepEqual(errors, []);
+});
