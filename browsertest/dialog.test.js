@@ -43,6 +43,10 @@ test('the hand summary is a modal dialog; focus comes back to the hand after an 
     // is already on the table.
     const finalTiles = await page.locator('#summary .final-board .tile').count();
     assert.ok(finalTiles > 0, 'the summary shows how the hand ended on the table');
+    // Large enough to read: every face at least 16 px across (issue 26: it
+    // was drawn in a 9rem strip).
+    const faces = await page.locator('#summary .final-board .tile rect.face').evaluateAll((rs) => rs.map((r) => { const b = r.getBoundingClientRect(); return Math.min(b.width, b.height); }));
+    assert.ok(Math.min(...faces) >= 16, `the final layout's smallest face is ${Math.min(...faces).toFixed(1)} px`);
     // The table itself still shows the ended hand's layout until Continue.
     const ended = await page.evaluate(() => Number(document.querySelector('#summary h2, #summary').textContent.match(/Hand (\d+)/)[1]));
     assert.equal(await page.getAttribute('#board', 'data-hand'), String(ended), 'the table shows the hand that ended');
@@ -239,5 +243,34 @@ test('an old hand result does not pop up on a device that did not see it', { ski
   assert.equal(await opened(), true, 'opened before anyone played on: the result is news');
   await playOne();
   assert.equal(await opened(), false, 'opened after the next hand began: no dialog');
+  assert.deepEqual(errors, []);
+});
+
+// The log marks what others did since this device last looked, never the
+// reader's own moves (made on another device too); a first visit on this
+// device marks what happened since the deal (issue 26).
+test('the log marks others\' moves new, never your own', { skip, timeout: 120000 }, async () => {
+  const api = h.apiOf(env);
+  const made = await api('POST', '/api/games', { variant: 'block', players: 2, target: 500, name: 'Ana' });
+  const id = made.game.id;
+  const bea = await api('POST', `/api/games/${id}/seats`, { name: 'Bea' });
+  const tokens = [made.token, bea.token];
+  for (let n = 0; n < 4; n++) {
+    const views = await Promise.all(tokens.map((t) => api('GET', `/api/games/${id}`, null, t)));
+    const v = views.find((x) => x.hand && x.hand.turn === x.you.seat && x.you.legal.length);
+    const m = v.you.legal[0];
+    await api('POST', `/api/games/${id}/moves`, { version: v.version, type: 'play', tile: m.tile, end: m.end }, tokens[v.you.seat]);
+  }
+  // Ana's seat on a device that never saw this game.
+  const { context, page } = await h.newPlayer(env.browser, errors);
+  await page.goto(`${env.server.url}/g/${id}#seat=${made.token}`);
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length > 0);
+  const lines = await page.locator('#log li').evaluateAll((ls) => ls.map((l) => ({ text: l.textContent, isNew: l.classList.contains('new') })));
+  const news = lines.filter((l) => l.isNew);
+  assert.ok(news.length >= 1, `Bea's plays since the deal are new: ${JSON.stringify(lines)}`);
+  assert.ok(news.every((l) => /^Bea /.test(l.text)), `only Bea's moves are new: ${JSON.stringify(news)}`);
+  assert.ok(lines.some((l) => /^You (led|played) /.test(l.text) && !l.isNew), 'your own moves, made elsewhere, are not new');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#log')).listStyleType), 'none', 'the log, newest first, is not numbered');
+  await context.close();
   assert.deepEqual(errors, []);
 });

@@ -36,7 +36,7 @@ test('my games come from the server, and hide with undo', { skip: env.skip, time
   await page.click('.new-link a');
   assert.equal(await page.evaluate(() => location.hash), '#new-h', 'the form one tap away');
   await page.evaluate(() => history.replaceState(null, '', '/'));
-  assert.match(await page.textContent(`#my-games li[data-game="${first}"] a`), /^Five Up with Ana, Pip$/);
+  assert.match(await page.textContent(`#my-games li[data-game="${first}"] a`), /^Five Up with Ana, Otto$/);
   assert.match(await page.textContent(`#my-games li[data-game="${first}"] .game-state`), /(your turn|waiting for the others) · just now$/);
   assert.deepEqual(requests.filter((r) => r.startsWith('GET /api/games')), [], 'the list does not poll every game');
   assert.ok(requests.includes('GET /api/me'));
@@ -62,6 +62,7 @@ test('my games come from the server, and hide with undo', { skip: env.skip, time
   await page.waitForSelector(`#my-games li[data-game="${waiting.game.id}"]`);
   assert.equal(await page.locator('#my-games li').last().getAttribute('data-game'), waiting.game.id, 'newest, but waiting for players: after your turns');
   assert.match(await page.textContent(`#my-games li[data-game="${waiting.game.id}"] .game-state`), /waiting for players/);
+  assert.equal(await page.textContent(`#my-games li[data-game="${waiting.game.id}"] a`), 'Five Up with Ana, a free seat');
 
   // The player link, drawn as a QR code, with the warning.
   await page.click('#player-link-btn');
@@ -97,6 +98,34 @@ test('the inbox says when the computer plays for you, and when a game is paused'
   await page.reload();
   await page.waitForSelector(line);
   assert.match(await page.textContent(line), / — Paused: everyone is away · /);
+  await context.close();
+  assert.deepEqual(errors, []);
+});
+
+test('a rematch is labelled as one in the inbox', { skip: env.skip, timeout: 90000 }, async () => {
+  const url = env.server.url;
+  const { page, context } = await h.newPlayer(env.browser, errors);
+  await page.goto(url + '/');
+  await page.waitForFunction(() => localStorage.getItem('tessera.key'));
+  const key = await page.evaluate(() => localStorage.getItem('tessera.key'));
+  const api = h.apiOf(env);
+  const made = await api('POST', '/api/games', { variant: 'block', players: 2, target: 1, name: 'Ana', key });
+  const id = made.game.id;
+  const bea = await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: 'bea-rematch-key-0123456789abcdefg' });
+  const tokens = [made.token, bea.token];
+  let v = await api('GET', `/api/games/${id}`);
+  for (let n = 0; n < 60 && v.status !== 'finished'; n++) {
+    const views = await Promise.all(tokens.map((t) => api('GET', `/api/games/${id}`, null, t)));
+    const mine = views.find((x) => x.hand && x.hand.turn === x.you.seat && x.you.legal.length);
+    const m = mine.you.legal[0];
+    v = await api('POST', `/api/games/${id}/moves`, { version: mine.version, type: 'play', tile: m.tile, end: m.end }, tokens[mine.you.seat]);
+  }
+  assert.equal(v.status, 'finished');
+  const next = await api('POST', `/api/games/${id}/rematch`, {}, made.token);
+  await page.reload();
+  await page.waitForSelector(`#my-games li[data-game="${next.game.id}"]`);
+  assert.equal(await page.textContent(`#my-games li[data-game="${next.game.id}"] a`), 'Rematch: Block with Ana, Bea');
+  assert.equal(await page.textContent(`#my-games li[data-game="${id}"] a`), 'Block with Ana, Bea');
   await context.close();
   assert.deepEqual(errors, []);
 });

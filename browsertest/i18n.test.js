@@ -102,7 +102,7 @@ test('a Five Up match in Italian, from the start form to its end', { skip, timeo
   // To the end (through the API: the page follows), then the end in Italian.
   await finishByAPI([page]);
   await page.waitForSelector('#summary:not([hidden])');
-  assert.match(await page.textContent('#status'), /^Partita finita: (hai vinto|vince Pip)$/);
+  assert.match(await page.textContent('#status'), /^Partita finita: (hai vinto|vince Otto)$/);
   assert.match(await page.textContent('#summary'), /Punteggi: .*\(traguardo 60\)/);
   assert.match(await page.textContent('#summary'), /Gioca la rivincita/);
   noEnglish(await readable(page), 'the end of the match');
@@ -188,7 +188,7 @@ test('switching language mid-game keeps the table and needs no reload; the choic
   await page.click('#lang button');
   await page.waitForFunction(() => document.documentElement.lang === 'it');
   assert.equal(await page.textContent('#new-h'), 'Nuova partita');
-  assert.match(await page.textContent('#my-games'), /Five Up con Ana, Pip/);
+  assert.match(await page.textContent('#my-games'), /Five Up con Ana, Otto/);
   await context.close();
   assert.deepEqual(errors, []);
 });

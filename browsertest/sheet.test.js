@@ -38,7 +38,7 @@ test('the score sheet lists every hand with its points and the running totals', 
   await page.click('#sheet-wrap summary');
   const rows = page.locator('#sheet tbody tr');
   assert.equal(await rows.count(), v.sheet.length, 'one row per hand');
-  assert.deepEqual(await page.locator('#sheet thead th').allTextContents(), ['Hand', 'You & Dot', 'Pip & Spinner']);
+  assert.deepEqual(await page.locator('#sheet thead th').allTextContents(), ['Hand', 'You & Lina', 'Otto & Bruno']);
   for (let i = 0; i < v.sheet.length; i++) {
     const cells = await rows.nth(i).locator('td').allTextContents();
     const want = v.sheet[i].map((total, t) => {

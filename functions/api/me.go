@@ -33,9 +33,12 @@ type meGame struct {
 	// for the person there (the view's seats[].away); and whether the game
 	// waits because every person is away (API.md "Clocks"; never an open
 	// game, where the computer plays on).
-	Away    []bool `json:"away"`
-	Paused  bool   `json:"paused"`
-	updated time.Time
+	Away   []bool `json:"away"`
+	Paused bool   `json:"paused"`
+	// Previous is an addition: the game this one is the rematch of, as
+	// the view's previous (null: none).
+	Previous *string `json:"previous"`
+	updated  time.Time
 }
 
 // maxMeGames is the most games /api/me lists (API.md).
@@ -112,6 +115,10 @@ func (h *Handler) me(c *call) {
 			g.Deadline = &ds
 		}
 		g.Paused = g.Status == engine.StatusPlaying && !st.Open && m.AllAway()
+		if st.Previous != "" {
+			prev := st.Previous
+			g.Previous = &prev
+		}
 		for s := range m.Options().Players {
 			g.Away = append(g.Away, m.Seat(s).Away)
 			if ts := m.Seat(s); ts.Taken {

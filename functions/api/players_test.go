@@ -33,6 +33,7 @@ type meJSON struct {
 		Scores    []int     `json:"scores"`
 		Deadline  *string   `json:"deadline"`
 		UpdatedAt string    `json:"updatedAt"`
+		Previous  *string   `json:"previous"`
 	} `json:"games"`
 }
 

@@ -120,6 +120,8 @@ func testRematch(t *testing.T, st store.Store) {
 		m := s.me(k)
 		if len(m.Games) < 2 || m.Games[0].ID != next {
 			t.Errorf("/api/me for %s does not list the rematch first: %+v", k[:3], m.Games)
+		} else if p := m.Games[0].Previous; p == nil || *p != id || m.Games[1].Previous != nil {
+			t.Errorf("/api/me for %s: the rematch's previous %v, want %s; the first game's %v, want null", k[:3], p, id, m.Games[1].Previous)
 		}
 	}
 	// A third match: the series counts on.

@@ -12,8 +12,10 @@ import (
 
 // botNames are the names the server gives computer seats, by seat (seat 0
 // is always the creator's): friendly, and unlike "Bot 1" for the second
-// seat, no number that disagrees with the page's "Seat 2".
-var botNames = [...]string{1: "Pip", 2: "Dot", 3: "Spinner"}
+// seat, no number that disagrees with the page's "Seat 2"; no word of the
+// game either, in English or Italian ("Spinner played below the spinner",
+// "Pip" beside pips, issue 26). Games made before keep their names.
+var botNames = [...]string{1: "Otto", 2: "Lina", 3: "Bruno"}
 
 // BotName is the name the server gives a computer seat.
 func BotName(seat int) string {

@@ -150,6 +150,8 @@ function show(v, force) {
   drawHand();
   describePrompt();
   $('#confirm').hidden = !(view.you && view.you.confirm) || moving;
+  // A first visit on this device: what happened since the deal is new.
+  if (!before && seenSeq === Infinity && token) seenSeq = lastDeal(view);
   renderLog($('#log'), view, me(), 60, seenSeq);
   renderSheet($('#sheet-wrap'), $('#sheet'), view, me());
   // Others' moves since the view before are told to screen readers (not
@@ -410,6 +412,7 @@ function showAway() {
 // ---- what happened since this browser last looked
 
 let seenSeq = Infinity; // the last event this browser showed (Infinity: mark nothing)
+const lastDeal = (v) => { const d = v.log.filter((e) => e.type === 'deal').pop(); return d ? d.seq : Infinity; };
 function markSeen() {
   if (!view || !token || document.hidden) return;
   const last = view.log.length ? view.log[view.log.length - 1].seq : 0;

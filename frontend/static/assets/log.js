@@ -17,7 +17,7 @@ export function invitation(view) {
   return host ? t('invite.by', { host, how }) : t('invite.anon', { how });
 }
 
-/** seated: who sits at an open table, and its clock: "At the table: Ana, Pip (computer) · 1 day a move". */
+/** seated: who sits at an open table, and its clock: "At the table: Ana, Otto (computer) · 1 day a move". */
 export function seated(view) {
   const names = view.seats.filter((s) => s.taken).map((s) => (s.bot ? t('invite.bot', { name: isolate(s.name) }) : isolate(s.name)));
   return t('invite.seated', { names: names.join(', '), clock: moveTimeText(view.options.moveTime) });
@@ -137,7 +137,8 @@ export function describe(view, me) {
       default: text = e.type;
     }
     if (bot) text += seatPerson(e.seat, me) === 'you' ? t('log.forYou') : t('log.for', { name: seatName(view, e.seat, me) });
-    out.push({ seq: e.seq, type: e.type, seat: e.seat, text, at: e.at || null });
+    // mine: the reader did it (not the computer for them): never "new".
+    out.push({ seq: e.seq, type: e.type, seat: e.seat, text, at: e.at || null, mine: !bot && e.seat !== undefined && seatPerson(e.seat, me) === 'you' });
   }
   return out;
 }
@@ -169,7 +170,7 @@ export function renderLog(el, view, me, limit = 60, seenSeq = Infinity) {
     // The time and the "new" mark are drawn by the style sheet from these
     // attributes, so the line's text stays the sentence itself.
     if (l.at) li.dataset.at = when(l.at);
-    if (l.seq > seenSeq) li.classList.add('new');
+    if (l.seq > seenSeq && !l.mine) li.classList.add('new');
     return li;
   }));
 }

@@ -153,7 +153,7 @@ function entries() {
   for (const g of serverGames || []) {
     listed.add(g.id);
     out.push({ id: g.id, seat: g.seat, variant: g.variant, status: g.status, yourTurn: g.yourTurn,
-      names: g.names, scores: g.scores, deadline: g.deadline, updatedAt: g.updatedAt, league: g.league, tournament: g.tournament, vacations: g.vacations, away: g.away, paused: g.paused });
+      names: g.names, scores: g.scores, deadline: g.deadline, updatedAt: g.updatedAt, league: g.league, tournament: g.tournament, vacations: g.vacations, away: g.away, paused: g.paused, previous: g.previous });
   }
   for (const [id, g] of Object.entries(local)) {
     const s = g.summary;
@@ -175,7 +175,8 @@ function gameLine(e, hidden) {
   const a = document.createElement('a');
   a.href = `/g/${encodeURIComponent(e.id)}`;
   const names = (e.names || []).map((n) => (n ? isolate(n) : t('mine.freeSeat')));
-  a.textContent = t('mine.with', { game: ruleTitle(e.variant), names: names.join(', ') });
+  const line = t('mine.with', { game: ruleTitle(e.variant), names: names.join(', ') });
+  a.textContent = e.previous ? t('mine.rematch', { line }) : line;
   const p = document.createElement('p');
   p.className = 'game-state';
   // Paused (every person away) and a seat the computer plays for say so,

@@ -254,7 +254,9 @@ export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
     panel.append(list);
     if (e.reason !== 'target' && e.team !== null && e.team !== undefined) {
       const counted = view.seats.filter((s) => s.team !== e.team).reduce((n, s) => n + pipSum((e.tiles && e.tiles[s.seat]) || []), 0);
-      panel.append(el('p', 'how', t('summary.counted', { pips: count(counted, 'pip'), points: count(e.points, 'point'), team: teamName(view, e.team, me) })));
+      // "30 points for you", "for you and Lina": never "for You" mid-sentence.
+      const partner = view.seats.filter((s) => s.team === e.team && s.seat !== me).map((s) => seatName(view, s.seat, me)).join(t('team.join'));
+      panel.append(el('p', 'how', say('summary.counted', person(view, e.team, me), { pips: count(counted, 'pip'), points: count(e.points, 'point'), team: teamName(view, e.team, me), partner })));
     }
   }
   const scores = el('p', 'scores');
