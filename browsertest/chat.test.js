@@ -65,3 +65,45 @@ test('an open table talks with reactions only', { skip, timeout: 120000 }, async
   await context.close();
   assert.deepEqual(errors, []);
 });
+
+// On a phone the open talk is a drawer in view (no scrolling past the
+// table); a message whose answer was lost is sent again with the same
+// messageId and arrives once (API.md "Chat": retries answer 200).
+test('the talk is a drawer on a phone; a retried message arrives once', { skip, timeout: 90000 }, async () => {
+  const keys = ['chat-ana-key-retry-0123456789ab', 'chat-bea-key-retry-0123456789ab'];
+  const a = await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Ana', key: keys[0] });
+  const id = a.game.id;
+  await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: keys[1] });
+  const ana = await h.newPlayer(env.browser, errors, { width: 390, height: 844 }, { locale: 'en-GB' });
+  await ana.page.goto(`${env.server.url}/g/${id}#seat=${keys[0]}`);
+  await ana.page.waitForSelector('#talk:not([hidden]) summary');
+  await ana.page.click('#talk summary');
+  const box = await ana.page.locator('#talk').boundingBox();
+  const input = await ana.page.locator('#talk input[name=text]').boundingBox();
+  assert.equal(await ana.page.evaluate(() => getComputedStyle(document.querySelector('#talk')).position), 'fixed', 'a drawer');
+  assert.ok(box.y + box.height <= 844 + 1 && input.y >= 0 && input.y + input.height <= 844, `the drawer and its line are on the screen: ${JSON.stringify({ box, input })}`);
+  // The first send reaches the server, but its answer is lost.
+  const ids = [];
+  let lose = true;
+  await ana.page.route(`**/api/games/${id}/chat`, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    ids.push(JSON.parse(route.request().postData()).messageId);
+    if (!lose) return route.continue();
+    lose = false;
+    await route.fetch(); // the server takes it
+    await route.abort('connectionreset'); // the page never hears
+  });
+  await ana.page.fill('#talk input[name=text]', 'Ci sei?');
+  await ana.page.click('#talk form button[type=submit]');
+  await ana.page.waitForFunction(() => document.querySelector('#talk [role=status]').textContent !== '');
+  assert.equal(await ana.page.inputValue('#talk input[name=text]'), 'Ci sei?', 'the line stays to send again');
+  await ana.page.click('#talk form button[type=submit]');
+  await ana.page.waitForSelector('#talk li:has-text("Ci sei?")');
+  assert.equal(ids.length, 2);
+  assert.equal(ids[0], ids[1], 'the retry carries the same messageId');
+  const talk = await api('GET', `/api/games/${id}/chat`, null, keys[1]);
+  assert.equal(talk.messages.filter((m) => m.text === 'Ci sei?').length, 1, 'sent once');
+  assert.equal(await ana.page.locator('#talk li:has-text("Ci sei?")').count(), 1, 'shown once');
+  await ana.context.close();
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|ERR_CONNECTION_RESET/.test(e)), []);
+});
