@@ -80,7 +80,8 @@ test('a partnership game against three computer players, to the end', { skip, ti
   await page.goto(env.server.url + '/');
   await page.waitForSelector('#my-games li');
   assert.equal(await page.locator('#my-games li').count(), 2);
-  assert.match(await page.locator('#my-games li').first().textContent(), /^Partnership with Ana, [^,]+, [^,]+, [^,]+/);
+  assert.match(await page.locator('#my-games li').first().textContent(), /^Rematch: Partnership with Ana, [^,]+, [^,]+, [^,]+/, 'the new match, labelled as a rematch');
+  assert.match(await page.locator(`#my-games li[data-game="${id}"] a`).textContent(), /^Partnership with Ana, [^,]+, [^,]+, [^,]+$/);
   assert.match(await page.locator(`#my-games li[data-game="${id}"] .game-state`).textContent(), /finished/);
   await page.setViewportSize({ width: 1000, height: 860 });
   await h.shot(page, 'start-page');
