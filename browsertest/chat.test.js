@@ -107,3 +107,30 @@ test('the talk is a drawer on a phone; a retried message arrives once', { skip, 
   await ana.context.close();
   assert.deepEqual(errors.filter((e) => !/Failed to load resource|ERR_CONNECTION_RESET/.test(e)), []);
 });
+
+// After the match the talk goes on ("good game"): a page with the talk
+// open still hears the other seat's words (it polls every 3 s while the
+// talk is open and in view; closed, it stops).
+test('the talk goes on after the match', { skip, timeout: 90000 }, async () => {
+  const keys = ['chat-ana-key-after-0123456789ab', 'chat-bea-key-after-0123456789ab'];
+  const a = await api('POST', '/api/games', { variant: 'block', players: 2, target: 1, name: 'Ana', key: keys[0] });
+  const id = a.game.id;
+  await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: keys[1] });
+  let v = await api('GET', `/api/games/${id}`);
+  for (let n = 0; n < 60 && v.status !== 'finished'; n++) {
+    const views = await Promise.all(keys.map((k) => api('GET', `/api/games/${id}`, null, k)));
+    const mine = views.find((x) => x.hand && x.hand.turn === x.you.seat && x.you.legal.length);
+    const m = mine.you.legal[0];
+    v = await api('POST', `/api/games/${id}/moves`, { version: mine.version, type: 'play', tile: m.tile, end: m.end }, keys[mine.you.seat]);
+  }
+  assert.equal(v.status, 'finished');
+  const ana = await h.newPlayer(env.browser, errors, { width: 1000, height: 900 }, { locale: 'en-GB' });
+  await ana.page.goto(`${env.server.url}/g/${id}#seat=${keys[0]}`);
+  await ana.page.waitForSelector('#talk:not([hidden]) summary');
+  if (await ana.page.isVisible('#summary')) await ana.page.click('#summary-close');
+  await ana.page.click('#talk summary');
+  await api('POST', `/api/games/${id}/chat`, { text: 'Bella partita!', messageId: 'gg-1' }, keys[1]);
+  await ana.page.waitForSelector('#talk li:has-text("Bea: Bella partita!")', { timeout: 10000 });
+  await ana.context.close();
+  assert.deepEqual(errors, []);
+});

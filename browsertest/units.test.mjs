@@ -45,7 +45,8 @@ test('poll timing', async (t) => {
     ['the table talk open, idle and with push: still 3 s', { visible: true, waiting: true, idleMs: 2 * 60 * MINUTE, push: true, talking: true }, 3 * SECOND],
     ['the table talk open on a live game: 2 s as before', { visible: true, waiting: true, idleMs: 0, talking: true }, 2 * SECOND],
     ['the table talk open but hidden: as without it', { visible: false, waiting: true, idleMs: 0, talking: true }, 30 * SECOND],
-    ['the table talk open after the match: no polling', { visible: true, waiting: true, idleMs: 0, finished: true, talking: true }, 0],
+    ['the table talk open after the match: 3 s, for the last words', { visible: true, waiting: true, idleMs: 0, finished: true, talking: true }, 3 * SECOND],
+    ['the table talk open after the match, hidden: no polling', { visible: false, waiting: true, idleMs: 0, finished: true, talking: true }, 0],
   ];
   for (const [name, input, want] of cases) {
     await t.test(name, () => assert.equal(pollDelay(input), want, `pollDelay(${JSON.stringify(input)})`));

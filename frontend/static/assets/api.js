@@ -190,8 +190,9 @@ export function nextPlay(view) {
  */
 export function pollDelay(s) {
   const d = delayOf(s);
-  // The table talk open on a page in view: a friend's answer shows soon.
-  return s.talking && s.visible && !s.finished ? Math.min(d || TALK_POLL, TALK_POLL) : d;
+  // The table talk open on a page in view: a friend's answer shows soon,
+  // after the match too (its last words; closed, the page stops polling).
+  return s.talking && s.visible ? Math.min(d || TALK_POLL, TALK_POLL) : d;
 }
 
 const TALK_POLL = 3 * SECOND;
