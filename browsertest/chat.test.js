@@ -7,6 +7,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
+const { apiPlayUntil } = require('./play.js');
 
 const env = h.suite();
 const { skip } = env;
@@ -120,13 +121,7 @@ test('the talk goes on after the match', { skip, timeout: 90000 }, async () => {
   const a = await api('POST', '/api/games', { variant: 'block', players: 2, target: 1, name: 'Ana', key: keys[0] });
   const id = a.game.id;
   await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: keys[1] });
-  let v = await api('GET', `/api/games/${id}`);
-  for (let n = 0; n < 60 && v.status !== 'finished'; n++) {
-    const views = await Promise.all(keys.map((k) => api('GET', `/api/games/${id}`, null, k)));
-    const mine = views.find((x) => x.hand && x.hand.turn === x.you.seat && x.you.legal.length);
-    const m = mine.you.legal[0];
-    v = await api('POST', `/api/games/${id}/moves`, { version: mine.version, type: 'play', tile: m.tile, end: m.end }, keys[mine.you.seat]);
-  }
+  const v = await apiPlayUntil(api, id, keys, (x) => x.status === 'finished');
   assert.equal(v.status, 'finished');
   const ana = await h.newPlayer(env.browser, errors, { width: 1000, height: 900 }, { locale: 'en-GB' });
   await ana.page.goto(`${env.server.url}/g/${id}#seat=${keys[0]}`);

@@ -8,7 +8,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
-const { createGame, act, state, nudge, waitVersionAbove } = require('./play.js');
+const { createGame, act, state, nudge, waitVersionAbove, apiPlayOne, apiPlayUntil } = require('./play.js');
 
 const env = h.suite();
 const { skip } = env;
@@ -220,15 +220,7 @@ test('an old hand result does not pop up on a device that did not see it', { ski
   const id = made.game.id;
   const bea = await api('POST', `/api/games/${id}/seats`, { name: 'Bea' });
   const tokens = [made.token, bea.token];
-  const playOne = async () => {
-    const views = await Promise.all(tokens.map((t) => api('GET', `/api/games/${id}`, null, t)));
-    const v = views.find((x) => x.hand && x.hand.turn === x.you.seat && x.you.legal.length);
-    assert.ok(v, 'someone can play');
-    const m = v.you.legal[0];
-    return api('POST', `/api/games/${id}/moves`, { version: v.version, type: 'play', tile: m.tile, end: m.end }, tokens[v.you.seat]);
-  };
-  let v = await api('GET', `/api/games/${id}`);
-  for (let n = 0; n < 60 && !v.log.some((e) => e.type === 'handEnd'); n++) v = await playOne();
+  const v = await apiPlayUntil(api, id, tokens, (x) => x.log.some((e) => e.type === 'handEnd'));
   assert.ok(v.log.some((e) => e.type === 'handEnd'), 'a hand ended');
   assert.equal(v.status, 'playing');
   const opened = async () => {
@@ -241,7 +233,7 @@ test('an old hand result does not pop up on a device that did not see it', { ski
     return shown;
   };
   assert.equal(await opened(), true, 'opened before anyone played on: the result is news');
-  await playOne();
+  await apiPlayOne(api, id, tokens);
   assert.equal(await opened(), false, 'opened after the next hand began: no dialog');
   assert.deepEqual(errors, []);
 });
@@ -255,12 +247,7 @@ test('the log marks others\' moves new, never your own', { skip, timeout: 120000
   const id = made.game.id;
   const bea = await api('POST', `/api/games/${id}/seats`, { name: 'Bea' });
   const tokens = [made.token, bea.token];
-  for (let n = 0; n < 4; n++) {
-    const views = await Promise.all(tokens.map((t) => api('GET', `/api/games/${id}`, null, t)));
-    const v = views.find((x) => x.hand && x.hand.turn === x.you.seat && x.you.legal.length);
-    const m = v.you.legal[0];
-    await api('POST', `/api/games/${id}/moves`, { version: v.version, type: 'play', tile: m.tile, end: m.end }, tokens[v.you.seat]);
-  }
+  for (let n = 0; n < 4; n++) await apiPlayOne(api, id, tokens);
   // Ana's seat on a device that never saw this game.
   const { context, page } = await h.newPlayer(env.browser, errors);
   await page.goto(`${env.server.url}/g/${id}#seat=${made.token}`);

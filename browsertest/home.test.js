@@ -9,7 +9,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness');
-const { createGame } = require('./play');
+const { createGame, apiPlayUntil } = require('./play');
 
 const env = h.suite();
 const errors = [];
@@ -113,13 +113,7 @@ test('a rematch is labelled as one in the inbox', { skip: env.skip, timeout: 900
   const id = made.game.id;
   const bea = await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: 'bea-rematch-key-0123456789abcdefg' });
   const tokens = [made.token, bea.token];
-  let v = await api('GET', `/api/games/${id}`);
-  for (let n = 0; n < 60 && v.status !== 'finished'; n++) {
-    const views = await Promise.all(tokens.map((t) => api('GET', `/api/games/${id}`, null, t)));
-    const mine = views.find((x) => x.hand && x.hand.turn === x.you.seat && x.you.legal.length);
-    const m = mine.you.legal[0];
-    v = await api('POST', `/api/games/${id}/moves`, { version: mine.version, type: 'play', tile: m.tile, end: m.end }, tokens[mine.you.seat]);
-  }
+  const v = await apiPlayUntil(api, id, tokens, (x) => x.status === 'finished');
   assert.equal(v.status, 'finished');
   const next = await api('POST', `/api/games/${id}/rematch`, {}, made.token);
   await page.reload();

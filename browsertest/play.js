@@ -144,6 +144,26 @@ async function finishByAPI(pages, { maxMoves = 2000, timeout = 30000 } = {}) {
 }
 
 /**
+ * apiPlayOne: through the API (api is h.apiOf(env)), the seat of tokens (seat
+ * tokens or player keys) that must play plays its first legal tile; it
+ * returns the new view. For tests that need hands played, not clicked.
+ */
+async function apiPlayOne(api, id, tokens) {
+  const views = await Promise.all(tokens.map((t) => api('GET', `/api/games/${id}`, null, t)));
+  const v = views.find((x) => x.hand && x.hand.turn === x.you.seat && x.you.legal.length);
+  if (!v) throw new Error(`no seat of game ${id} can play`);
+  const m = v.you.legal[0];
+  return api('POST', `/api/games/${id}/moves`, { version: v.version, type: 'play', tile: m.tile, end: m.end }, tokens[v.you.seat]);
+}
+
+/** apiPlayUntil plays with apiPlayOne until done(view), at most max plays, and returns the last view. */
+async function apiPlayUntil(api, id, tokens, done, max = 60) {
+  let v = await api('GET', `/api/games/${id}`);
+  for (let n = 0; n < max && !done(v); n++) v = await apiPlayOne(api, id, tokens);
+  return v;
+}
+
+/**
  * nudge tells page that the game moved to version, as another tab of the
  * same browser does after its move (app.js listens on the BroadcastChannel
  * "tessera" and polls at once): for tests whose other player moves through
@@ -161,4 +181,4 @@ async function nudge(page, version) {
 /** boardTiles counts the tiles drawn on the layout. */
 const boardTiles = (page) => page.locator('#board .layout > .tile').count();
 
-module.exports = { createGame, joinGame, act, state, playToEnd, finishByAPI, nudge, waitVersionAbove, boardTiles };
+module.exports = { createGame, joinGame, act, state, playToEnd, finishByAPI, apiPlayOne, apiPlayUntil, nudge, waitVersionAbove, boardTiles };
