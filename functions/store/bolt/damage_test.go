@@ -42,9 +42,9 @@ func sample(t *testing.T, n int) []byte {
 	return raw
 }
 
-// exercise opens a damaged copy and uses every call on it. Any error is
-// fine; a crash fails the test binary, a wrong answer fails the test.
-func exercise(t *testing.T, raw []byte, games int) (opened bool) {
+// openCopy writes raw to a file of its own and opens it: nil when Open
+// refuses it (its error must name the file).
+func openCopy(t *testing.T, raw []byte) *bolt.Store {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "damaged.db")
 	if err := os.WriteFile(path, raw, 0o600); err != nil {
@@ -55,6 +55,17 @@ func exercise(t *testing.T, raw []byte, games int) (opened bool) {
 		if !strings.Contains(err.Error(), path) {
 			t.Errorf("Open error does not name the file: %v", err)
 		}
+		return nil
+	}
+	return b
+}
+
+// exercise opens a damaged copy and uses every call on it. Any error is
+// fine; a crash fails the test binary, a wrong answer fails the test.
+func exercise(t *testing.T, raw []byte, games int) (opened bool) {
+	t.Helper()
+	b := openCopy(t, raw)
+	if b == nil {
 		return false
 	}
 	defer b.Close()
@@ -248,12 +259,8 @@ func TestFlippedValueIsCorrupt(t *testing.T) {
 // (attack kit: a leaf page's count zeroed, a key byte flipped).
 func noneMissing(t *testing.T, raw []byte, games int) (opened bool) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "damaged.db")
-	if err := os.WriteFile(path, raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	b, err := bolt.Open(path)
-	if err != nil {
+	b := openCopy(t, raw)
+	if b == nil {
 		return false
 	}
 	defer b.Close()
