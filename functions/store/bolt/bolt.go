@@ -171,14 +171,27 @@ func check(db *bbolt.DB) (damaged bool, err error) {
 			}
 			// Every key and value first, in this goroutine (guarded);
 			// then bbolt's page check, which runs in its own goroutine.
+			// The games in the same walk: as many as the writes counted
+			// (a leaf page whose element count was zeroed hides its games
+			// from every read, which would answer "no such game"), each
+			// value sealed with its own key (a damaged key byte moves a
+			// game to another id).
 			var sum byte
+			var games uint64
 			err = tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+				isGames := bytes.Equal(name, bucket)
 				return b.ForEach(func(k, v []byte) error {
 					for _, c := range k {
 						sum ^= c
 					}
 					for _, c := range v {
 						sum ^= c
+					}
+					if isGames {
+						games++
+						if _, _, err := decodeHeader(string(k), v); err != nil {
+							damaged = true
+						}
 					}
 					return nil
 				})
@@ -187,26 +200,8 @@ func check(db *bbolt.DB) (damaged bool, err error) {
 			if err != nil {
 				return err
 			}
-			// The games: as many as the writes counted (a leaf page
-			// whose element count was zeroed hides its games from every
-			// read, which would answer "no such game"), each value sealed
-			// with its own key (a damaged key byte moves a game to
-			// another id).
-			if games := tx.Bucket(bucket); games != nil {
-				var n uint64
-				err = games.ForEach(func(k, v []byte) error {
-					n++
-					if _, _, err := decodeHeader(string(k), v); err != nil {
-						damaged = true
-					}
-					return nil
-				})
-				if err != nil {
-					return err
-				}
-				if want, ok := items(tx); ok && n != want {
-					return fmt.Errorf("%w: %d games in the file, its writes counted %d (a damaged page lost some)", store.ErrCorrupt, n, want)
-				}
+			if want, ok := items(tx); ok && games != want {
+				return fmt.Errorf("%w: %d games in the file, its writes counted %d (a damaged page lost some)", store.ErrCorrupt, games, want)
 			}
 			var first error
 			for err := range tx.Check() {
