@@ -39,16 +39,8 @@ const (
 // e.g. config.WithHTTPClient in tests.
 func AWSConfig(ctx context.Context, endpoint string, optFns ...func(*config.LoadOptions) error) (aws.Config, error) {
 	opts := []func(*config.LoadOptions) error{
-		config.WithRetryer(func() aws.Retryer {
-			return retry.NewStandard(func(o *retry.StandardOptions) {
-				o.MaxAttempts = MaxAttempts
-				o.MaxBackoff = MaxBackoff
-			})
-		}),
-		config.WithHTTPClient(awshttp.NewBuildableClient().
-			WithTimeout(AttemptTimeout).
-			WithDialerOptions(func(d *net.Dialer) { d.Timeout = dynamoDialTimeout }).
-			WithTransportOptions(func(t *http.Transport) { t.ResponseHeaderTimeout = AttemptTimeout })),
+		config.WithRetryer(retryer),
+		config.WithHTTPClient(httpClient()),
 	}
 	if endpoint != "" {
 		opts = append(opts,
@@ -63,4 +55,20 @@ func AWSConfig(ctx context.Context, endpoint string, optFns ...func(*config.Load
 		return aws.Config{}, fmt.Errorf("store: load AWS config: %w", err)
 	}
 	return cfg, nil
+}
+
+// retryer bounds a call's attempts and the back-off between them.
+func retryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts = MaxAttempts
+		o.MaxBackoff = MaxBackoff
+	})
+}
+
+// httpClient bounds each attempt: dialling, the answer's headers, the whole.
+func httpClient() *awshttp.BuildableClient {
+	return awshttp.NewBuildableClient().
+		WithTimeout(AttemptTimeout).
+		WithDialerOptions(func(d *net.Dialer) { d.Timeout = dynamoDialTimeout }).
+		WithTransportOptions(func(t *http.Transport) { t.ResponseHeaderTimeout = AttemptTimeout })
 }

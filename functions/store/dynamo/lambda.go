@@ -2,13 +2,9 @@ package dynamo
 
 import (
 	"errors"
-	"net"
-	"net/http"
 	"os"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
@@ -30,19 +26,8 @@ func NewForLambda(table, endpoint string) (*Store, error) {
 }
 
 func lambdaConfig(getenv func(string) string, endpoint string) (aws.Config, error) {
-	cfg := aws.Config{
-		Region: getenv("AWS_REGION"),
-		Retryer: func() aws.Retryer {
-			return retry.NewStandard(func(o *retry.StandardOptions) {
-				o.MaxAttempts = MaxAttempts
-				o.MaxBackoff = MaxBackoff
-			})
-		},
-		HTTPClient: awshttp.NewBuildableClient().
-			WithTimeout(AttemptTimeout).
-			WithDialerOptions(func(d *net.Dialer) { d.Timeout = dynamoDialTimeout }).
-			WithTransportOptions(func(t *http.Transport) { t.ResponseHeaderTimeout = AttemptTimeout }),
-	}
+	// The same bounds as AWSConfig's.
+	cfg := aws.Config{Region: getenv("AWS_REGION"), Retryer: retryer, HTTPClient: httpClient()}
 	if endpoint != "" {
 		cfg.BaseEndpoint = aws.String(endpoint)
 		if cfg.Region == "" {
