@@ -53,7 +53,6 @@ type asset struct {
 	brOnce sync.Once
 	brotli []byte
 	brTag  string
-	sumHex string
 }
 
 // br returns a's Brotli body and its ETag, made once.
@@ -64,7 +63,7 @@ func (a *asset) br() ([]byte, string) {
 		w.Write(a.body)
 		w.Close()
 		if buf.Len() < len(a.gzipped) {
-			a.brotli, a.brTag = buf.Bytes(), `"`+a.sumHex+`-br"`
+			a.brotli, a.brTag = buf.Bytes(), strings.TrimSuffix(a.etag, `"`)+`-br"`
 		}
 	})
 	return a.brotli, a.brTag
@@ -101,7 +100,8 @@ func load(name string) *asset {
 	}
 	ct := ContentType(name)
 	sum := sha256.Sum256(body)
-	a := &asset{body: body, contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, sumHex: hex.EncodeToString(sum[:12])}
+	tag := hex.EncodeToString(sum[:12])
+	a := &asset{body: body, contentType: ct, etag: `"` + tag + `"`}
 	if compressible(ct) && len(body) >= minCompress {
 		var buf bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
@@ -110,7 +110,7 @@ func load(name string) *asset {
 		if buf.Len() < len(body)*9/10 {
 			a.gzipped = buf.Bytes()
 			// Another representation, another validator (RFC 9110 8.8.3).
-			a.gzipTag = `"` + hex.EncodeToString(sum[:12]) + `-gz"`
+			a.gzipTag = `"` + tag + `-gz"`
 		}
 	}
 	return a
