@@ -265,16 +265,17 @@ export class Poller {
    */
   wake() {
     if (this.stopped || this.busy) return;
-    const since = Date.now() - this.polledAt;
-    if (since >= 2 * SECOND) { this.now(); return; }
+    const now = Date.now();
+    if (now - this.polledAt >= 2 * SECOND) { this.now(); return; }
     const at = this.polledAt + 2 * SECOND;
     if (this.timer && this.dueAt <= at) return;
-    this.later(at - Date.now());
+    this.later(at - now, now);
   }
 
-  later(d) {
+  /** later polls d ms after now (one reading of the clock: dueAt is exact). */
+  later(d, now = Date.now()) {
     clearTimeout(this.timer);
-    this.dueAt = Date.now() + d;
+    this.dueAt = now + d;
     this.timer = setTimeout(() => { this.timer = null; this.tick(); }, d);
   }
 
