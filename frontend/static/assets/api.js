@@ -204,9 +204,10 @@ function delayOf({ visible, waiting, finished, idleMs, gapMs = 0, push, next }) 
   let d = live ? 2 * SECOND // a friend's move shows within a poll
     : idleMs < 3 * MINUTE ? 10 * SECOND : idleMs < 15 * MINUTE ? 30 * SECOND : idleMs < 60 * MINUTE ? 2 * MINUTE : 5 * MINUTE;
   if (!push) return Math.max(d, waiting && visible ? 0 : 30 * SECOND); // our turn: only our other devices (or a clock) change it
-  // Nothing live: the push wakes the page (focus, visibility and online
-  // poll at once); on our own turn only our other devices change the game.
-  if (!live) return waiting ? 5 * MINUTE : 15 * MINUTE;
+  // Nothing live: our turn comes by push, which wakes the page, and so do
+  // focus, visibility and coming online; between them the page shows the
+  // others' moves at a poll every 15 minutes (docs/frontend.md, "Polling").
+  if (!live) return 15 * MINUTE;
   if (!waiting) return Math.max(d, MINUTE); // our turn comes by push, and so do clocks
   return next === 'pushed' ? 30 * SECOND : next === 'near' ? d : 10 * SECOND; // 30 s: in case a push is lost
 }
