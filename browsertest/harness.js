@@ -140,6 +140,11 @@ async function launch() {
  * so a test can assert there were none. 304s are answers, not failures.
  */
 function watch(page, errors) {
+  // waitForFunction polls every 50 ms, not on every animation frame (its
+  // default): a frame-rate poll keeps chromium drawing frames for as long
+  // as a test waits, which was most of the suite's CPU.
+  const waitForFunction = page.waitForFunction.bind(page);
+  page.waitForFunction = (fn, arg, options) => waitForFunction(fn, arg, { polling: 50, ...options });
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('requestfailed', (r) => {
