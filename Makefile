@@ -88,8 +88,13 @@ run:
 	$(GO) run ./functions/local
 
 # test runs everything: formatting, vet, race tests of the stateful packages,
-# all other tests, and the browser tests.
-test: test-deps test-fmt test-vet test-race test-go test-browser
+# all other tests, and the browser tests. vet, the race tests and the other
+# Go tests run side by side (-j3; each one's output is printed whole when it
+# ends, -Otarget): alone, none of them keeps both cores busy. The browser
+# tests come after them: they keep both cores busy on their own.
+test: test-deps test-fmt
+	$(MAKE) --no-print-directory -j3 -Otarget test-vet test-race test-go
+	$(MAKE) --no-print-directory test-browser
 
 # test-deps installs the npm test tools (dynalite, playwright-core) when
 # node_modules is missing or older than the lock file.
