@@ -91,7 +91,7 @@ for (const locale of ['it-IT', 'en-GB']) {
         await page.click('#summary-close');
         break;
       }
-      if (!(await act(page))) await page.waitForTimeout(100);
+      if (!(await act(page, { keepSummary: true }))) await page.waitForTimeout(100);
     }
     await finishByAPI([page]);
     await page.waitForFunction(() => document.body.dataset.status === 'finished' && !document.querySelector('#summary').hidden, null, { timeout: 15000 });

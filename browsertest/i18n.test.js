@@ -123,7 +123,7 @@ test('a partnership hand in Italian against three computers', { skip, timeout: 1
   assert.match(await page.textContent('#board-info'), /Traguardo 50/);
   assert.match(await page.textContent('#board-info'), /Tu e \w+: 0.*\w+ e \w+: 0/s, 'the pairs, joined in Italian');
   for (let step = 0; step < 400 && !(await page.isVisible('#summary')); step++) {
-    if (!(await act(page))) await page.waitForTimeout(100);
+    if (!(await act(page, { keepSummary: true }))) await page.waitForTimeout(100);
   }
   assert.ok(await page.isVisible('#summary'), 'the hand ended');
   const summary = await page.textContent('#summary');

@@ -48,11 +48,15 @@ const state = (page) => page.evaluate(() => ({
  * act makes one decision if the page offers one: closes a hand summary,
  * answers a redeal question (keep), or clicks a playable tile and, when the
  * tile fits more than one end, the first glowing end. Returns what it did.
+ * With { keepSummary: true } an open summary is left open ('summary'): for
+ * a test that looks at it, and would miss one that opened between its own
+ * look and this call.
  */
-async function act(page) {
+async function act(page, { keepSummary = false } = {}) {
   if (await page.isVisible('#summary')) {
     const s = await state(page);
     if (s.status === 'finished') return 'finished';
+    if (keepSummary) return 'summary';
     await page.click('#summary-close');
     return 'closed summary';
   }
