@@ -13,7 +13,10 @@ const errors = [];
 
 test('the score sheet lists every hand with its points and the running totals', { skip, timeout: 300000 }, async () => {
   const { page, context } = await h.newPlayer(env.browser, errors, { width: 1280, height: 800 }, { reducedMotion: 'reduce' }); // plays in turn: replay.test.js
-  const id = await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', seats: ['easy', 'easy', 'easy'] });
+  // Target 200: one hand scores at most the opponents' pips (under 200), so
+  // the match has a second hand and the sheet is seen during it (to 50 a
+  // first hand can end the match: CI failed on it).
+  const id = await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', target: 200, seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
   assert.equal(await page.isVisible('#sheet-wrap'), false, 'no sheet before a hand has ended');
   assert.equal(await page.isVisible('#notify'), true, 'the notification offer shows during the match');
