@@ -44,7 +44,9 @@ for (const locale of ['it-IT', 'en-GB']) {
     assert.equal(await page.getAttribute('html', 'lang'), locale.slice(0, 2));
     await bothSchemes(page, found, 'rules');
     await page.goto(env.server.url + '/');
-    await page.waitForSelector('#variants input + span b:not(:empty)');
+    // Its words have come (a rule set's description shows only with them):
+    // before them its seat choices and push button are empty.
+    await page.waitForSelector('#variants .what:not(:empty)');
     await bothSchemes(page, found, 'start page');
     // The room, with a table waiting in it, and a profile.
     const key = `a11y-${locale}-key-0123456789abcdef`;

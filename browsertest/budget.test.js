@@ -69,7 +69,7 @@ for (const locale of ['en-GB', 'it-IT']) {
 
 for (const locale of ['en-GB', 'it-IT']) {
   test(`the start page (${locale}): at most 20 KB until its form is drawn`, { skip }, async () => {
-    const order = await load(`${env.server.url}/`, '#variants input + span b:not(:empty)', locale);
+    const order = await load(`${env.server.url}/`, '#variants .what:not(:empty)', locale);
     const page = order.filter((r) => !r.url.includes('/api/'));
     const bytes = page.reduce((n, r) => n + r.bytes, 0);
     console.log(`# start page (${locale}): ${bytes} bytes in ${page.length} requests: ${page.map((r) => `${r.url.replace(env.server.url, '')} ${r.bytes}`).join(', ')}`);

@@ -53,7 +53,9 @@ function noEnglish(text, where) {
 async function startItalian(viewport) {
   const p = await h.newPlayer(env.browser, errors, viewport, { locale: 'it-IT', reducedMotion: 'reduce' });
   await p.page.goto(env.server.url + '/');
-  await p.page.waitForSelector('#variants input + span b:not(:empty)');
+  // The words have come: the rule sets' names show before them (from the
+  // config), their descriptions only with them (CI once checked too soon).
+  await p.page.waitForSelector('#variants .what:not(:empty)');
   return p;
 }
 
@@ -185,7 +187,7 @@ test('switching language mid-game keeps the table and needs no reload; the choic
   assert.match(await page.textContent('#status'), /turn/);
   // And back, on the start page this time.
   await page.goto(env.server.url + '/');
-  await page.waitForSelector('#variants input + span b:not(:empty)');
+  await page.waitForSelector('#variants .what:not(:empty)');
   assert.equal(await page.textContent('#new-h'), 'New game');
   await page.click('#lang button');
   await page.waitForFunction(() => document.documentElement.lang === 'it');
@@ -198,7 +200,7 @@ test('switching language mid-game keeps the table and needs no reload; the choic
 test('how to play: the rules of every rule set in both languages, from the start page and the game page', { skip, timeout: 60000 }, async () => {
   const { page, context } = await h.newPlayer(env.browser, errors, undefined, { locale: 'en-GB' });
   await page.goto(env.server.url + '/');
-  await page.waitForSelector('#variants input + span b:not(:empty)');
+  await page.waitForSelector('#variants .what:not(:empty)');
   await page.click('.top-nav a[href="/rules"]');
   await page.waitForSelector('article[data-lang=en]:not([hidden])');
   assert.equal(await page.title(), 'How to play — Tessera');
