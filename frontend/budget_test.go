@@ -92,6 +92,9 @@ func TestBundlesAreCurrent(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "node_modules", "esbuild")); err != nil {
 		testenv.Missing(t, "esbuild", err)
 	}
+	// build.mjs reads the sources in its own process: tell go test's cache
+	// about them (testenv's inputs.go).
+	testenv.TrackFiles(t, "frontend", "package-lock.json")
 	cmd := exec.Command(node, filepath.Join(root, "frontend", "build.mjs"), "--check")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -77,11 +77,10 @@ func (a *artifactCache) get(key string, build func(dir string) (string, error)) 
 // vars are extra make variables (PKG=...).
 func makeBootstrap(t testing.TB, target, goarch string, vars ...string) string {
 	t.Helper()
-	// Reading the Makefile here makes go test's cache depend on it: make
-	// reads it in another process, which the cache cannot see.
-	if _, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "Makefile")); err != nil {
-		t.Fatal(err)
-	}
+	// make reads the Makefile and go build the sources in other processes,
+	// which go test's cache cannot see: tell it about them (testenv's
+	// inputs.go), or a warm run would serve an old result.
+	trackSources(t, vars)
 	key := fmt.Sprintf("%s %s %s", target, goarch, strings.Join(vars, " "))
 	p, err := artifacts.get(key, func(dir string) (string, error) {
 		args := []string{"-C", testenv.RepoRoot(), target, "ARTIFACTS_DIR=" + dir}
@@ -101,6 +100,24 @@ func makeBootstrap(t testing.TB, target, goarch string, vars ...string) string {
 	}
 	return p
 }
+
+// trackSources tells go test's cache what the Makefile's Lambda builds
+// read: every function's sources and the Makefile (once), and the package
+// of a PKG= variable.
+func trackSources(t testing.TB, vars []string) {
+	t.Helper()
+	trackOnce.Do(func() {
+		testenv.TrackFiles(t, "Makefile")
+		testenv.TrackBuild(t, []string{"GOOS=linux"}, "-tags", "lambda.norpc", "./functions/...")
+	})
+	for _, v := range vars {
+		if pkg, ok := strings.CutPrefix(v, "PKG="); ok {
+			testenv.TrackBuild(t, []string{"GOOS=linux"}, pkg)
+		}
+	}
+}
+
+var trackOnce sync.Once
 
 // nativeBootstrap builds a function's bootstrap for this machine, to run
 // under the emulator.

@@ -20,6 +20,7 @@ import (
 // The next server on the same data settles it with its sweep: both
 // profiles count the match once, and another restart changes nothing.
 func TestAKillBetweenAMatchEndAndItsSettlingCountsItOnce(t *testing.T) {
+	trackBuilds(t)
 	bin, err := buildTestBuild()
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,13 @@ var (
 	buildTestBuild = sync.OnceValues(func() (string, error) { return build("-tags", "testclock") })
 )
 
+// trackBuilds tells go test's cache what go build reads in its own
+// process (testenv's inputs.go): the test build's sources.
+func trackBuilds(t testing.TB) {
+	t.Helper()
+	testenv.TrackBuild(t, nil, "-tags", "testclock", "./functions/local")
+}
+
 func build(flags ...string) (string, error) {
 	dir, err := os.MkdirTemp("", "tessera-local-")
 	if err != nil {
@@ -56,6 +63,7 @@ var listeningAddr = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
 func startProcess(t *testing.T, args ...string) *process {
 	t.Helper()
+	trackBuilds(t)
 	bin, err := buildLocal()
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,10 @@ func WorkerBuild(t testing.TB, tags string) string {
 		}
 		return b.dir
 	}
+	// make and go build read the sources in other processes: tell go
+	// test's cache about them (inputs.go).
+	TrackBuild(t, []string{"GOOS=js", "GOARCH=wasm"}, "-tags", tags, "./functions/worker")
+	TrackFiles(t, "Makefile", "infra/workers", "package-lock.json")
 	var b workerBuild
 	b.dir, b.err = os.MkdirTemp("", "tessera-worker-")
 	if b.err == nil {
