@@ -29,6 +29,9 @@ async function violations(page) {
 // Each state is checked in light and in dark (the page follows the
 // system's scheme as it changes).
 async function bothSchemes(page, found, name) {
+  // Checked in the page's words: before they come what it drew may be
+  // empty (i18n.js marks html[data-words] when they are in).
+  await page.waitForSelector('html[data-words]', { state: 'attached' });
   for (const colorScheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme });
     found[`${name} (${colorScheme})`] = await violations(page);

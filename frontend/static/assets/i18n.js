@@ -36,7 +36,12 @@ export function useCatalog(l, m) {
   lang = l;
   msgs = m || {};
   complete = true;
-  if (typeof document !== 'undefined') document.documentElement.lang = l;
+  if (typeof document !== 'undefined') {
+    document.documentElement.lang = l;
+    // The words are in (html[data-words=it]): the page's own text is
+    // drawn in them from here on; before, what it drew may be empty.
+    document.documentElement.dataset.words = l;
+  }
 }
 
 async function fetchCatalog(l, part = page) {
