@@ -123,7 +123,7 @@ test('two friends play a Five Up match to 50 through the page', { skip, timeout:
       // her games to a fresh browser (the key leaves the address bar at
       // once), and the game opens on her seat.
       assert.equal(await bea.page.isVisible('#private-share'), false, 'no seat link for a keyed seat');
-      const beaHome = await bea.context.newPage();
+      const beaHome = h.watch(await bea.context.newPage(), errors);
       await beaHome.goto(env.server.url + '/');
       await beaHome.click('#player-link-btn');
       const link = await beaHome.inputValue('#player-link');

@@ -136,7 +136,7 @@ test('manifest, service worker, notify me, a push shown and its click', { skip, 
       return asked;
     });
     assert.deepEqual(opened, [`${url}/g/${id}`]);
-    const page = await ana.context.newPage();
+    const page = h.watch(await ana.context.newPage(), errors);
     await page.goto(opened[0]);
     await page.waitForSelector('.hand-tile');
     assert.match(await page.locator('.seat-slot[data-pos=bottom] .name').textContent(), /^Ana \(you\)$/);
