@@ -7,7 +7,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
-const { apiPlayUntil } = require('./play.js');
+const { apiPlayUntil, apiPlayOne, nudge } = require('./play.js');
 
 const env = h.suite();
 const { skip } = env;
@@ -46,8 +46,13 @@ test('two seats talk at the table; a spectator does not see it', { skip, timeout
   const guest = await h.newPlayer(env.browser, errors, { width: 1000, height: 900 });
   await guest.page.goto(`${env.server.url}/g/${id}`);
   await guest.page.waitForSelector('body[data-version]');
-  await guest.page.waitForTimeout(500);
+  // Not a fixed wait: a move made after the spectator's page loaded, and
+  // its page showing it, so the page has drawn a later view than the talk.
+  const moved = await apiPlayOne(api, id, keys);
+  await nudge(guest.page, moved.version);
+  await guest.page.waitForFunction((v) => Number(document.body.dataset.version) >= v, moved.version);
   assert.ok(await guest.page.isHidden('#talk'), 'no talk for a spectator');
+  assert.doesNotMatch(await guest.page.textContent('body'), /Bella mossa/, 'no words of the talk on a spectator\'s page');
   for (const p of [ana, bea, guest]) await p.context.close();
   assert.deepEqual(errors, []);
 });
