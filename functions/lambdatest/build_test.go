@@ -102,22 +102,18 @@ func makeBootstrap(t testing.TB, target, goarch string, vars ...string) string {
 }
 
 // trackSources tells go test's cache what the Makefile's Lambda builds
-// read: every function's sources and the Makefile (once), and the package
-// of a PKG= variable.
+// read: the Makefile, every function's sources and the package of a PKG=
+// variable (each build tracked once per test binary: TrackBuild).
 func trackSources(t testing.TB, vars []string) {
 	t.Helper()
-	trackOnce.Do(func() {
-		testenv.TrackFiles(t, "Makefile")
-		testenv.TrackBuild(t, []string{"GOOS=linux"}, "-tags", "lambda.norpc", "./functions/...")
-	})
+	testenv.TrackFiles(t, "Makefile")
+	testenv.TrackBuild(t, []string{"GOOS=linux"}, "-tags", "lambda.norpc", "./functions/...")
 	for _, v := range vars {
 		if pkg, ok := strings.CutPrefix(v, "PKG="); ok {
 			testenv.TrackBuild(t, []string{"GOOS=linux"}, pkg)
 		}
 	}
 }
-
-var trackOnce sync.Once
 
 // nativeBootstrap builds a function's bootstrap for this machine, to run
 // under the emulator.

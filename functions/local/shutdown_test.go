@@ -29,7 +29,8 @@ var (
 )
 
 // trackBuilds tells go test's cache what go build reads in its own
-// process (testenv's inputs.go): the test build's sources.
+// process (testenv's inputs.go): the test build's sources (once per
+// binary, whichever test asks first).
 func trackBuilds(t testing.TB) {
 	t.Helper()
 	testenv.TrackBuild(t, nil, "-tags", "testclock", "./functions/local")

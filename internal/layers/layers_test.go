@@ -4,21 +4,18 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 
 	"tessera/internal/testenv"
 )
-
-var trackOnce sync.Once
 
 // deps lists what pkg imports, directly or not, outside the standard
 // library (go list -deps, without tests).
 func deps(t *testing.T, pkg string, env ...string) map[string]bool {
 	t.Helper()
 	// go list reads the imports in its own process: go test's cache is told
-	// about every package's sources once (testenv's inputs.go).
-	trackOnce.Do(func() { testenv.TrackBuild(t, nil, "-e", "./...") })
+	// about every package's sources (once per binary: testenv's inputs.go).
+	testenv.TrackBuild(t, nil, "-e", "./...")
 	cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg)
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.Output()

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -24,9 +25,17 @@ import (
 // GOOS=js GOARCH=wasm, and args such as -tags) names: it opens the
 // directory of each of the module's packages (go test hashes a
 // directory's entries' names, sizes and modification times) and the
-// directory of each embedded file, and go.mod and go.sum.
+// directory of each embedded file, and go.mod and go.sum. The log of
+// inputs is the test binary's, so a build tracked once is tracked for all
+// its tests: a second call with the same env and args does nothing.
 func TrackBuild(t testing.TB, env []string, args ...string) {
 	t.Helper()
+	key := strings.Join(env, " ") + "\x00" + strings.Join(args, "\x00")
+	trackedMu.Lock()
+	defer trackedMu.Unlock()
+	if tracked[key] {
+		return
+	}
 	cmd := exec.Command("go", append([]string{"list", "-deps", "-f",
 		`{{if and .Module .Module.Main}}{{.Dir}}{{range .EmbedFiles}}{{"\t"}}{{.}}{{end}}{{"\n"}}{{end}}`}, args...)...)
 	cmd.Dir = RepoRoot()
@@ -59,7 +68,13 @@ func TrackBuild(t testing.TB, env []string, args ...string) {
 	// The versions of the modules it builds with.
 	touch(t, filepath.Join(RepoRoot(), "go.mod"))
 	touch(t, filepath.Join(RepoRoot(), "go.sum"))
+	tracked[key] = true
 }
+
+var (
+	trackedMu sync.Mutex
+	tracked   = map[string]bool{}
+)
 
 // TrackFiles makes the calling test's cached result depend on paths
 // (relative to the repository root): a file itself, a directory with
