@@ -27,7 +27,6 @@ const (
 	ChatPerGame   = 500
 	// ChatPushEvery is how often a seat's devices hear of a game's talk.
 	ChatPushEvery = 10 * time.Minute
-	chatAttempts  = 20
 )
 
 // Reactions are the reactions a message may be (API.md).
@@ -121,31 +120,30 @@ func (h *Service) SendChat(ctx context.Context, host, id string, g *Loaded, seat
 		return ChatMessage{}, false, fmt.Errorf("%w: open tables talk with reactions only", ErrNotEligible)
 	}
 	var (
-		sent  ChatMessage
-		fresh bool
-		push  []int
+		sent ChatMessage
+		push []int
 	)
-	for attempt := 0; ; attempt++ {
-		if attempt == chatAttempts {
-			return ChatMessage{}, false, fmt.Errorf("%w: chat: %d writes in a row lost a race", store.ErrUnavailable, chatAttempts)
-		}
+	var retried *ChatMessage // a retry of messageId: answered as sent
+	err := retry(ctx, chatWrites, func(int) error {
 		c, version, err := h.loadChat(ctx, id, len(g.State.Seats))
 		if err != nil {
-			return ChatMessage{}, false, err
+			return err
 		}
 		me := &c.Seats[seat]
 		if req.MessageID != "" {
 			d := digestMoveID(req.MessageID)
 			if i := slices.IndexFunc(me.IDs, func(x ChatID) bool { return x.Digest == d }); i >= 0 {
-				return c.message(me.IDs[i].Seq, seat), false, nil
+				m := c.message(me.IDs[i].Seq, seat)
+				retried = &m
+				return nil
 			}
 		}
 		now := h.now().UTC().Truncate(time.Second)
 		if me.Sent >= ChatPerGame {
-			return ChatMessage{}, false, fmt.Errorf("%w: %d messages a game", ErrLimitReached, ChatPerGame)
+			return fmt.Errorf("%w: %d messages a game", ErrLimitReached, ChatPerGame)
 		}
 		if len(me.Recent) >= ChatPerMinute && now.Unix()-me.Recent[len(me.Recent)-ChatPerMinute] < 60 {
-			return ChatMessage{}, false, fmt.Errorf("%w: %d messages a minute; wait a moment", ErrLimitReached, ChatPerMinute)
+			return fmt.Errorf("%w: %d messages a minute; wait a moment", ErrLimitReached, ChatPerMinute)
 		}
 		c.Seq++
 		sent = ChatMessage{Seq: c.Seq, Seat: seat, At: now}
@@ -172,22 +170,19 @@ func (h *Service) SendChat(ctx context.Context, host, id string, g *Loaded, seat
 		}
 		b, err := encodeChat(c)
 		if err != nil {
-			return ChatMessage{}, false, err
+			return err
 		}
 		expires := gameExpiry(now)
 		if version == 0 {
-			err = h.store.Create(ctx, ChatItemID(id), b, now, time.Time{}, expires)
-		} else {
-			err = h.store.Save(ctx, ChatItemID(id), b, version, now, time.Time{}, expires)
+			return h.store.Create(ctx, ChatItemID(id), b, now, time.Time{}, expires)
 		}
-		if err == nil {
-			fresh = true
-			break
-		}
-		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
-			return ChatMessage{}, false, err
-		}
-		backOff(ctx, attempt)
+		return h.store.Save(ctx, ChatItemID(id), b, version, now, time.Time{}, expires)
+	})
+	if err != nil {
+		return ChatMessage{}, false, err
+	}
+	if retried != nil {
+		return *retried, false, nil
 	}
 	if err := h.noteChat(ctx, id, g, sent.Seq); err != nil {
 		// The message is kept; the view learns of it with the next one.
@@ -196,7 +191,7 @@ func (h *Service) SendChat(ctx context.Context, host, id string, g *Loaded, seat
 	if len(push) > 0 {
 		h.pushChat(ctx, host, id, g, seat, sent, push)
 	}
-	return sent, fresh, nil
+	return sent, true, nil
 }
 
 // message is the message seq of c (a retry's answer); one no longer kept
@@ -212,20 +207,19 @@ func (c *Chat) message(seq, seat int) ChatMessage {
 
 // noteChat raises the game's chat seq to seq without changing its version.
 func (h *Service) noteChat(ctx context.Context, id string, g *Loaded, seq int) error {
-	for attempt := 0; attempt < chatAttempts; attempt++ {
+	return retry(ctx, gameWrites, func(attempt int) error {
+		if attempt > 0 {
+			var err error
+			if g, err = h.Load(ctx, id); err != nil {
+				return err
+			}
+		}
 		if g.State.Chat >= seq {
 			return nil
 		}
 		g.State.Chat = seq
-		err := h.store.Touch(SaveContext(ctx), id, SealStored(id, g.Item.Version, g.State), g.Item.Version, g.Item.Due)
-		if !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-		if g, err = h.Load(ctx, id); err != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("%w: %s changed under the chat %d times", store.ErrConflict, id, chatAttempts)
+		return h.store.Touch(SaveContext(ctx), id, SealStored(id, g.Item.Version, g.State), g.Item.Version, g.Item.Due)
+	})
 }
 
 // pushChat tells seats of the message (kind chat): what the seat's view

@@ -136,31 +136,27 @@ func (h *Service) LoadLeague(ctx context.Context, id string) (*League, int64, er
 // updateLeague applies change to league id and writes it on condition,
 // retrying a lost race; change's error (or ErrUnchanged) ends it.
 func (h *Service) updateLeague(ctx context.Context, id string, change func(l *League) error) (*League, error) {
-	for attempt := 0; attempt < profileAttempts; attempt++ {
+	var out *League
+	err := retry(ctx, leagueWrites, func(int) error {
 		l, version, err := h.LoadLeague(ctx, id)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if err := change(l); errors.Is(err, errUnchanged) {
-			return l, nil
-		} else if err != nil {
-			return nil, err
+		out = l
+		if err := change(l); err != nil {
+			return err
 		}
 		b, err := encodeLeague(l)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		now := h.now()
-		err = h.store.Save(ctx, LeagueItemID(id), b, version, now, l.due(), now.Add(leagueTTL))
-		if err == nil {
-			return l, nil
-		}
-		if !errors.Is(err, store.ErrConflict) {
-			return nil, err
-		}
-		backOff(ctx, attempt)
+		return h.store.Save(ctx, LeagueItemID(id), b, version, now, l.due(), now.Add(leagueTTL))
+	})
+	if err != nil && !errors.Is(err, errUnchanged) {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%w: league: %d writes in a row lost a race", store.ErrUnavailable, profileAttempts)
+	return out, nil
 }
 
 // errUnchanged ends an update that has nothing to write.

@@ -36,11 +36,11 @@ func recordExpiry(p *Record, now time.Time) time.Time {
 // windowOf numbers the recordWindow a time falls in.
 func windowOf(t time.Time) int64 { return t.Unix() / int64(recordWindow/time.Second) }
 
-// SaveGame writes game id in place of the stored item prev at the next
+// saveGame (only commit writes games: change.go) writes game id in place of the stored item prev at the next
 // version, on condition that the stored version is still prev's (its
 // players' records are kept alive first: keepRecords), and returns the
 // item it wrote.
-func (h *Service) SaveGame(ctx context.Context, id string, st *Stored, prev store.Item, now time.Time) (store.Item, error) {
+func (h *Service) saveGame(ctx context.Context, id string, st *Stored, prev store.Item, now time.Time) (store.Item, error) {
 	if err := h.keepRecords(ctx, st, prev.UpdatedAt, now); err != nil {
 		return store.Item{}, err
 	}
@@ -62,8 +62,8 @@ func (h *Service) SaveGame(ctx context.Context, id string, st *Stored, prev stor
 	return saved, nil
 }
 
-// CreateGame stores a new game.
-func (h *Service) CreateGame(ctx context.Context, id string, st *Stored, now time.Time) error {
+// createGame stores a new game (only commit writes games: change.go).
+func (h *Service) createGame(ctx context.Context, id string, st *Stored, now time.Time) error {
 	e, err := entryOf(id, st)
 	if err != nil {
 		return err

@@ -187,16 +187,6 @@ func endText(v *engine.View, l lang) string {
 	return fill(format, joined, strconv.Itoa(v.Scores[w])+"–"+strconv.Itoa(best))
 }
 
-// Notify sends the pushes of a saved change, within pushBudget. Nothing
-// here fails the request: a push that cannot be sent is logged and lost.
-// host names the site (the VAPID contact when none is configured).
-func (h *Service) Notify(ctx context.Context, host, id string, version int64, m *engine.Match, st *Stored, b Before, cause []byte) {
-	if h.push == nil {
-		return // no pushes: nothing to compose
-	}
-	h.Send(ctx, host, id, version, st, Messages(id, version, m, st, b, cause))
-}
-
 // Send delivers msgs, by seat, to the devices of each seat's key.
 func (h *Service) Send(ctx context.Context, host, id string, version int64, st *Stored, msgs map[int]Message) {
 	if h.push == nil || len(msgs) == 0 {

@@ -90,17 +90,6 @@ type MoveRequest struct {
 	Move    engine.Move
 }
 
-// Attempts bound the fresh ids a create tries when one exists, the
-// retries of a seat lost to a concurrent write (taking a seat commutes
-// with taking another one, so a lost race is retried on the new version
-// instead of being answered stale), and the reloads of a rematch whose
-// note on the finished game lost a race.
-const (
-	createAttempts  = 5
-	seatAttempts    = 5
-	rematchAttempts = 5
-)
-
 // Create makes a new match with the creator in seat 0 and the computer
 // players asked for. If that fills the table, the first hand is dealt and
 // played until a person must act, all at version 1.
@@ -125,9 +114,6 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 			return Answer{}, err
 		}
 	}
-	if err := h.RunBots(m, op.Think, req.Open); err != nil {
-		return Answer{}, err
-	}
 	now := h.now()
 	st := NewStored(m, hash)
 	st.MoveTime = req.MoveTime
@@ -145,41 +131,41 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 		if err := h.seatProfile(ctx, st, m, 0, hash, req.Name); err != nil {
 			return Answer{}, err
 		}
-		if err := h.seatVacations(ctx, st); err != nil {
+		if err := h.seatVacations(ctx, st); err != nil { // before the clocks: a vacation stops one
 			return Answer{}, err
 		}
 	}
-	st.AfterChange(m, Before{}, now) // after the seats' vacations: a clock one stops
-	for attempt := 0; ; attempt++ {
+	c := newChange("", st, m)
+	c.Cause = hash
+	if err := h.prepare(ctx, op, c); err != nil {
+		return Answer{}, err
+	}
+	err = retry(ctx, gameIDs, func(int) error {
 		id, err := NewGameID(h.rand)
 		if err != nil {
-			return Answer{}, err
+			return err
 		}
 		if req.Key != "" {
 			// The record first: see player.go.
 			if err := h.AddToRecord(ctx, hash, id); err != nil {
-				return Answer{}, err
+				return err
 			}
 		}
 		if st.League != "" {
 			// The league first, as a record: a crash between the two
 			// leaves an id that names no game, which every read skips.
 			if err := h.addLeagueGame(ctx, st.League, id); err != nil {
-				return Answer{}, err
+				return err
 			}
 		}
-		err = h.CreateGame(ctx, id, st, now)
-		if errors.Is(err, store.ErrExists) && attempt+1 < createAttempts {
-			continue
-		}
-		if errors.Is(err, store.ErrExists) {
-			err = fmt.Errorf("%w: %d game ids in a row exist", ErrInternal, createAttempts)
-		}
-		if err != nil {
-			return Answer{}, err
-		}
-		return Answer{Match: m, Seat: 0, Meta: st.Meta(id, 1, now), Token: token, Created: true}, nil
+		c.ID = id
+		return h.write(ctx, c)
+	})
+	if err != nil {
+		return Answer{}, err
 	}
+	h.after(ctx, op, c)
+	return Answer{Match: m, Seat: 0, Meta: st.Meta(c.ID, 1, c.Saved.UpdatedAt), Token: token, Created: true}, nil
 }
 
 // TakeSeat takes the named seat of game id, or the lowest free one.
@@ -188,77 +174,75 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 // that seat, not created, whatever else req asks (a retry whose answer was
 // lost).
 func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatRequest) (Answer, error) {
-	var token string
-	var hash []byte
-	recorded := false
-	for attempt := 0; attempt < seatAttempts; attempt++ {
-		g, m, err := h.loadMatch(ctx, id)
-		if err != nil {
-			return Answer{}, err
-		}
+	var (
+		token    string
+		hash     []byte
+		recorded bool
+		held     = -1 // the seat the key holds already
+		seat     int
+	)
+	c, err := h.update(ctx, op, gameWrites, id, nil, func(c *Change) error {
+		g, m := c.Game, c.Match
 		if req.Key != "" {
-			if held := SeatOfHash(g.State.Seats, HashToken(req.Key)); held >= 0 {
-				return answerOf(id, m, held, g.State, g.Item, req.Key, false), nil
+			if held = SeatOfHash(g.State.Seats, HashToken(req.Key)); held >= 0 {
+				return errUnchanged
 			}
 		}
-		seat := req.Seat
-		if seat < 0 {
+		if seat = req.Seat; seat < 0 {
 			if seat = m.FreeSeat(); seat < 0 {
-				return Answer{}, engine.ErrGameFull
+				return engine.ErrGameFull
 			}
 		}
 		if token == "" {
+			var err error
 			if token, hash, err = h.SeatToken(req.Key); err != nil {
-				return Answer{}, err
+				return err
+			}
+			// Checked once: what they read does not change between
+			// attempts.
+			if (g.State.Open || g.State.League != "") && req.Key == "" {
+				return fmt.Errorf("%w: this game's seat needs your player key", engine.ErrBadInput)
+			}
+			if g.State.League != "" {
+				if err := h.leagueMember(ctx, hash0(req.Key), g.State.League); err != nil {
+					return err
+				}
+			}
+			if g.State.Rated {
+				if err := h.eligible(ctx, hash); err != nil {
+					return err
+				}
 			}
 		}
-		if (g.State.Open || g.State.League != "") && req.Key == "" {
-			return Answer{}, fmt.Errorf("%w: this game's seat needs your player key", engine.ErrBadInput)
-		}
-		if g.State.League != "" && attempt == 0 {
-			if err := h.leagueMember(ctx, hash0(req.Key), g.State.League); err != nil {
-				return Answer{}, err
-			}
-		}
-		if g.State.Rated && attempt == 0 {
-			if err := h.eligible(ctx, hash); err != nil {
-				return Answer{}, err
-			}
-		}
-		was := Snapshot(m)
 		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name}); err != nil {
-			return Answer{}, err
+			return err
 		}
 		g.State.Seats[seat].TokenHash = hash
+		c.Cause = hash
 		if req.Key != "" {
 			if err := h.seatProfile(ctx, g.State, m, seat, hash, req.Name); err != nil {
-				return Answer{}, err
+				return err
 			}
 			if err := h.seatVacations(ctx, g.State); err != nil {
-				return Answer{}, err
+				return err
+			}
+			if !recorded {
+				// The record first: see player.go.
+				if err := h.AddToRecord(ctx, hash, id); err != nil {
+					return err
+				}
+				recorded = true
 			}
 		}
-		if req.Key != "" && !recorded {
-			// The record first: see player.go.
-			if err := h.AddToRecord(ctx, hash, id); err != nil {
-				return Answer{}, err
-			}
-			recorded = true
-		}
-		item, err := h.saveAfterBots(ctx, op, id, g, m, was)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
-			return Answer{}, err
-		}
-		h.Notify(ctx, op.Host, id, item.Version, m, g.State, was, hash)
-		h.settleNow(ctx, op.Host, id, g.State)
-		return answerOf(id, m, seat, g.State, item, token, true), nil
+		return nil
+	})
+	if err != nil {
+		return Answer{}, err
 	}
-	// Every attempt lost a race: the table is very busy. Nothing was taken;
-	// the client may try again.
-	return Answer{}, store.ErrUnavailable
+	if held >= 0 {
+		return answerOf(id, c.Match, held, c.Game.State, c.Game.Item, req.Key, false), nil
+	}
+	return answerOf(id, c.Match, seat, c.Game.State, c.Saved, token, true), nil
 }
 
 // Move applies the move of the seat token holds to game id. After the
@@ -278,40 +262,44 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 	if g, err = h.CatchUp(ctx, op.Host, id, g, op.Think); err != nil {
 		return Answer{}, err
 	}
-	m, err := g.Replay()
-	if err != nil {
-		return Answer{}, err
-	}
-	if g.State.Applied(seat, req.MoveID) {
-		return answerOf(id, m, seat, g.State, g.Item, "", false), nil
-	}
-	if req.Version != g.Item.Version {
-		return Answer{}, &StaleError{answerOf(id, m, seat, g.State, g.Item, "", false)}
-	}
-	was := Snapshot(m)
-	if err := m.Apply(seat, req.Move); err != nil {
-		return Answer{}, notHeld(m, seat, req.Move, err)
-	}
-	g.State.Remember(seat, req.MoveID)
-	// A move of any type ends its key's vacation (API.md "Vacation"):
-	// here in this change, then in the key's other games.
-	back := g.State.Seats[seat].Vacation != 0
-	g.State.Seats[seat].Vacation = 0
-	item, err := h.saveAfterBots(ctx, op, id, g, m, was)
+	var (
+		retried bool // a retried moveId
+		back    bool // the move ended its key's vacation
+	)
+	c, err := h.update(ctx, op, moveWrites, id, g, func(c *Change) error {
+		st, m := c.Game.State, c.Match
+		if retried = st.Applied(seat, req.MoveID); retried {
+			return errUnchanged
+		}
+		if req.Version != c.Game.Item.Version {
+			return &StaleError{answerOf(id, m, seat, st, c.Game.Item, "", false)}
+		}
+		if err := m.Apply(seat, req.Move); err != nil {
+			return notHeld(m, seat, req.Move, err)
+		}
+		st.Remember(seat, req.MoveID)
+		c.Cause = st.Seats[seat].TokenHash
+		// A move of any type ends its key's vacation (API.md "Vacation"):
+		// here in this change, then in the key's other games (below).
+		back = st.Seats[seat].Vacation != 0
+		st.Seats[seat].Vacation = 0
+		return nil
+	})
 	if errors.Is(err, store.ErrConflict) {
 		return h.lostRace(ctx, id, seat, req.MoveID)
 	}
 	if err != nil {
 		return Answer{}, err
 	}
+	if retried {
+		return answerOf(id, c.Match, seat, c.Game.State, c.Game.Item, "", false), nil
+	}
 	if back {
-		if _, err := h.EndVacation(ctx, g.State.Seats[seat].TokenHash); err != nil {
+		if _, err := h.EndVacation(ctx, c.Game.State.Seats[seat].TokenHash); err != nil {
 			h.log.Warn("vacation: not ended by a move", "gameId", id, "cause", LogCause(err))
 		}
 	}
-	h.Notify(ctx, op.Host, id, item.Version, m, g.State, was, g.State.Seats[seat].TokenHash)
-	h.settleNow(ctx, op.Host, id, g.State)
-	return answerOf(id, m, seat, g.State, item, "", true), nil
+	return answerOf(id, c.Match, seat, c.Game.State, c.Saved, "", true), nil
 }
 
 // lostRace answers a move whose save found a newer version: if that version
@@ -367,23 +355,6 @@ func seatOf(g *Loaded, token string) (int, error) {
 	return seat, nil
 }
 
-// saveAfterBots plays the computer players' moves that follow a person's
-// change to m, then saves the match in place of g at the next version, on
-// condition that the stored version is still g's (store.ErrConflict if
-// not). It returns the item written.
-func (h *Service) saveAfterBots(ctx context.Context, op Op, id string, g *Loaded, m *engine.Match, b Before) (store.Item, error) {
-	if err := h.RunBots(m, op.Think, g.State.Open); err != nil {
-		return store.Item{}, err
-	}
-	now := h.now()
-	g.State.AfterChange(m, b, now)
-	g.State.Match = engine.Encode(m)
-	if err := h.markEnd(ctx, g.State, m, now); err != nil {
-		return store.Item{}, err
-	}
-	return h.SaveGame(ctx, id, g.State, g.Item, now)
-}
-
 // RematchID is the id of the rematch of game id: the same for every
 // request, so that of concurrent rematch requests exactly one creates the
 // game (the store's Create refuses the others) and a retry after a crash
@@ -421,7 +392,7 @@ func (h *Service) Rematch(ctx context.Context, op Op, id, token string) (Answer,
 			return Answer{}, err
 		}
 	}
-	if err := h.noteNext(ctx, id, nextID); err != nil {
+	if err := h.noteNext(ctx, op, id, nextID); err != nil {
 		return Answer{}, err
 	}
 	next, m, err := h.loadMatch(ctx, nextID)
@@ -478,50 +449,34 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 			}
 		}
 	}
-	b := Snapshot(m)
-	if err := h.RunBots(m, op.Think, st.Open); err != nil {
-		return false, err
-	}
-	now := h.now()
-	st.AfterChange(m, Before{LogLen: b.LogLen}, now)
-	st.Match = engine.Encode(m)
-	err = h.CreateGame(SaveContext(ctx), nextID, st, now)
-	if errors.Is(err, store.ErrExists) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
+	c := newChange(nextID, st, m)
 	// Every person hears of it but the caller (the answer says when it is
 	// their turn already).
-	msgs := map[int]Message{}
-	for s, a := range st.Seats {
-		if a.TokenHash == nil || s == caller {
-			continue
-		}
-		msgs[s] = RematchMessage(nextID, m.View(s), s, caller, Acting(m, s))
+	c.Messages = map[int]Message{}
+	if err := h.commit(ctx, op, c); errors.Is(err, store.ErrExists) {
+		return false, nil
+	} else if err != nil {
+		return false, err
 	}
-	h.Send(ctx, op.Host, nextID, 1, st, msgs)
+	for s, a := range st.Seats {
+		if a.TokenHash != nil && s != caller {
+			c.Messages[s] = RematchMessage(nextID, m.View(s), s, caller, Acting(m, s))
+		}
+	}
+	h.after(ctx, op, c)
 	return true, nil
 }
 
 // noteNext writes next into finished game id, once (a change: version + 1).
-func (h *Service) noteNext(ctx context.Context, id, nextID string) error {
-	for attempt := 0; attempt < rematchAttempts; attempt++ {
-		g, err := h.Load(ctx, id)
-		if err != nil {
-			return err
+func (h *Service) noteNext(ctx context.Context, op Op, id, nextID string) error {
+	_, err := h.update(ctx, op, gameWrites, id, nil, func(c *Change) error {
+		if c.Game.State.Next != "" {
+			return errUnchanged
 		}
-		if g.State.Next != "" {
-			return nil
-		}
-		g.State.Next = nextID
-		_, err = h.SaveGame(ctx, id, g.State, g.Item, h.now())
-		if !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-	}
-	return fmt.Errorf("%w: the finished game kept changing", store.ErrUnavailable)
+		c.Game.State.Next = nextID
+		return nil
+	})
+	return err
 }
 
 // hash0 is the hash of a key ("" none).

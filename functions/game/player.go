@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -52,12 +51,6 @@ const (
 	// 12 KB: three of DynamoDB's 4 KB read units at most).
 	MaxDevices     = 10
 	MaxDeviceBytes = MaxDevices * (binary.MaxVarintLen16 + push.MaxEndpoint + push.PublicKeyLen + push.AuthLen + 1)
-	// playerAttempts bounds the retries of a record lost to a concurrent
-	// write: adding a game or a device commutes with any other change, so
-	// it must not fail for losing races (attack kit D3: 16 keyed creates at
-	// once with one key lost 8 in a row). Between attempts a writer waits
-	// a random time that doubles, up to 64 ms: at most about 2 s in all.
-	playerAttempts = 40
 )
 
 // PlayerID names the record of the key whose hash is h. It cannot be a
@@ -232,7 +225,7 @@ func (h *Service) LoadPlayer(ctx context.Context, hash []byte) (*Record, int64, 
 // when it did not.
 func (h *Service) UpdatePlayer(ctx context.Context, hash []byte, change func(*Record) bool) error {
 	id := PlayerID(hash)
-	for attempt := 0; attempt < playerAttempts; attempt++ {
+	return retry(ctx, recordWrites, func(int) error {
 		p, version, err := h.LoadPlayer(ctx, hash)
 		if err != nil {
 			return err
@@ -246,16 +239,10 @@ func (h *Service) UpdatePlayer(ctx context.Context, hash []byte, change func(*Re
 			due = now
 		}
 		if version == 0 {
-			err = h.store.Create(ctx, id, EncodePlayer(p), now, due, recordExpiry(p, now))
-		} else {
-			err = h.store.Save(ctx, id, EncodePlayer(p), version, now, due, recordExpiry(p, now))
+			return h.store.Create(ctx, id, EncodePlayer(p), now, due, recordExpiry(p, now))
 		}
-		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
-			return err
-		}
-		backOff(ctx, attempt)
-	}
-	return fmt.Errorf("%w: player record: %d writes in a row lost a race", store.ErrUnavailable, playerAttempts)
+		return h.store.Save(ctx, id, EncodePlayer(p), version, now, due, recordExpiry(p, now))
+	})
 }
 
 // AddToRecord puts game id first in the record of hash. A full record
@@ -292,17 +279,4 @@ func (h *Service) leastRecent(ctx context.Context, ids []string) (string, bool) 
 		}
 	}
 	return victim, victim != ""
-}
-
-// backOff waits before retry attempt+1 of a write that lost a race: a
-// random time below 2^attempt ms, at most 64 ms, so writers that collided
-// spread out.
-func backOff(ctx context.Context, attempt int) {
-	d := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
 }

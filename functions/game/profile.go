@@ -38,9 +38,6 @@ const (
 	// profileTTL is how long a profile lives after its last write: a
 	// player's ratings outlive their games (docs/expiry.md).
 	profileTTL = 2 * 365 * 24 * time.Hour
-	// profileAttempts bounds the retries of a profile write lost to a
-	// concurrent one (32 rated games of one player ending at once).
-	profileAttempts = 40
 )
 
 // ProfileItemID is the store item of player id pid.
@@ -182,37 +179,42 @@ func (h *Service) LoadProfile(ctx context.Context, pid string) (*Profile, int64,
 // found when change did nothing) and its version.
 func (h *Service) updateProfile(ctx context.Context, pid, name string, change func(p *Profile) bool) (*Profile, int64, error) {
 	id := ProfileItemID(pid)
-	for attempt := 0; attempt < profileAttempts; attempt++ {
-		p, version, err := h.LoadProfile(ctx, pid)
+	var (
+		out     *Profile
+		version int64
+	)
+	err := retry(ctx, profileWrites, func(int) error {
+		p, v, err := h.LoadProfile(ctx, pid)
 		fresh := errors.Is(err, store.ErrNotFound)
 		if fresh {
-			p, version, err = &Profile{ID: pid, Name: name, Since: h.now().UTC().Truncate(time.Second)}, 0, nil
+			p, v, err = &Profile{ID: pid, Name: name, Since: h.now().UTC().Truncate(time.Second)}, 0, nil
 		}
 		if err != nil {
-			return nil, 0, err
+			return err
 		}
+		out, version = p, v
 		if !change(p) && !fresh {
-			return p, version, nil
+			return nil
 		}
 		b, err := encodeProfile(p)
 		if err != nil {
-			return nil, 0, err
+			return err
 		}
 		now := h.now()
 		if fresh {
 			err = h.store.Create(ctx, id, b, now, time.Time{}, now.Add(profileTTL))
 		} else {
-			err = h.store.Save(ctx, id, b, version, now, time.Time{}, now.Add(profileTTL))
+			err = h.store.Save(ctx, id, b, v, now, time.Time{}, now.Add(profileTTL))
 		}
 		if err == nil {
-			return p, version + 1, nil
+			version = v + 1
 		}
-		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
-			return nil, 0, err
-		}
-		backOff(ctx, attempt)
+		return err
+	})
+	if err != nil {
+		return nil, 0, err
 	}
-	return nil, 0, fmt.Errorf("%w: profile: %d writes in a row lost a race", store.ErrUnavailable, profileAttempts)
+	return out, version, nil
 }
 
 // playerIDOf returns the player id of the key whose hash is hash, drawing

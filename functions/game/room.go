@@ -225,30 +225,21 @@ func (h *Service) putBoards(ctx context.Context, p *Profile, version int64) erro
 }
 
 func (h *Service) putBoard(ctx context.Context, id string, e store.Entry, version int64) error {
-	for attempt := 0; attempt < profileAttempts; attempt++ {
+	return retry(ctx, boardWrites, func(int) error {
 		now := h.now()
 		item, err := h.store.Load(ctx, id)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			err = h.store.CreateListed(ctx, id, e.Card, now, time.Time{}, now.Add(profileTTL), e)
+			return h.store.CreateListed(ctx, id, e.Card, now, time.Time{}, now.Add(profileTTL), e)
 		case err != nil:
 			return err
-		default:
-			var old boardCard
-			if json.Unmarshal(item.State, &old) == nil && old.Profile >= version {
-				return nil
-			}
-			err = h.store.SaveListed(ctx, id, e.Card, item.Version, now, time.Time{}, now.Add(profileTTL), e)
 		}
-		if err == nil {
+		var old boardCard
+		if json.Unmarshal(item.State, &old) == nil && old.Profile >= version {
 			return nil
 		}
-		if !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrExists) {
-			return err
-		}
-		backOff(ctx, attempt)
-	}
-	return fmt.Errorf("%w: leaderboard entry %s: %d writes in a row lost a race", store.ErrUnavailable, id, profileAttempts)
+		return h.store.SaveListed(ctx, id, e.Card, item.Version, now, time.Time{}, now.Add(profileTTL), e)
+	})
 }
 
 // Leaderboard is GET /api/leaderboard/{pool}: store.ErrNotFound for a

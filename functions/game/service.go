@@ -128,44 +128,46 @@ func (h *Service) VAPID(ctx context.Context) (*push.Keys, error) {
 	if k := h.vapidKeys.keys; k != nil {
 		return k, nil
 	}
-	for attempt := 0; attempt < 2; attempt++ {
+	err := retry(ctx, vapidWrites, func(int) error {
 		item, err := h.store.Load(ctx, vapidID)
 		if err == nil {
 			if len(item.State) < 1 || item.State[0] != vapidFormat {
-				return nil, fmt.Errorf("%w: the stored VAPID keys have an unknown format", ErrInternal)
+				return fmt.Errorf("%w: the stored VAPID keys have an unknown format", ErrInternal)
 			}
 			k, err := push.ParseKeys(item.State[1:])
 			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrInternal, err)
+				return fmt.Errorf("%w: %v", ErrInternal, err)
 			}
 			if !item.Expires.IsZero() {
 				// Written before the key pair lived for ever: it keeps
 				// living (a lost race means another did the same).
 				if err := h.store.Save(ctx, vapidID, item.State, item.Version, h.now(), time.Time{}, time.Time{}); err != nil &&
 					!errors.Is(err, store.ErrConflict) {
-					return nil, err
+					return err
 				}
 			}
 			h.vapidKeys.keys = k
-			return k, nil
+			return nil
 		}
 		if !errors.Is(err, store.ErrNotFound) {
-			return nil, err
+			return err
 		}
 		k, err := push.GenerateKeys()
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInternal, err)
+			return fmt.Errorf("%w: %v", ErrInternal, err)
 		}
-		err = h.store.Create(ctx, vapidID, append([]byte{vapidFormat}, k.Bytes()...), h.now(), time.Time{}, time.Time{}) // never expires
-		if err == nil {
-			h.vapidKeys.keys = k
-			return k, nil
+		// Never expires; a concurrent maker's pair wins (ErrExists: the
+		// next attempt reads it).
+		if err := h.store.Create(ctx, vapidID, append([]byte{vapidFormat}, k.Bytes()...), h.now(), time.Time{}, time.Time{}); err != nil {
+			return err
 		}
-		if !errors.Is(err, store.ErrExists) {
-			return nil, err
-		}
+		h.vapidKeys.keys = k
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%w: VAPID keys neither read nor made", store.ErrUnavailable)
+	return h.vapidKeys.keys, nil
 }
 
 // Loaded is a game as read from the store.

@@ -10,7 +10,6 @@ import (
 
 	"tessera/engine"
 	"tessera/engine/rating"
-	"tessera/functions/store"
 )
 
 // Settling a match's end, exactly once (docs/settling.md). Every count
@@ -175,7 +174,7 @@ func (h *Service) settleNow(ctx context.Context, host, id string, st *Stored) bo
 // settled (steps 2 and 3 above). A game that is not pending is left alone.
 // host names the site (the round pushes of a tournament's next round).
 func (h *Service) Settle(ctx context.Context, host, id string) error {
-	for attempt := 0; attempt < TimeoutAttempts; attempt++ {
+	return retry(ctx, gameWrites, func(int) error {
 		g, m, err := h.loadMatch(ctx, id)
 		if err != nil {
 			return err
@@ -187,12 +186,8 @@ func (h *Service) Settle(ctx context.Context, host, id string) error {
 			return err
 		}
 		g.State.Settle = SettleDone
-		err = h.store.Touch(ctx, id, SealStored(id, g.Item.Version, g.State), g.Item.Version, g.State.Due())
-		if !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-	}
-	return fmt.Errorf("%w: %s changed while it was settled", store.ErrConflict, id)
+		return h.store.Touch(ctx, id, SealStored(id, g.Item.Version, g.State), g.Item.Version, g.State.Due())
+	})
 }
 
 // applyEnd counts the end of game id in each of its players' profiles,

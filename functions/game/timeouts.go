@@ -7,13 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"tessera/engine"
 	"tessera/functions/store"
 )
-
-// TimeoutAttempts bounds the reloads of a timeout that lost its save to a
-// concurrent change (which the next attempt sees).
-const TimeoutAttempts = 3
 
 // CatchUp applies every deadline of g (game id) that has passed: the seats
 // become away, the computer plays for them, and that is saved as one
@@ -23,19 +18,17 @@ const TimeoutAttempts = 3
 // reloads and returns the game as it then is. host names the site for
 // the pushes' VAPID contact when none is configured.
 func (h *Service) CatchUp(ctx context.Context, host, id string, g *Loaded, t *Thinking) (*Loaded, error) {
-	for attempt := 0; ; attempt++ {
-		_, err := h.ApplyTimeouts(ctx, host, id, g, t)
-		if errors.Is(err, store.ErrConflict) && attempt+1 < TimeoutAttempts {
-			if g, err = h.Load(ctx, id); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		return g, nil
+	if len(g.State.overdue(h.now())) == 0 {
+		return g, nil // most reads: nothing to replay
 	}
+	c, err := h.update(ctx, Op{Host: host, Think: t}, gameWrites, id, g, h.timeouts)
+	if err != nil {
+		return nil, err
+	}
+	if c.Saved.Version != 0 {
+		c.Game.Item = c.Saved
+	}
+	return c.Game, nil
 }
 
 // Load reads game id: store.ErrNotFound for an id that cannot exist or is
@@ -51,45 +44,23 @@ func (h *Service) Load(ctx context.Context, id string) (*Loaded, error) {
 	return OpenLoaded(id, item)
 }
 
-// ApplyTimeouts times out the seats of g whose deadline has passed and
-// saves the result in place of g (done: g is the new game). Without such a
-// seat it does nothing.
-func (h *Service) ApplyTimeouts(ctx context.Context, host, id string, g *Loaded, t *Thinking) (done bool, err error) {
-	now := h.now()
-	late := g.State.overdue(now)
+// timeouts times out the seats of c's game whose deadline has passed
+// (errUnchanged: none).
+func (h *Service) timeouts(c *Change) error {
+	late := c.Game.State.overdue(h.now())
 	if len(late) == 0 {
-		return false, nil
+		return errUnchanged
 	}
-	m, err := g.Replay()
-	if err != nil {
-		return false, err
-	}
-	b := Snapshot(m)
 	for _, s := range late {
-		g.State.Seats[s].TimedOut = true // for the end's settling: its player's timeouts
-		if err := m.Timeout(s); err != nil {
+		c.Game.State.Seats[s].TimedOut = true // for the end's settling: its player's timeouts
+		if err := c.Match.Timeout(s); err != nil {
 			// The clock and the game disagree (a stale since): the game
-			// wins; the save below corrects the clock.
-			h.log.Warn("clock: a seat past its deadline cannot time out", "gameId", id, "seat", s)
+			// wins; the save corrects the clock.
+			h.log.Warn("clock: a seat past its deadline cannot time out", "gameId", c.ID, "seat", s)
 		}
 	}
-	if err := h.RunBots(m, t, g.State.Open); err != nil {
-		return false, err
-	}
-	g.State.AfterChange(m, b, now)
-	g.State.Match = engine.Encode(m)
-	if err := h.markEnd(ctx, g.State, m, now); err != nil {
-		return false, err
-	}
-	saved, err := h.SaveGame(ctx, id, g.State, g.Item, now)
-	if err != nil {
-		return false, err
-	}
-	g.Item = saved
-	h.log.Info("clock: timed out", "gameId", id, "version", g.Item.Version, "seats", len(late))
-	h.Notify(ctx, host, id, g.Item.Version, m, g.State, b, nil)
-	h.settleNow(ctx, host, id, g.State)
-	return true, nil
+	h.log.Info("clock: timing out", "gameId", c.ID, "seats", len(late))
+	return nil
 }
 
 // sweepBatch is how many due games one Sweep takes on.
@@ -137,35 +108,32 @@ func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 	if strings.HasPrefix(id, "player-") {
 		return true, h.SweepVacation(ctx, id)
 	}
-	var t Thinking // one game's budget, as one request's
-	for attempt := 0; attempt < TimeoutAttempts; attempt++ {
-		g, err := h.Load(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		if g.State.Settle == SettlePending {
-			return true, h.Settle(ctx, host, id)
-		}
-		done, err := h.ApplyTimeouts(ctx, host, id, g, &t)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil || done {
-			return done, err
-		}
-		if did, err := h.endVacations(ctx, id, g); did || err != nil {
-			return did, err
-		}
-		did, err := h.remind(ctx, host, id, g)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		return did, err
+	g, err := h.Load(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
 	}
-	return false, fmt.Errorf("%w: %s changed under the sweeper %d times", store.ErrConflict, id, TimeoutAttempts)
+	if err != nil {
+		return false, err
+	}
+	if g.State.Settle == SettlePending {
+		return true, h.Settle(ctx, host, id)
+	}
+	// The clocks' due work, as one change: the deadlines passed and the
+	// vacations over.
+	c, err := h.update(ctx, Op{Host: host}, gameWrites, id, g, func(c *Change) error {
+		timedOut := h.timeouts(c)
+		if timedOut != nil && !errors.Is(timedOut, errUnchanged) {
+			return timedOut
+		}
+		if vacationsOver(c, h.now()) || timedOut == nil {
+			return nil
+		}
+		return errUnchanged
+	})
+	if err != nil || c.Saved.Version != 0 {
+		return err == nil, err
+	}
+	return h.remind(ctx, host, id, c.Game)
 }
 
 // remind sends the reminders that are due, noting them first with Touch

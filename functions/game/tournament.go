@@ -233,26 +233,22 @@ func (h *Service) saveTournament(ctx context.Context, t *Tournament, item store.
 // updateTournament applies change and writes on condition, retrying a
 // lost race; errUnchanged from change writes nothing.
 func (h *Service) updateTournament(ctx context.Context, id string, change func(t *Tournament) error) (*Tournament, error) {
-	for attempt := 0; attempt < profileAttempts; attempt++ {
+	var out *Tournament
+	err := retry(ctx, tournamentWrites, func(int) error {
 		t, item, err := h.LoadTournament(ctx, id)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if err := change(t); errors.Is(err, errUnchanged) {
-			return t, nil
-		} else if err != nil {
-			return nil, err
+		out = t
+		if err := change(t); err != nil {
+			return err
 		}
-		err = h.saveTournament(ctx, t, item)
-		if err == nil {
-			return t, nil
-		}
-		if !errors.Is(err, store.ErrConflict) {
-			return nil, err
-		}
-		backOff(ctx, attempt)
+		return h.saveTournament(ctx, t, item)
+	})
+	if err != nil && !errors.Is(err, errUnchanged) {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%w: tournament: %d writes in a row lost a race", store.ErrUnavailable, profileAttempts)
+	return out, nil
 }
 
 // CreateTournament is POST /api/tournaments: it returns the tournament and
@@ -460,23 +456,19 @@ func (h *Service) makeRound(ctx context.Context, host, id string) (*Tournament, 
 		if tb.Game == "" {
 			continue
 		}
-		st, created, err := h.makeTableGame(ctx, t, tb)
-		if err != nil {
-			return nil, err
-		}
+		// A game another request made was told by it (ErrExists).
 		msgs := map[int]Message{}
 		for s, pid := range tb.Players {
-			if told[pid] {
-				continue
-			}
-			told[pid] = true
-			if created { // a game another request made was told by it
+			if !told[pid] {
+				told[pid] = true
 				msgs[s] = inEveryLang(tb.Game, 1, "round", func(l lang) (string, string) {
 					return fill(catalog[l].round, fmt.Sprint(r.Number), t.Name), catalog[l].roundBody
 				})
 			}
 		}
-		h.Send(ctx, host, tb.Game, 1, st, msgs)
+		if err := h.makeTableGame(ctx, host, t, tb, msgs); err != nil && !errors.Is(err, store.ErrExists) {
+			return nil, err
+		}
 	}
 	return h.updateTournament(ctx, id, func(t *Tournament) error {
 		last := &t.Played[len(t.Played)-1]
@@ -489,18 +481,18 @@ func (h *Service) makeRound(ctx context.Context, host, id string) (*Tournament, 
 }
 
 // makeTableGame creates one table's game, every seat taken by its
-// entrant's key, started at once; created is false for a game made
-// already (by a racing request or sweep).
-func (h *Service) makeTableGame(ctx context.Context, t *Tournament, tb TourTable) (st *Stored, created bool, err error) {
+// entrant's key, started at once, and tells its seats msgs: store.ErrExists
+// for a game made already (by a racing request or sweep).
+func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament, tb TourTable, msgs map[int]Message) error {
 	seed, err := NewSeed(h.rand)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
 	m, err := engine.NewMatch(t.Options(), seed)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
-	st = &Stored{Seats: make([]SeatAuth, len(tb.Players)), MoveTime: t.MoveTime, Rated: t.Rated,
+	st := &Stored{Seats: make([]SeatAuth, len(tb.Players)), MoveTime: t.MoveTime, Rated: t.Rated,
 		CreatedAt: h.now().UnixNano(), Tournament: t.ID}
 	profiles := map[string]*Profile{}
 	if t.Rated {
@@ -510,7 +502,7 @@ func (h *Service) makeTableGame(ctx context.Context, t *Tournament, tb TourTable
 		}
 		items, err := h.store.LoadMany(ctx, ids)
 		if err != nil {
-			return nil, false, err
+			return err
 		}
 		for _, it := range items {
 			if p, err := decodeProfile(it.State); err == nil {
@@ -521,7 +513,7 @@ func (h *Service) makeTableGame(ctx context.Context, t *Tournament, tb TourTable
 	for s, pid := range tb.Players {
 		e := t.Entrants[t.entrant(pid)]
 		if err := m.TakeSeat(s, engine.Seat{Name: e.Name}); err != nil {
-			return nil, false, err
+			return err
 		}
 		st.Seats[s] = SeatAuth{TokenHash: e.Key, Player: pid, Rating: -1, Reliability: -1, RatingAfter: -1}
 		if pool := PoolOf(m.Options()); t.Rated && pool != "" {
@@ -533,24 +525,21 @@ func (h *Service) makeTableGame(ctx context.Context, t *Tournament, tb TourTable
 		}
 	}
 	if err := h.seatVacations(ctx, st); err != nil { // shown; the clocks run
-		return nil, false, err
+		return err
 	}
-	now := h.now()
-	st.AfterChange(m, Before{}, now)
-	st.Match = engine.Encode(m)
 	for _, a := range st.Seats {
 		if err := h.AddToRecord(ctx, a.TokenHash, tb.Game); err != nil {
-			return nil, false, err
+			return err
 		}
 	}
-	err = h.CreateGame(ctx, tb.Game, st, now)
-	if errors.Is(err, store.ErrExists) {
-		return st, false, nil
+	c := newChange(tb.Game, st, m)
+	c.Messages = msgs
+	op := Op{Host: host}
+	if err := h.commit(ctx, op, c); err != nil {
+		return err
 	}
-	if err != nil {
-		return nil, false, err
-	}
-	return st, true, nil
+	h.after(ctx, op, c)
+	return nil
 }
 
 // decide records the points of game gid's table from the teams' ranks.

@@ -227,7 +227,7 @@ func (h *Service) tellGames(ctx context.Context, hash []byte, rec *Record) (Vaca
 	}
 	var first error
 	for _, id := range rec.Games {
-		err := h.changeVacations(ctx, id, nil, func(a *SeatAuth) int64 {
+		err := h.changeVacations(ctx, id, func(a *SeatAuth) int64 {
 			if string(a.TokenHash) == string(hash) {
 				return until
 			}
@@ -267,60 +267,41 @@ func (h *Service) SweepVacation(ctx context.Context, id string) error {
 // changeVacations sets each seat's vacation of game id to what to says,
 // as one change of the game (version + 1), restarting the clocks of the
 // seats whose vacation ended; a finished game, or one where nothing
-// changes, is not written. g is the game as just loaded (nil: it is read;
-// a lost race reads it again).
-func (h *Service) changeVacations(ctx context.Context, id string, g *Loaded, to func(a *SeatAuth) int64) error {
-	for attempt := 0; attempt < TimeoutAttempts; attempt, g = attempt+1, nil {
-		if g == nil {
-			var err error
-			g, err = h.Load(ctx, id)
-			if errors.Is(err, store.ErrNotFound) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
+// changes, is not written.
+func (h *Service) changeVacations(ctx context.Context, id string, to func(a *SeatAuth) int64) error {
+	_, err := h.update(ctx, Op{}, gameWrites, id, nil, func(c *Change) error {
+		if !setVacations(c, to) {
+			return errUnchanged
 		}
-		changed := false
-		for i := range g.State.Seats {
-			a := &g.State.Seats[i]
-			if v := to(a); v != a.Vacation {
-				a.Vacation, changed = v, true
-			}
-		}
-		if !changed {
-			return nil
-		}
-		m, err := g.Replay()
-		if err != nil {
-			return err
-		}
-		if m.Status() == engine.StatusFinished {
-			return nil
-		}
-		now := h.now()
-		g.State.AfterChange(m, Snapshot(m), now)
-		if _, err := h.SaveGame(ctx, id, g.State, g.Item, now); !errors.Is(err, store.ErrConflict) {
-			return err
-		}
+		return nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
 	}
-	return fmt.Errorf("%w: %s changed under a vacation %d times", store.ErrConflict, id, TimeoutAttempts)
+	return err
 }
 
-// endVacations ends, in game g, the vacations whose time is over (the
-// sweep wakes the game then): one change of the game. It reports whether
-// it wrote.
-func (h *Service) endVacations(ctx context.Context, id string, g *Loaded) (bool, error) {
-	now := h.now().Unix()
-	over := false
-	for _, a := range g.State.Seats {
-		over = over || a.Vacation != 0 && a.Vacation <= now
+// setVacations sets each seat's vacation of an unfinished game to what
+// to says, reporting whether one changed.
+func setVacations(c *Change, to func(a *SeatAuth) int64) bool {
+	if c.Match.Status() == engine.StatusFinished {
+		return false
 	}
-	if !over {
-		return false, nil
+	changed := false
+	for i := range c.Game.State.Seats {
+		a := &c.Game.State.Seats[i]
+		if v := to(a); v != a.Vacation {
+			a.Vacation, changed = v, true
+		}
 	}
-	return true, h.changeVacations(ctx, id, g, func(a *SeatAuth) int64 {
-		if a.Vacation <= now {
+	return changed
+}
+
+// vacationsOver ends, in c's game, the vacations whose time is over at
+// now (the sweep wakes the game then), reporting whether one ended.
+func vacationsOver(c *Change, now time.Time) bool {
+	return setVacations(c, func(a *SeatAuth) int64 {
+		if a.Vacation <= now.Unix() {
 			return 0
 		}
 		return a.Vacation

@@ -1,0 +1,189 @@
+package game
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// One path for every change of a game (docs/settling.md, STYLE.md 18).
+// Whatever makes or changes a game (a create, a seat taken, a move, away
+// and back, a timeout, a vacation's start or end, a rematch, a
+// tournament round's game) is a Change that goes through commit:
+//
+//  1. the computers play until a person must act;
+//  2. the clocks and event times are brought up to date;
+//  3. a match that has just ended is marked for settling (markEnd);
+//  4. the game is written on condition: Create for a new game (version
+//     1), else Save at the next version;
+//
+// and then, once written, through after:
+//
+//  5. the pushes of the change (or the caller's own messages);
+//  6. every other keyed seat's list (/api/me) gets the game back if it
+//     had dropped it;
+//  7. a match that ended is settled, exactly once (settleNow; the sweep
+//     finishes what a crash left).
+//
+// A stored game is changed by update (load, replay once, apply, commit,
+// retried on a lost race as its kind allows, then after); a new one by
+// its maker, which calls commit and after itself.
+
+// Change is one change of a game on its way to the store.
+type Change struct {
+	ID    string
+	Game  *Loaded // as loaded; Game.Item.Version 0 for a game not stored yet
+	Match *engine.Match
+	// Was is the match before the change (Snapshot); a new game's is
+	// Before{}: every event of it is news.
+	Was Before
+	// Cause is the token hash of the seat that made the change: it hears
+	// nothing of it (nil: the clock, the sweep, a maker).
+	Cause []byte
+	// Messages, when set, are the pushes to send in place of the
+	// change's own (a rematch, a tournament's round).
+	Messages map[int]Message
+	// Saved is the item written.
+	Saved store.Item
+}
+
+// newChange is the Change of a game not stored yet, id, holding st and m.
+func newChange(id string, st *Stored, m *engine.Match) *Change {
+	return &Change{ID: id, Game: &Loaded{State: st}, Match: m}
+}
+
+// commit runs steps 1 to 4 above (prepare, then write).
+func (h *Service) commit(ctx context.Context, op Op, c *Change) error {
+	if err := h.prepare(ctx, op, c); err != nil {
+		return err
+	}
+	return h.write(ctx, c)
+}
+
+// prepare runs steps 1 to 3 above: what the change does to the game
+// before it is written, whatever its id.
+func (h *Service) prepare(ctx context.Context, op Op, c *Change) error {
+	st, m := c.Game.State, c.Match
+	think := op.Think
+	if think == nil {
+		think = &Thinking{} // the sweep's: one game's budget, as a request's
+	}
+	if err := h.RunBots(m, think, st.Open); err != nil {
+		return err
+	}
+	now := h.now()
+	st.AfterChange(m, c.Was, now)
+	st.Match = engine.Encode(m)
+	return h.markEnd(ctx, st, m, now)
+}
+
+// write is step 4 above. A lost race is the store's ErrConflict
+// (ErrExists for a new game); nothing is written then.
+func (h *Service) write(ctx context.Context, c *Change) error {
+	st, now := c.Game.State, h.now()
+	if c.Game.Item.Version == 0 {
+		if err := h.createGame(SaveContext(ctx), c.ID, st, now); err != nil {
+			return err
+		}
+		c.Saved = store.Written(1, SealStored(c.ID, 1, st), now, st.Due(), gameExpiry(now))
+		return nil
+	}
+	saved, err := h.saveGame(ctx, c.ID, st, c.Game.Item, now)
+	if err != nil {
+		return err
+	}
+	c.Saved = saved
+	return nil
+}
+
+// after runs steps 5 to 7 above for a change commit wrote. Nothing here
+// fails the change: what cannot be done now is logged and left to the
+// sweep (the settling) or lost (a push).
+func (h *Service) after(ctx context.Context, op Op, c *Change) {
+	st := c.Game.State
+	msgs := c.Messages
+	if msgs == nil && h.push != nil {
+		msgs = Messages(c.ID, c.Saved.Version, c.Match, st, c.Was, c.Cause)
+	}
+	h.Send(ctx, op.Host, c.ID, c.Saved.Version, st, msgs)
+	if c.Saved.Version > 1 {
+		h.relist(ctx, c.ID, st, c.Cause)
+	}
+	h.settleNow(ctx, op.Host, c.ID, st)
+}
+
+// update is the one path of a change to stored game id: load (g when the
+// caller holds it, for the first attempt), replay once, apply, commit;
+// a lost race is tried again on the game as it then is, as kind allows;
+// then after. apply returns errUnchanged when there is nothing to write:
+// update then answers the Change as loaded, Saved zero.
+func (h *Service) update(ctx context.Context, op Op, kind writeKind, id string, g *Loaded, apply func(c *Change) error) (*Change, error) {
+	var c *Change
+	err := retry(ctx, kind, func(attempt int) error {
+		if g == nil || attempt > 0 {
+			var err error
+			if g, err = h.Load(ctx, id); err != nil {
+				return err
+			}
+		}
+		m, err := g.Replay()
+		if err != nil {
+			return err
+		}
+		c = &Change{ID: id, Game: g, Match: m, Was: Snapshot(m)}
+		if err := apply(c); err != nil {
+			return err
+		}
+		return h.commit(ctx, op, c)
+	})
+	if errors.Is(err, errUnchanged) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	h.after(ctx, op, c)
+	return c, nil
+}
+
+// relist puts game id back in the list of every keyed seat of st but
+// cause's that no longer has it: a key's record keeps the 100 games it
+// joined last, so a key in more than 100 games dropped the oldest, and
+// API.md's /api/me lists the most recently updated, whoever updated them
+// (docs/players.md). One LoadMany of the records; a write only for a
+// record without the game. A failure is logged: the next change tries
+// again.
+func (h *Service) relist(ctx context.Context, id string, st *Stored, cause []byte) {
+	var ids []string
+	for _, a := range st.Seats {
+		if a.TokenHash != nil && string(a.TokenHash) != string(cause) && !slices.Contains(ids, PlayerID(a.TokenHash)) {
+			ids = append(ids, PlayerID(a.TokenHash))
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	ctx = SaveContext(ctx)
+	items, err := h.store.LoadMany(ctx, ids)
+	if err != nil {
+		h.log.Warn("records: not read after a change", "gameId", id, "cause", LogCause(err))
+		return
+	}
+	for _, a := range st.Seats {
+		item, ok := items[PlayerID(a.TokenHash)]
+		if a.TokenHash == nil || !ok {
+			continue // a seat's token that is no key has no record
+		}
+		delete(items, PlayerID(a.TokenHash))
+		rec, err := DecodePlayer(item.State)
+		if err != nil || slices.Contains(rec.Games, id) {
+			continue
+		}
+		if err := h.AddToRecord(ctx, a.TokenHash, id); err != nil {
+			h.log.Warn("records: a game not listed again", "gameId", id, "cause", LogCause(err))
+		}
+	}
+}
