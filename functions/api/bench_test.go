@@ -15,7 +15,7 @@ import (
 
 // nextMove reads the stored game and returns a legal move's body and the
 // token of the seat that must make it, or ok false once the match is over.
-func nextMove(b *testing.B, s *server, id string, tokens []string, n int) (body, token string, ok bool) {
+func nextMove(b testing.TB, s *server, id string, tokens []string, n int) (body, token string, ok bool) {
 	item, err := s.store.Load(context.Background(), id)
 	if err != nil {
 		b.Fatal(err)

@@ -287,6 +287,53 @@ func TestAFullRecordKeepsTheMostRecentlyUpdatedGames(t *testing.T) {
 	}
 }
 
+// API.md: /api/me lists the games "most recently updated first", whoever
+// updated them. A key seated in 130 games (its record keeps the 100 it
+// joined last) whose oldest game just got the other seat's move sees that
+// game first, as does the key that moved, on every store.
+func TestMyGamesFollowEveryonesChanges(t *testing.T) { eachStore(t, testMyGamesFollowEveryonesChanges) }
+
+func testMyGamesFollowEveryonesChanges(t *testing.T, st store.Store) {
+	clock := &fakeClock{now: fixedNow}
+	s := &server{t: t, store: st, logs: &logBuffer{}}
+	s.h = New(Config{Store: st, Now: clock.Now, Rand: seededReader(7), Logger: slog.New(slog.NewJSONHandler(s.logs, nil))})
+	const games = 130
+	var ids []string
+	for range games {
+		clock.Add(time.Minute)
+		id, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Ana","key":"` + keyAna + `"}`)
+		s.join(id, `{"name":"Bea","key":"`+keyBea+`"}`)
+		ids = append(ids, id)
+	}
+	for _, key := range []string{keyAna, keyBea} {
+		if listed := s.me(key).Games; len(listed) != game.MaxPlayerGames || listed[0].ID != ids[games-1] {
+			t.Fatalf("before: %d listed, first %s; want %d, the last joined %s", len(listed), listed[0].ID, game.MaxPlayerGames, ids[games-1])
+		}
+	}
+	// The oldest game in which Bea is to play: she plays, and it is Ana's turn.
+	for _, id := range ids {
+		body, token, ok := nextMove(t, s, id, []string{keyAna, keyBea}, 0)
+		if !ok || token != keyBea {
+			continue
+		}
+		clock.Add(time.Minute)
+		if r := s.do("POST", "/api/games/"+id+"/moves", body, token); r.status != 200 {
+			t.Fatalf("Bea's move: %d %s", r.status, r.body)
+		}
+		for _, key := range []string{keyAna, keyBea} {
+			listed := s.me(key).Games
+			if len(listed) != game.MaxPlayerGames || listed[0].ID != id {
+				t.Fatalf("after a move in %s (joined %d of %d): %d listed, first %s; want it first", id, slices.Index(ids, id)+1, games, len(listed), listed[0].ID)
+			}
+			if key == keyAna && !listed[0].YourTurn {
+				t.Fatalf("Ana's first game %s is not her turn", id)
+			}
+		}
+		return
+	}
+	t.Fatal("Bea is to play in none of the games")
+}
+
 // 16 creates at once with one key all succeed and all are listed: adding
 // a game to a key's record commutes, so losing races never makes it 503
 // (attack kit D3), on every store.

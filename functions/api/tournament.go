@@ -112,19 +112,8 @@ func (h *Handler) tournament(c *call, id string) {
 
 // entries is POST (enter) and DELETE (withdraw) /api/tournaments/{id}/entries.
 func (h *Handler) entries(c *call, id string, body []byte) {
-	obj, err := parseObject(body)
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	f := fields{obj: obj, what: "the body"}
-	invite, _ := f.str("invite")
-	if err := f.done(); err != nil {
-		c.fail(err)
-		return
-	}
 	ctx := c.r.Context()
-	if c.r.Method == http.MethodDelete {
+	if c.r.Method == http.MethodDelete { // no body (API.md), as DELETE /api/me/vacation
 		if _, _, err := h.svc.LoadTournament(ctx, id); err != nil {
 			c.fail(err)
 			return
@@ -138,6 +127,17 @@ func (h *Handler) entries(c *call, id string, body []byte) {
 			return
 		}
 		c.noContent()
+		return
+	}
+	obj, err := parseObject(body)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	f := fields{obj: obj, what: "the body"}
+	invite, _ := f.str("invite")
+	if err := f.done(); err != nil {
+		c.fail(err)
 		return
 	}
 	if err := h.svc.CheckInvite(ctx, id, invite); err != nil {

@@ -23,8 +23,8 @@ import (
 // and then, once written, through after:
 //
 //  5. the pushes of the change (or the caller's own messages);
-//  6. every other keyed seat's list (/api/me) gets the game back if it
-//     had dropped it;
+//  6. every keyed seat's list (/api/me) gets the game back if it had
+//     dropped it;
 //  7. a match that ended is settled, exactly once (settleNow; the sweep
 //     finishes what a crash left).
 //
@@ -110,7 +110,7 @@ func (h *Service) after(ctx context.Context, op Op, c *Change) {
 	}
 	h.Send(ctx, op.Host, c.ID, c.Saved.Version, st, msgs)
 	if c.Saved.Version > 1 {
-		h.relist(ctx, c.ID, st, c.Cause)
+		h.relist(ctx, c.ID, st)
 	}
 	h.settleNow(ctx, op.Host, c.ID, st)
 }
@@ -149,17 +149,17 @@ func (h *Service) update(ctx context.Context, op Op, kind writeKind, id string, 
 	return c, nil
 }
 
-// relist puts game id back in the list of every keyed seat of st but
-// cause's that no longer has it: a key's record keeps the 100 games it
+// relist puts game id back in the list of every keyed seat of st that
+// no longer has it: a key's record keeps the 100 games it
 // joined last, so a key in more than 100 games dropped the oldest, and
 // API.md's /api/me lists the most recently updated, whoever updated them
 // (docs/players.md). One LoadMany of the records; a write only for a
 // record without the game. A failure is logged: the next change tries
 // again.
-func (h *Service) relist(ctx context.Context, id string, st *Stored, cause []byte) {
+func (h *Service) relist(ctx context.Context, id string, st *Stored) {
 	var ids []string
 	for _, a := range st.Seats {
-		if a.TokenHash != nil && string(a.TokenHash) != string(cause) && !slices.Contains(ids, PlayerID(a.TokenHash)) {
+		if a.TokenHash != nil && !slices.Contains(ids, PlayerID(a.TokenHash)) {
 			ids = append(ids, PlayerID(a.TokenHash))
 		}
 	}
