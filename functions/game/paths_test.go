@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -283,6 +284,58 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 			}
 			playOn(t, svc, id, tokens)
 			return id, []string{tokens[0], tokens[1]}
+		}},
+		{"a tournament game decided at its deadline, then played to its end", func(t *testing.T, w *pathWorld) (string, []string) {
+			svc := w.service(nil)
+			ctx := t.Context()
+			keys := []string{pathKey("ana"), pathKey("bea")}
+			for i, k := range keys {
+				if _, err := svc.SetName(ctx, HashToken(k), []string{"Ana", "Bea"}[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tour, _, err := svc.CreateTournament(ctx, HashToken(keys[0]), TournamentRequest{Name: "Coppa", Format: Swiss, Rounds: 1,
+				Options: fiveUp(2, 50), MoveTime: 86400, RoundTime: 3600, Size: 2, Listed: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range keys {
+				if _, _, err := svc.Enter(ctx, HashToken(k), tour.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tour, err = svc.Start(ctx, "example.test", HashToken(keys[0]), tour.ID); err != nil {
+				t.Fatal(err)
+			}
+			id := tour.Played[0].Tables[0].Game
+			// The round's deadline passes: the sweep decides the table by
+			// the scores now; the game goes on.
+			w.clock.Add(2 * time.Hour)
+			if _, err := svc.Sweep(ctx, "example.test"); err != nil {
+				t.Fatal(err)
+			}
+			decided, _, err := svc.LoadTournament(ctx, tour.ID)
+			if err != nil || decided.Status != TourFinished || decided.Played[0].Tables[0].Points == nil {
+				t.Fatalf("after the deadline: %+v, %v; want finished with the table decided", decided, err)
+			}
+			g, err := svc.Load(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tokens := map[int]string{}
+			for s, a := range g.State.Seats {
+				for _, k := range keys {
+					if string(a.TokenHash) == string(HashToken(k)) {
+						tokens[s] = k
+					}
+				}
+			}
+			playOn(t, svc, id, tokens)
+			after, _, err := svc.LoadTournament(ctx, tour.ID)
+			if err != nil || !slices.Equal(after.Played[0].Tables[0].Points, decided.Played[0].Tables[0].Points) {
+				t.Fatalf("the table's points %v after the game's end, %v at the deadline; want them kept", after.Played[0].Tables[0].Points, decided.Played[0].Tables[0].Points)
+			}
+			return id, keys
 		}},
 		{"a crash between the save and the settling", func(t *testing.T, w *pathWorld) (string, []string) {
 			crashed := ""
