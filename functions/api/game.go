@@ -8,7 +8,6 @@ import (
 
 	"tessera/engine"
 	"tessera/functions/game"
-	"tessera/functions/store"
 )
 
 // What every endpoint that reads a stored game shares.
@@ -23,13 +22,6 @@ func (h *Handler) load(ctx context.Context, c *call) (*game.Loaded, error) {
 	}
 	c.version = g.Item.Version
 	return g, nil
-}
-
-// loadedFrom opens an item read otherwise (a poll's eventual read), and
-// notes its version.
-func loadedFrom(c *call, item store.Item) (*game.Loaded, error) {
-	c.version = item.Version
-	return game.OpenLoaded(c.gameID, item)
 }
 
 // authenticate finds the seat of the request's bearer token: -1 (a

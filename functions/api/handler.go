@@ -37,7 +37,6 @@ type Config struct {
 // Handler serves every endpoint of API.md over the game service.
 type Handler struct {
 	svc   *game.Service
-	store store.Store
 	log   *slog.Logger
 	push  *PushConfig
 	limit *limiter // nil: no rate limit
@@ -50,7 +49,7 @@ func New(cfg Config) *Handler {
 		panic("api: Config.Store is required")
 	}
 	svc := game.New(game.Config{Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Rand: cfg.Rand, Bots: cfg.Bots, Push: cfg.Push, AfterEnd: cfg.AfterEnd})
-	h := &Handler{svc: svc, store: cfg.Store, log: svc.Log(), push: cfg.Push}
+	h := &Handler{svc: svc, log: svc.Log(), push: cfg.Push}
 	if cfg.RateLimit != nil {
 		h.limit = newLimiter(*cfg.RateLimit)
 	}

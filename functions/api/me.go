@@ -1,14 +1,12 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 	"slices"
 	"time"
 
 	"tessera/engine"
 	"tessera/functions/game"
-	"tessera/functions/store"
 )
 
 // meGame is one game of GET /api/me.
@@ -38,11 +36,7 @@ type meGame struct {
 	// Previous is an addition: the game this one is the rematch of, as
 	// the view's previous (null: none).
 	Previous *string `json:"previous"`
-	updated  time.Time
 }
-
-// maxMeGames is the most games /api/me lists (API.md).
-const maxMeGames = 100
 
 // errNoKey is a 401 of the player endpoints.
 var errNoKey = &apiError{status: http.StatusUnauthorized, code: codeUnauthorized,
@@ -58,98 +52,23 @@ func (c *call) playerKey() ([]byte, bool) {
 	return game.HashToken(key), true
 }
 
-// me is GET /api/me: the games in which the key holds a seat, most
-// recently updated first. The record lists the games the key joined; each
-// is checked against the game itself (a game gone, or one whose seats do
-// not hold the key, is left out: see player.go), so nothing is listed that
-// the key does not hold.
+// me is GET /api/me: the key's games, most recently updated first, and
+// its profile (the service's MyGames).
 func (h *Handler) me(c *call) {
 	hash, ok := c.playerKey()
 	if !ok {
 		return
 	}
-	ctx := c.r.Context()
-	p, _, err := h.svc.LoadPlayer(ctx, hash)
+	mine, err := h.svc.MyGames(c.r.Context(), hash)
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	items, err := h.store.LoadMany(ctx, p.Games)
-	if err != nil {
-		c.fail(err)
-		return
+	games := make([]meGame, 0, len(mine.Games))
+	for _, mg := range mine.Games {
+		games = append(games, meGameOf(mg))
 	}
-	games := make([]meGame, 0, len(items))
-	for _, id := range p.Games {
-		item, ok := items[id]
-		if !ok {
-			continue
-		}
-		st, err := game.OpenStored(id, item)
-		if err != nil {
-			h.log.Warn("my games: a stored game does not decode", "gameId", id, "cause", game.LogCause(err))
-			continue
-		}
-		seat := game.SeatOfHash(st.Seats, hash)
-		if seat < 0 {
-			continue
-		}
-		m, err := engine.Decode(st.Match)
-		if err != nil {
-			h.log.Warn("my games: a stored game does not replay", "gameId", id, "cause", game.LogCause(err))
-			continue
-		}
-		g := meGame{ID: id, Seat: seat, Variant: m.Options().Variant, Status: m.Status(),
-			YourTurn: slices.Contains(m.ToAct(), seat), Scores: m.Scores(),
-			UpdatedAt: item.UpdatedAt.UTC().Format(time.RFC3339), updated: item.UpdatedAt}
-		if st.League != "" {
-			l := st.League
-			g.League = &l
-		}
-		if st.Tournament != "" {
-			tr := st.Tournament
-			g.Tournament = &tr
-		}
-		if d := st.DeadlineOf(seat); g.YourTurn && !d.IsZero() {
-			ds := d.Format(time.RFC3339)
-			g.Deadline = &ds
-		}
-		g.Paused = g.Status == engine.StatusPlaying && !st.Open && m.AllAway()
-		if st.Previous != "" {
-			prev := st.Previous
-			g.Previous = &prev
-		}
-		for s := range m.Options().Players {
-			g.Away = append(g.Away, m.Seat(s).Away)
-			if ts := m.Seat(s); ts.Taken {
-				g.Names = append(g.Names, &ts.Name)
-			} else {
-				g.Names = append(g.Names, nil)
-			}
-			var until *string
-			if v := st.Seats[s].Vacation; v != 0 && g.Status != engine.StatusFinished {
-				u := time.Unix(v, 0).UTC().Format(time.RFC3339)
-				until = &u
-			}
-			g.Vacations = append(g.Vacations, until)
-		}
-		games = append(games, g)
-	}
-	slices.SortStableFunc(games, func(a, b meGame) int { return b.updated.Compare(a.updated) })
-	if len(games) > maxMeGames {
-		games = games[:maxMeGames]
-	}
-	var player *game.Private
-	if p.Player != "" {
-		pr, _, err := h.svc.LoadProfile(ctx, p.Player)
-		switch {
-		case err == nil:
-			player = h.svc.PrivateOf(pr, p.Vac)
-		case !errors.Is(err, store.ErrNotFound): // none yet: a crash between the record and the profile
-			c.fail(err)
-			return
-		}
-	}
+	player := mine.Player
 	leagues := []game.LeagueRef{}
 	if player != nil && player.Leagues != nil {
 		leagues = player.Leagues
@@ -159,4 +78,44 @@ func (h *Handler) me(c *call) {
 		Player  *privateProfile  `json:"player"`
 		Leagues []game.LeagueRef `json:"leagues"`
 	}{games, private(player), leagues})
+}
+
+// meGameOf is one game of /api/me as JSON.
+func meGameOf(mg game.MyGame) meGame {
+	st, m, seat := mg.State, mg.Match, mg.Seat
+	g := meGame{ID: mg.ID, Seat: seat, Variant: m.Options().Variant, Status: m.Status(),
+		YourTurn: slices.Contains(m.ToAct(), seat), Scores: m.Scores(),
+		UpdatedAt: mg.UpdatedAt.UTC().Format(time.RFC3339)}
+	if st.League != "" {
+		l := st.League
+		g.League = &l
+	}
+	if st.Tournament != "" {
+		tr := st.Tournament
+		g.Tournament = &tr
+	}
+	if d := st.DeadlineOf(seat); g.YourTurn && !d.IsZero() {
+		ds := d.Format(time.RFC3339)
+		g.Deadline = &ds
+	}
+	g.Paused = g.Status == engine.StatusPlaying && !st.Open && m.AllAway()
+	if st.Previous != "" {
+		prev := st.Previous
+		g.Previous = &prev
+	}
+	for s := range m.Options().Players {
+		g.Away = append(g.Away, m.Seat(s).Away)
+		if ts := m.Seat(s); ts.Taken {
+			g.Names = append(g.Names, &ts.Name)
+		} else {
+			g.Names = append(g.Names, nil)
+		}
+		var until *string
+		if v := st.Seats[s].Vacation; v != 0 && g.Status != engine.StatusFinished {
+			u := time.Unix(v, 0).UTC().Format(time.RFC3339)
+			until = &u
+		}
+		g.Vacations = append(g.Vacations, until)
+	}
+	return g
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"tessera/functions/game"
-	"tessera/functions/store"
 )
 
 // poll is GET /api/games/{id}: the view for the token's seat or for a
@@ -52,16 +51,12 @@ func (h *Handler) poll(c *call) {
 // and so is every poll without a version (a page's first GET, or one a push
 // asked for: it drops its ETag). docs/consistency.md.
 func (h *Handler) loadForPoll(ctx context.Context, c *call) (*game.Loaded, error) {
-	ev, ok := h.store.(store.Eventual)
-	held := heldVersion(c.r.Header.Values("If-None-Match"))
-	if !ok || held == 0 || !game.ValidGameID(c.gameID) {
-		return h.load(ctx, c)
+	g, err := h.svc.LoadHeld(ctx, c.gameID, heldVersion(c.r.Header.Values("If-None-Match")))
+	if err != nil {
+		return nil, err
 	}
-	item, err := ev.LoadEventual(ctx, c.gameID)
-	if err != nil || item.Version < held {
-		return h.load(ctx, c)
-	}
-	return loadedFrom(c, item)
+	c.version = g.Item.Version
+	return g, nil
 }
 
 // heldVersion is the highest game version the If-None-Match tags name (the

@@ -44,6 +44,24 @@ func (h *Service) Load(ctx context.Context, id string) (*Loaded, error) {
 	return OpenLoaded(id, item)
 }
 
+// LoadHeld reads game id for a reader that holds its version held (0:
+// none). Where the store offers it (store.Eventual; half the read's price
+// on DynamoDB) the read may be a moment stale: an item at that version
+// answers the reader at worst a moment late, and a newer one is a true
+// read of the game. An item older than held, or none, is read again
+// strongly, and so is every read without a version. docs/consistency.md.
+func (h *Service) LoadHeld(ctx context.Context, id string, held int64) (*Loaded, error) {
+	ev, ok := h.store.(store.Eventual)
+	if !ok || held == 0 || !ValidGameID(id) {
+		return h.Load(ctx, id)
+	}
+	item, err := ev.LoadEventual(ctx, id)
+	if err != nil || item.Version < held {
+		return h.Load(ctx, id)
+	}
+	return OpenLoaded(id, item)
+}
+
 // timeouts times out the seats of c's game whose deadline has passed
 // (errUnchanged: none).
 func (h *Service) timeouts(c *Change) error {

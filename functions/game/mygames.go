@@ -1,0 +1,86 @@
+package game
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"tessera/engine"
+	"tessera/functions/store"
+)
+
+// MaxMyGames is the most games /api/me lists (API.md).
+const MaxMyGames = 100
+
+// MyGame is one game of a key's list (GET /api/me): the game as stored,
+// its match and the key's seat.
+type MyGame struct {
+	ID        string
+	Seat      int
+	Match     *engine.Match
+	State     *Stored
+	UpdatedAt time.Time
+}
+
+// MyGames is what the service keeps for a key, as /api/me shows it.
+type MyGames struct {
+	// Games: the games in which the key holds a seat, most recently
+	// updated first, at most MaxMyGames.
+	Games []MyGame
+	// Player is the key's own profile with its vacation; nil before it
+	// has one.
+	Player *Private
+}
+
+// MyGames reads the list of the key whose hash is hash: one Load of its
+// record and one LoadMany of its games. Each game is checked against the
+// game itself (a game gone, or one whose seats do not hold the key, is
+// left out: see player.go), so nothing is listed that the key does not
+// hold; a stored game that does not decode is logged and left out.
+func (h *Service) MyGames(ctx context.Context, hash []byte) (*MyGames, error) {
+	rec, _, err := h.LoadPlayer(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	items, err := h.store.LoadMany(ctx, rec.Games)
+	if err != nil {
+		return nil, err
+	}
+	out := &MyGames{Games: make([]MyGame, 0, len(items))}
+	for _, id := range rec.Games {
+		item, ok := items[id]
+		if !ok {
+			continue
+		}
+		st, err := OpenStored(id, item)
+		if err != nil {
+			h.log.Warn("my games: a stored game does not decode", "gameId", id, "cause", LogCause(err))
+			continue
+		}
+		seat := SeatOfHash(st.Seats, hash)
+		if seat < 0 {
+			continue
+		}
+		m, err := engine.Decode(st.Match)
+		if err != nil {
+			h.log.Warn("my games: a stored game does not replay", "gameId", id, "cause", LogCause(err))
+			continue
+		}
+		out.Games = append(out.Games, MyGame{ID: id, Seat: seat, Match: m, State: st, UpdatedAt: item.UpdatedAt})
+	}
+	slices.SortStableFunc(out.Games, func(a, b MyGame) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	if len(out.Games) > MaxMyGames {
+		out.Games = out.Games[:MaxMyGames]
+	}
+	if rec.Player != "" {
+		p, _, err := h.LoadProfile(ctx, rec.Player)
+		switch {
+		case err == nil:
+			out.Player = h.PrivateOf(p, rec.Vac)
+		case !errors.Is(err, store.ErrNotFound): // none yet: a crash between the record and the profile
+			return nil, err
+		}
+	}
+	return out, nil
+}
