@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,26 +15,11 @@ import (
 
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
+	"tessera/internal/testenv"
 )
 
-// lockedReader makes a seeded generator safe for concurrent requests.
-type lockedReader struct {
-	mu sync.Mutex
-	r  *rand.ChaCha8
-}
-
-func (l *lockedReader) Read(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.r.Read(p)
-}
-
-func seededReader(seed uint64) io.Reader {
-	var s [32]byte
-	s[0], s[1] = byte(seed), byte(seed>>8)
-	s[2], s[3] = byte(seed>>16), byte(seed>>24)
-	return &lockedReader{r: rand.NewChaCha8(s)}
-}
+// seededReader is the tests' source of secrets (testenv.Seeded).
+func seededReader(seed uint64) io.Reader { return testenv.Seeded(seed) }
 
 // fixedNow is the clock of the tests.
 var fixedNow = time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)

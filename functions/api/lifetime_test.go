@@ -16,6 +16,7 @@ import (
 	"tessera/functions/store"
 	"tessera/functions/store/bolt"
 	"tessera/functions/store/memory"
+	"tessera/internal/testenv"
 )
 
 // expirer is a store that deletes expired items itself (bbolt, and memory
@@ -82,7 +83,7 @@ func TestLifetimesByKind(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := c.open(t)
-			clock := &fakeClock{now: fixedNow}
+			clock := &testenv.Clock{T: fixedNow}
 			sink := &pushSink{status: http.StatusCreated}
 			service := httptest.NewServer(sink)
 			defer service.Close()
@@ -219,7 +220,7 @@ func TestASweepDoesNotWaitForItsPushes(t *testing.T) {
 	service := httptest.NewServer(sink)
 	defer service.Close()
 	defer close(sink.release)
-	clock := &fakeClock{now: fixedNow}
+	clock := &testenv.Clock{T: fixedNow}
 	st := memory.New()
 	h := New(Config{Store: st, Now: clock.Now, Rand: seededReader(9), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
 		Push: &PushConfig{Insecure: true, Subject: "mailto:t@tessera.invalid"}})

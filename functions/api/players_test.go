@@ -14,6 +14,7 @@ import (
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
 	"tessera/functions/store/storetest"
+	"tessera/internal/testenv"
 )
 
 const (
@@ -262,7 +263,7 @@ func TestConcurrentKeyedJoinsTakeOneSeat(t *testing.T) {
 // joined first when that game was updated most recently: a full record
 // drops the game updated least recently (attack kit D5).
 func TestAFullRecordKeepsTheMostRecentlyUpdatedGames(t *testing.T) {
-	clock := &fakeClock{now: fixedNow}
+	clock := &testenv.Clock{T: fixedNow}
 	st := memory.New()
 	s := &server{t: t, store: st, logs: &logBuffer{}}
 	s.h = New(Config{Store: st, Now: clock.Now, Rand: seededReader(5), Logger: slog.New(slog.NewJSONHandler(s.logs, nil))})
@@ -294,7 +295,7 @@ func TestAFullRecordKeepsTheMostRecentlyUpdatedGames(t *testing.T) {
 func TestMyGamesFollowEveryonesChanges(t *testing.T) { eachStore(t, testMyGamesFollowEveryonesChanges) }
 
 func testMyGamesFollowEveryonesChanges(t *testing.T, st store.Store) {
-	clock := &fakeClock{now: fixedNow}
+	clock := &testenv.Clock{T: fixedNow}
 	s := &server{t: t, store: st, logs: &logBuffer{}}
 	s.h = New(Config{Store: st, Now: clock.Now, Rand: seededReader(7), Logger: slog.New(slog.NewJSONHandler(s.logs, nil))})
 	const games = 130

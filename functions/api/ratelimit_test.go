@@ -7,39 +7,21 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"tessera/engine"
 	"tessera/engine/bot"
 	"tessera/functions/game"
+	"tessera/internal/testenv"
 )
-
-// fakeClock is a settable clock.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (f *fakeClock) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.now
-}
-
-func (f *fakeClock) Add(d time.Duration) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.now = f.now.Add(d)
-}
 
 // limitedServer is a handler with a rate limit of perSecond, whose client
 // address is the X-Test-Addr header (the default, RemoteAddr, is tested
 // on its own).
-func limitedServer(t *testing.T, perSecond float64, bots map[string]bot.Player) (*server, *fakeClock) {
+func limitedServer(t *testing.T, perSecond float64, bots map[string]bot.Player) (*server, *testenv.Clock) {
 	t.Helper()
-	clock := &fakeClock{now: fixedNow}
+	clock := &testenv.Clock{T: fixedNow}
 	st := newMemoryStore()
 	logs := &logBuffer{}
 	h := New(Config{Store: st, Logger: slog.New(slog.NewJSONHandler(logs, nil)),
@@ -238,7 +220,7 @@ func TestRemoteHost(t *testing.T) {
 }
 
 func TestLimiterForgetsIdleAddresses(t *testing.T) {
-	clock := &fakeClock{now: fixedNow}
+	clock := &testenv.Clock{T: fixedNow}
 	l := newLimiter(RateLimit{PerSecond: 20, Now: clock.Now})
 	for i := range 50 {
 		l.allow(string(rune('a'+i)), routePoll, "GET")
@@ -254,7 +236,7 @@ func TestLimiterForgetsIdleAddresses(t *testing.T) {
 // its burst, neither grows the map past maxAddrs nor refuses a new
 // address's first request (attack kit D9).
 func TestAFullLimiterLetsANewAddressIn(t *testing.T) {
-	clock := &fakeClock{now: fixedNow}
+	clock := &testenv.Clock{T: fixedNow}
 	l := newLimiter(RateLimit{PerSecond: 1, Now: clock.Now})
 	for i := range maxAddrs + 1000 {
 		addr := "flood-" + strconv.Itoa(i)

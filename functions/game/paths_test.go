@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -44,58 +42,18 @@ func eachStore(t *testing.T, test func(t *testing.T, st store.Store)) {
 	}
 }
 
-// fakeClock is the service's clock, moved by the test; every reading is a
-// microsecond later than the one before (every write at its own time).
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(time.Microsecond)
-	return c.now
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// chacha is a seeded source of secrets, safe for concurrent use.
-type chacha struct {
-	mu sync.Mutex
-	r  *rand.ChaCha8
-}
-
-func (c *chacha) Read(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.r.Read(p)
-}
-
-func seeded(seed uint64) *chacha {
-	var s [32]byte
-	for i := range 8 {
-		s[i] = byte(seed >> (8 * i))
-	}
-	return &chacha{r: rand.NewChaCha8(s)}
-}
-
 // pathWorld is one store, one clock and the services a test makes over
 // them (a crash is a service that stops; the next one carries on).
 type pathWorld struct {
 	t     *testing.T
 	st    store.Store
-	clock *fakeClock
+	clock *testenv.Clock
 	seed  uint64
 }
 
 func (w *pathWorld) service(afterEnd func(string)) *Service {
 	w.seed++
-	return New(Config{Store: w.st, Now: w.clock.Now, Rand: seeded(w.seed), AfterEnd: afterEnd,
+	return New(Config{Store: w.st, Now: w.clock.Now, Rand: testenv.Seeded(w.seed), AfterEnd: afterEnd,
 		Logger: slog.New(slog.DiscardHandler)})
 }
 
@@ -127,9 +85,11 @@ func playOn(t *testing.T, svc *Service, id string, tokens map[int]string) {
 		if len(acts) == 0 {
 			t.Fatalf("nobody to act in %s (status %v)", id, m.Status())
 		}
-		s := acts[0]
-		legal := m.AppendLegal(s, nil)
-		if _, err := svc.Move(t.Context(), pathOp, id, tokens[s], MoveRequest{Version: g.Item.Version, Move: legal[0]}); err != nil {
+		s, mv := acts[0], engine.Move{Kind: engine.Keep} // the redeal question: keep
+		if s == m.Turn() {
+			mv = m.AppendLegal(s, nil)[0]
+		}
+		if _, err := svc.Move(t.Context(), pathOp, id, tokens[s], MoveRequest{Version: g.Item.Version, Move: mv}); err != nil {
 			t.Fatalf("move of seat %d: %v", s, err)
 		}
 	}
@@ -363,7 +323,7 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 	for _, p := range paths {
 		t.Run(p.name, func(t *testing.T) {
 			eachStore(t, func(t *testing.T, st store.Store) {
-				w := &pathWorld{t: t, st: st, clock: &fakeClock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}}
+				w := &pathWorld{t: t, st: st, clock: &testenv.Clock{T: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC), Tick: time.Microsecond}}
 				id, keys := p.end(t, w)
 				w.t = t
 				svc := w.service(nil)

@@ -9,6 +9,7 @@ import (
 	"tessera/engine"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
+	"tessera/internal/testenv"
 )
 
 // The service's calls without HTTP: ids and values in, values and errors
@@ -16,7 +17,8 @@ import (
 func TestServiceCalls(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	svc := New(Config{Store: memory.New(), Now: func() time.Time { return now }})
+	// Seeded: a deal whose first act is a play (not the redeal question).
+	svc := New(Config{Store: memory.New(), Now: func() time.Time { return now }, Rand: testenv.Seeded(1)})
 	var think Thinking
 	op := Op{Host: "example.test", Think: &think}
 	opts := engine.DefaultOptions(engine.FiveUp)

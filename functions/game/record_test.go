@@ -2,20 +2,19 @@ package game
 
 import (
 	"encoding/json"
-	"io"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"tessera/engine"
+	"tessera/internal/testenv"
 )
 
 func TestPlayerRecordRoundTrip(t *testing.T) {
 	p := &Record{}
 	for i := 0; i < MaxPlayerGames+5; i++ {
-		id, _ := NewGameID(seededReader(uint64(i)))
+		id, _ := NewGameID(testenv.Seeded(uint64(i)))
 		p.AddGame(id)
 	}
 	first := p.Games[0]
@@ -136,13 +135,6 @@ func TestWhoIsTold(t *testing.T) {
 			}
 		}
 	}
-}
-
-// seededReader is a deterministic source of ids for tests.
-func seededReader(seed uint64) io.Reader {
-	var s [32]byte
-	s[0], s[1], s[2], s[3] = byte(seed), byte(seed>>8), byte(seed>>16), byte(seed>>24)
-	return rand.NewChaCha8(s)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
