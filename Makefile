@@ -114,14 +114,14 @@ test-vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./functions/worker ./functions/workerapp ./functions/store/d1 ./functions/jsutil
 
 test-race:
-	$(GO) test -race ./functions/game/... ./functions/api/... ./functions/store/...
+	$(GO) test -race ./functions/game/... ./functions/community/... ./functions/api/... ./functions/store/...
 
 # Everything except the packages test-race already covered and the browser
 # tests, which test-browser runs.
 # functions/api runs in both: its long sequential property tests play a
 # third of their matches under the race detector and all of them here.
 test-go:
-	$(GO) test $$($(GO) list ./... | grep -v -e '^tessera/functions/game' -e '^tessera/functions/store' -e '^tessera/frontend')
+	$(GO) test $$($(GO) list ./... | grep -v -e '^tessera/functions/game' -e '^tessera/functions/community' -e '^tessera/functions/store' -e '^tessera/frontend')
 
 # test-browser runs the frontend's tests: its Go tests (handler, budgets) and
 # the node tests under browsertest/, which drive Debian's chromium through

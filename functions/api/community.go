@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"tessera/functions/community"
 	"tessera/functions/game"
 )
 
@@ -223,14 +224,14 @@ func (h *Handler) lobby(c *call) {
 		c.fail(err)
 		return
 	}
-	tours, err := h.svc.ListedTournaments(c.r.Context(), variant, rated)
+	tours, err := h.com.ListedTournaments(c.r.Context(), variant, rated)
 	if err != nil {
 		c.fail(err)
 		return
 	}
 	c.writeJSON(http.StatusOK, struct {
-		Games       []json.RawMessage     `json:"games"`
-		Tournaments []game.TournamentCard `json:"tournaments"`
+		Games       []json.RawMessage          `json:"games"`
+		Tournaments []community.TournamentCard `json:"tournaments"`
 	}{games, tours})
 }
 

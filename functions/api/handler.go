@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"tessera/engine/bot"
+	"tessera/functions/community"
 	"tessera/functions/game"
 	"tessera/functions/store"
 )
@@ -37,6 +38,7 @@ type Config struct {
 // Handler serves every endpoint of API.md over the game service.
 type Handler struct {
 	svc   *game.Service
+	com   *community.Service
 	log   *slog.Logger
 	push  *PushConfig
 	limit *limiter // nil: no rate limit
@@ -49,7 +51,7 @@ func New(cfg Config) *Handler {
 		panic("api: Config.Store is required")
 	}
 	svc := game.New(game.Config{Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Rand: cfg.Rand, Bots: cfg.Bots, Push: cfg.Push, AfterEnd: cfg.AfterEnd})
-	h := &Handler{svc: svc, log: svc.Log(), push: cfg.Push}
+	h := &Handler{svc: svc, com: community.New(svc), log: svc.Log(), push: cfg.Push}
 	if cfg.RateLimit != nil {
 		h.limit = newLimiter(*cfg.RateLimit)
 	}

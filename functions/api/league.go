@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tessera/engine"
+	"tessera/functions/community"
 	"tessera/functions/game"
 )
 
@@ -13,7 +14,7 @@ import (
 // maxLeagueName is a league's (and a tournament's) longest name.
 const maxLeagueName = 40
 
-type leagueJSON = game.LeagueView
+type leagueJSON = community.LeagueView
 
 // decodeLeague reads POST /api/leagues: a name of 1-40 code points (as
 // Names) and a variant.
@@ -62,12 +63,12 @@ func (h *Handler) createLeague(c *call, body []byte) {
 	if !ok {
 		return
 	}
-	l, invite, err := h.svc.CreateLeague(c.r.Context(), hash, name, variant)
+	l, invite, err := h.com.CreateLeague(c.r.Context(), hash, name, variant)
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	v, err := h.svc.ViewLeague(c.r.Context(), hash, l.ID, "")
+	v, err := h.com.ViewLeague(c.r.Context(), hash, l.ID, "")
 	if err != nil {
 		c.fail(err)
 		return
@@ -93,10 +94,10 @@ func (h *Handler) joinLeague(c *call, id string, body []byte) {
 		return
 	}
 	// 404 (an unknown league, a wrong invite) before 401.
-	if l, _, err := h.svc.LoadLeague(c.r.Context(), id); err != nil {
+	if l, _, err := h.com.LoadLeague(c.r.Context(), id); err != nil {
 		c.fail(err)
 		return
-	} else if !game.InviteMatches(l, invite) {
+	} else if !community.InviteMatches(l, invite) {
 		c.fail(errNotFound)
 		return
 	}
@@ -104,12 +105,12 @@ func (h *Handler) joinLeague(c *call, id string, body []byte) {
 	if !ok {
 		return
 	}
-	_, created, err := h.svc.JoinLeague(c.r.Context(), hash, id, invite)
+	_, created, err := h.com.JoinLeague(c.r.Context(), hash, id, invite)
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	v, err := h.svc.ViewLeague(c.r.Context(), hash, id, "")
+	v, err := h.com.ViewLeague(c.r.Context(), hash, id, "")
 	if err != nil {
 		c.fail(err)
 		return
@@ -129,7 +130,7 @@ func (h *Handler) rotateInvite(c *call, id string, body []byte) {
 		c.fail(err)
 		return
 	}
-	invite, err := h.svc.RotateInvite(c.r.Context(), c.keyHash(), id)
+	invite, err := h.com.RotateInvite(c.r.Context(), c.keyHash(), id)
 	if err != nil {
 		c.fail(err)
 		return
@@ -141,7 +142,7 @@ func (h *Handler) rotateInvite(c *call, id string, body []byte) {
 
 // removeMember is DELETE /api/leagues/{id}/members/{player} (admin only).
 func (h *Handler) removeMember(c *call, id, player string) {
-	if err := h.svc.RemoveMember(c.r.Context(), c.keyHash(), id, player); err != nil {
+	if err := h.com.RemoveMember(c.r.Context(), c.keyHash(), id, player); err != nil {
 		c.fail(err)
 		return
 	}
@@ -150,7 +151,7 @@ func (h *Handler) removeMember(c *call, id, player string) {
 
 // league is GET /api/leagues/{id}[?season=YYYY-MM] (members only, else 404).
 func (h *Handler) league(c *call, id string) {
-	v, err := h.svc.ViewLeague(c.r.Context(), c.keyHash(), id, c.r.URL.Query().Get("season"))
+	v, err := h.com.ViewLeague(c.r.Context(), c.keyHash(), id, c.r.URL.Query().Get("season"))
 	if err != nil {
 		c.fail(err)
 		return

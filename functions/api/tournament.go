@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"tessera/functions/community"
 	"tessera/functions/game"
 )
 
@@ -19,8 +20,8 @@ const (
 )
 
 // decodeTournament reads POST /api/tournaments.
-func decodeTournament(body []byte) (game.TournamentRequest, error) {
-	var req game.TournamentRequest
+func decodeTournament(body []byte) (community.TournamentRequest, error) {
+	var req community.TournamentRequest
 	obj, err := parseObject(body)
 	if err != nil {
 		return req, err
@@ -56,12 +57,12 @@ func decodeTournament(body []byte) (game.TournamentRequest, error) {
 		req.Size = int(size)
 	}
 	switch format {
-	case game.Swiss:
+	case community.Swiss:
 		req.Rounds = 3
 		if hasRounds {
 			req.Rounds = int(rounds)
 		}
-	case game.RoundRobin:
+	case community.RoundRobin:
 		if hasRounds && rounds != 1 {
 			return req, badRequest("a round robin has one round")
 		}
@@ -89,20 +90,20 @@ func (h *Handler) createTournament(c *call, body []byte) {
 	if !ok {
 		return
 	}
-	t, invite, err := h.svc.CreateTournament(c.r.Context(), hash, req)
+	t, invite, err := h.com.CreateTournament(c.r.Context(), hash, req)
 	if err != nil {
 		c.fail(err)
 		return
 	}
 	c.writeJSON(http.StatusCreated, struct {
-		Tournament *game.TournamentView `json:"tournament"`
-		Invite     string               `json:"invite"`
+		Tournament *community.TournamentView `json:"tournament"`
+		Invite     string                    `json:"invite"`
 	}{t.View(), invite})
 }
 
 // tournament is GET /api/tournaments/{id} (no key needed).
 func (h *Handler) tournament(c *call, id string) {
-	t, _, err := h.svc.LoadTournament(c.r.Context(), id)
+	t, _, err := h.com.LoadTournament(c.r.Context(), id)
 	if err != nil {
 		c.fail(err)
 		return
@@ -114,7 +115,7 @@ func (h *Handler) tournament(c *call, id string) {
 func (h *Handler) entries(c *call, id string, body []byte) {
 	ctx := c.r.Context()
 	if c.r.Method == http.MethodDelete { // no body (API.md), as DELETE /api/me/vacation
-		if _, _, err := h.svc.LoadTournament(ctx, id); err != nil {
+		if _, _, err := h.com.LoadTournament(ctx, id); err != nil {
 			c.fail(err)
 			return
 		}
@@ -122,7 +123,7 @@ func (h *Handler) entries(c *call, id string, body []byte) {
 		if !ok {
 			return
 		}
-		if err := h.svc.Withdraw(ctx, hash, id); err != nil {
+		if err := h.com.Withdraw(ctx, hash, id); err != nil {
 			c.fail(err)
 			return
 		}
@@ -140,7 +141,7 @@ func (h *Handler) entries(c *call, id string, body []byte) {
 		c.fail(err)
 		return
 	}
-	if err := h.svc.CheckInvite(ctx, id, invite); err != nil {
+	if err := h.com.CheckInvite(ctx, id, invite); err != nil {
 		c.fail(err)
 		return
 	}
@@ -148,7 +149,7 @@ func (h *Handler) entries(c *call, id string, body []byte) {
 	if !ok {
 		return
 	}
-	t, created, err := h.svc.Enter(ctx, hash, id)
+	t, created, err := h.com.Enter(ctx, hash, id)
 	if err != nil {
 		c.fail(err)
 		return
@@ -158,7 +159,7 @@ func (h *Handler) entries(c *call, id string, body []byte) {
 		status = http.StatusCreated
 	}
 	c.writeJSON(status, struct {
-		Tournament *game.TournamentView `json:"tournament"`
+		Tournament *community.TournamentView `json:"tournament"`
 	}{t.View()})
 }
 
@@ -168,13 +169,13 @@ func (h *Handler) startTournament(c *call, id string, body []byte) {
 		c.fail(err)
 		return
 	}
-	t, err := h.svc.Start(c.r.Context(), c.r.Host, c.keyHash(), id)
+	t, err := h.com.Start(c.r.Context(), c.r.Host, c.keyHash(), id)
 	if err != nil {
 		c.fail(err)
 		return
 	}
 	c.writeJSON(http.StatusOK, struct {
-		Tournament *game.TournamentView `json:"tournament"`
+		Tournament *community.TournamentView `json:"tournament"`
 	}{t.View()})
 }
 

@@ -118,11 +118,11 @@ func (h *Service) after(ctx context.Context, op Op, c *Change) {
 // update is the one path of a change to stored game id: load (g when the
 // caller holds it, for the first attempt), replay once, apply, commit;
 // a lost race is tried again on the game as it then is, as kind allows;
-// then after. apply returns errUnchanged when there is nothing to write:
+// then after. apply returns ErrUnchanged when there is nothing to write:
 // update then answers the Change as loaded, Saved zero.
-func (h *Service) update(ctx context.Context, op Op, kind writeKind, id string, g *Loaded, apply func(c *Change) error) (*Change, error) {
+func (h *Service) update(ctx context.Context, op Op, kind WriteKind, id string, g *Loaded, apply func(c *Change) error) (*Change, error) {
 	var c *Change
-	err := retry(ctx, kind, func(attempt int) error {
+	err := Retry(ctx, kind, func(attempt int) error {
 		if g == nil || attempt > 0 {
 			var err error
 			if g, err = h.Load(ctx, id); err != nil {
@@ -139,7 +139,7 @@ func (h *Service) update(ctx context.Context, op Op, kind writeKind, id string, 
 		}
 		return h.commit(ctx, op, c)
 	})
-	if errors.Is(err, errUnchanged) {
+	if errors.Is(err, ErrUnchanged) {
 		return c, nil
 	}
 	if err != nil {
@@ -186,4 +186,18 @@ func (h *Service) relist(ctx context.Context, id string, st *Stored) {
 			h.log.Warn("records: a game not listed again", "gameId", id, "cause", LogCause(err))
 		}
 	}
+}
+
+// MakeGame writes new game id, holding st and m with every seat taken
+// (a tournament's round), through the one path (commit, then after),
+// and tells its seats msgs. store.ErrExists: the game was made already
+// (by a racing request or sweep), and nothing was told.
+func (h *Service) MakeGame(ctx context.Context, op Op, id string, st *Stored, m *engine.Match, msgs map[int]Message) error {
+	c := newChange(id, st, m)
+	c.Messages = msgs
+	if err := h.commit(ctx, op, c); err != nil {
+		return err
+	}
+	h.after(ctx, op, c)
+	return nil
 }

@@ -72,10 +72,10 @@ type ChatRequest struct {
 	Text, Reaction, MessageID string
 }
 
-func encodeChat(c *Chat) ([]byte, error) { return encodeJSONItem(chatFormat, c) }
+func encodeChat(c *Chat) ([]byte, error) { return EncodeJSONItem(chatFormat, c) }
 
 func decodeChat(b []byte) (*Chat, error) {
-	return decodeJSONItem(b, chatFormat, "chat", func(c *Chat) string { return c.Game })
+	return DecodeJSONItem(b, chatFormat, "chat", func(c *Chat) string { return c.Game })
 }
 
 // loadChat reads game id's talk: an empty one (version 0) when none.
@@ -124,7 +124,7 @@ func (h *Service) SendChat(ctx context.Context, host, id string, g *Loaded, seat
 		push []int
 	)
 	var retried *ChatMessage // a retry of messageId: answered as sent
-	err := retry(ctx, chatWrites, func(int) error {
+	err := Retry(ctx, chatWrites, func(int) error {
 		c, version, err := h.loadChat(ctx, id, len(g.State.Seats))
 		if err != nil {
 			return err
@@ -157,9 +157,9 @@ func (h *Service) SendChat(ctx context.Context, host, id string, g *Loaded, seat
 			c.Messages = slices.Clone(c.Messages[len(c.Messages)-MaxChatKept:])
 		}
 		me.Sent++
-		me.Recent = appendCapped(me.Recent, now.Unix(), ChatPerMinute)
+		me.Recent = AppendCapped(me.Recent, now.Unix(), ChatPerMinute)
 		if req.MessageID != "" {
-			me.IDs = appendCapped(me.IDs, ChatID{digestMoveID(req.MessageID), sent.Seq}, KeptMoveIDs)
+			me.IDs = AppendCapped(me.IDs, ChatID{digestMoveID(req.MessageID), sent.Seq}, KeptMoveIDs)
 		}
 		push = push[:0]
 		for s := range c.Seats {
@@ -207,7 +207,7 @@ func (c *Chat) message(seq, seat int) ChatMessage {
 
 // noteChat raises the game's chat seq to seq without changing its version.
 func (h *Service) noteChat(ctx context.Context, id string, g *Loaded, seq int) error {
-	return retry(ctx, gameWrites, func(attempt int) error {
+	return Retry(ctx, gameWrites, func(attempt int) error {
 		if attempt > 0 {
 			var err error
 			if g, err = h.Load(ctx, id); err != nil {

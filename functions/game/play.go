@@ -118,12 +118,10 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	st := NewStored(m, hash)
 	st.MoveTime = req.MoveTime
 	st.Open, st.Rated, st.CreatedAt = req.Open, req.Rated, now.UnixNano()
-	if req.League != "" {
-		if _, err := h.leagueOfGame(ctx, hash, req.League, req.Options); err != nil {
-			return Answer{}, err
-		}
-		st.League = req.League
+	if err := h.community.AdmitGame(ctx, hash, req.League, req.Options); err != nil {
+		return Answer{}, err
 	}
+	st.League = req.League
 	if req.Key != "" {
 		if err := h.admitCreator(ctx, hash, req); err != nil {
 			return Answer{}, err
@@ -131,7 +129,7 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 		if err := h.seatProfile(ctx, st, m, 0, hash, req.Name); err != nil {
 			return Answer{}, err
 		}
-		if err := h.seatVacations(ctx, st); err != nil { // before the clocks: a vacation stops one
+		if err := h.SeatVacations(ctx, st); err != nil { // before the clocks: a vacation stops one
 			return Answer{}, err
 		}
 	}
@@ -140,7 +138,7 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	if err := h.prepare(ctx, op, c); err != nil {
 		return Answer{}, err
 	}
-	err = retry(ctx, gameIDs, func(int) error {
+	err = Retry(ctx, gameIDs, func(int) error {
 		id, err := NewGameID(h.rand)
 		if err != nil {
 			return err
@@ -151,12 +149,8 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 				return err
 			}
 		}
-		if st.League != "" {
-			// The league first, as a record: a crash between the two
-			// leaves an id that names no game, which every read skips.
-			if err := h.addLeagueGame(ctx, st.League, id); err != nil {
-				return err
-			}
+		if err := h.community.Listing(ctx, id, st); err != nil {
+			return err
 		}
 		c.ID = id
 		return h.write(ctx, c)
@@ -185,7 +179,7 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 		g, m := c.Game, c.Match
 		if req.Key != "" {
 			if held = SeatOfHash(g.State.Seats, HashToken(req.Key)); held >= 0 {
-				return errUnchanged
+				return ErrUnchanged
 			}
 		}
 		if seat = req.Seat; seat < 0 {
@@ -203,10 +197,8 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 			if (g.State.Open || g.State.League != "") && req.Key == "" {
 				return fmt.Errorf("%w: this game's seat needs your player key", engine.ErrBadInput)
 			}
-			if g.State.League != "" {
-				if err := h.leagueMember(ctx, hash0(req.Key), g.State.League); err != nil {
-					return err
-				}
+			if err := h.community.AdmitSeat(ctx, hash0(req.Key), g.State); err != nil {
+				return err
 			}
 			if g.State.Rated {
 				if err := h.eligible(ctx, hash); err != nil {
@@ -223,7 +215,7 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 			if err := h.seatProfile(ctx, g.State, m, seat, hash, req.Name); err != nil {
 				return err
 			}
-			if err := h.seatVacations(ctx, g.State); err != nil {
+			if err := h.SeatVacations(ctx, g.State); err != nil {
 				return err
 			}
 			if !recorded {
@@ -269,7 +261,7 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 	c, err := h.update(ctx, op, moveWrites, id, g, func(c *Change) error {
 		st, m := c.Game.State, c.Match
 		if retried = st.Applied(seat, req.MoveID); retried {
-			return errUnchanged
+			return ErrUnchanged
 		}
 		if req.Version != c.Game.Item.Version {
 			return &StaleError{answerOf(id, m, seat, st, c.Game.Item, "", false)}
@@ -433,13 +425,11 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 	if err := h.rateSeats(ctx, st, m); err != nil {
 		return false, err
 	}
-	if err := h.seatVacations(ctx, st); err != nil {
+	if err := h.SeatVacations(ctx, st); err != nil {
 		return false, err
 	}
-	if st.League != "" { // a rematch of a league game is one
-		if err := h.addLeagueGame(ctx, st.League, nextID); err != nil {
-			return false, err
-		}
+	if err := h.community.Listing(ctx, nextID, st); err != nil { // a rematch of a league game is one
+		return false, err
 	}
 	// The players' records first, as for any seat taken (player.go).
 	for _, a := range st.Seats {
@@ -471,7 +461,7 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 func (h *Service) noteNext(ctx context.Context, op Op, id, nextID string) error {
 	_, err := h.update(ctx, op, gameWrites, id, nil, func(c *Change) error {
 		if c.Game.State.Next != "" {
-			return errUnchanged
+			return ErrUnchanged
 		}
 		c.Game.State.Next = nextID
 		return nil

@@ -225,7 +225,7 @@ func (h *Service) LoadPlayer(ctx context.Context, hash []byte) (*Record, int64, 
 // when it did not.
 func (h *Service) UpdatePlayer(ctx context.Context, hash []byte, change func(*Record) bool) error {
 	id := PlayerID(hash)
-	return retry(ctx, recordWrites, func(int) error {
+	return Retry(ctx, recordWrites, func(int) error {
 		p, version, err := h.LoadPlayer(ctx, hash)
 		if err != nil {
 			return err

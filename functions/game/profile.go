@@ -115,8 +115,8 @@ func (p *Profile) Pool(pool string) PoolStats {
 }
 
 // The room's items (profiles, leagues, tournaments) are a format byte and
-// the JSON of their value: encodeJSONItem and decodeJSONItem.
-func encodeJSONItem(format byte, v any) ([]byte, error) {
+// the JSON of their value: EncodeJSONItem and DecodeJSONItem.
+func EncodeJSONItem(format byte, v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -124,9 +124,9 @@ func encodeJSONItem(format byte, v any) ([]byte, error) {
 	return append([]byte{format}, b...), nil
 }
 
-// decodeJSONItem reads an item of format (what names it in errors); one
+// DecodeJSONItem reads an item of format (what names it in errors); one
 // without an id is corrupt.
-func decodeJSONItem[T any](b []byte, format byte, what string, id func(*T) string) (*T, error) {
+func DecodeJSONItem[T any](b []byte, format byte, what string, id func(*T) string) (*T, error) {
 	if len(b) < 1 || b[0] != format {
 		return nil, fmt.Errorf("%w: %s: unknown format", engine.ErrCorrupt, what)
 	}
@@ -137,10 +137,10 @@ func decodeJSONItem[T any](b []byte, format byte, what string, id func(*T) strin
 	return &v, nil
 }
 
-func encodeProfile(p *Profile) ([]byte, error) { return encodeJSONItem(profileFormat, p) }
+func encodeProfile(p *Profile) ([]byte, error) { return EncodeJSONItem(profileFormat, p) }
 
-func decodeProfile(b []byte) (*Profile, error) {
-	return decodeJSONItem(b, profileFormat, "profile", func(p *Profile) string { return p.ID })
+func DecodeProfile(b []byte) (*Profile, error) {
+	return DecodeJSONItem(b, profileFormat, "profile", func(p *Profile) string { return p.ID })
 }
 
 // PoolOf is the rating pool of a game's options (API.md "Ratings"), ""
@@ -165,25 +165,25 @@ func (h *Service) LoadProfile(ctx context.Context, pid string) (*Profile, int64,
 	if err != nil {
 		return nil, 0, err
 	}
-	p, err := decodeProfile(item.State)
+	p, err := DecodeProfile(item.State)
 	if err != nil {
 		return nil, 0, err
 	}
 	return p, item.Version, nil
 }
 
-// updateProfile applies change to the profile of pid (a new one, named
+// UpdateProfile applies change to the profile of pid (a new one, named
 // name, when there is none) and writes it on condition that nobody wrote
 // in between, retrying a lost race on the new profile. change reports
 // whether it changed anything. It returns the profile as written (or as
 // found when change did nothing) and its version.
-func (h *Service) updateProfile(ctx context.Context, pid, name string, change func(p *Profile) bool) (*Profile, int64, error) {
+func (h *Service) UpdateProfile(ctx context.Context, pid, name string, change func(p *Profile) bool) (*Profile, int64, error) {
 	id := ProfileItemID(pid)
 	var (
 		out     *Profile
 		version int64
 	)
-	err := retry(ctx, profileWrites, func(int) error {
+	err := Retry(ctx, profileWrites, func(int) error {
 		p, v, err := h.LoadProfile(ctx, pid)
 		fresh := errors.Is(err, store.ErrNotFound)
 		if fresh {
@@ -256,7 +256,7 @@ func (h *Service) ProfileOfSeat(ctx context.Context, hash []byte, name string) (
 		return nil, err
 	}
 	renamed := false
-	p, version, err := h.updateProfile(ctx, pid, name, func(p *Profile) bool {
+	p, version, err := h.UpdateProfile(ctx, pid, name, func(p *Profile) bool {
 		if p.NameSet || p.Name == name {
 			return false
 		}
@@ -277,7 +277,7 @@ func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Priva
 		return nil, err
 	}
 	renamed := false
-	p, version, err := h.updateProfile(ctx, pid, name, func(p *Profile) bool {
+	p, version, err := h.UpdateProfile(ctx, pid, name, func(p *Profile) bool {
 		renamed = !p.NameSet || p.Name != name
 		p.Name, p.NameSet = name, true
 		return renamed
@@ -307,8 +307,8 @@ func (h *Service) MyProfile(ctx context.Context, hash []byte) (*Profile, error) 
 	return p, err
 }
 
-// appendCapped appends v, keeping the last n.
-func appendCapped[T any](s []T, v T, n int) []T {
+// AppendCapped appends v, keeping the last n.
+func AppendCapped[T any](s []T, v T, n int) []T {
 	s = append(s, v)
 	if len(s) > n {
 		s = slices.Clone(s[len(s)-n:])
@@ -327,4 +327,18 @@ func KnownVariant(name string) bool {
 		}
 	}
 	return false
+}
+
+// ProfileOfKey is the profile of the key whose hash is hash, or
+// ErrNotEligible (a league or a tournament needs a profile: a name set or
+// a seat taken).
+func (h *Service) ProfileOfKey(ctx context.Context, hash []byte) (*Profile, error) {
+	p, err := h.MyProfile(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, fmt.Errorf("%w: set your name first (or take a seat in a game)", ErrNotEligible)
+	}
+	return p, nil
 }

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -165,5 +166,13 @@ func RematchMessage(id string, v *engine.View, s, by int, yours bool) Message {
 			body += catalog[l].alsoYourTurn
 		}
 		return catalog[l].rematch + TableName(v, s, l), body
+	})
+}
+
+// RoundMessage is the push "round" of a tournament's round (number) of
+// tournament name, for the seat's game id.
+func RoundMessage(id string, number int, name string) Message {
+	return inEveryLang(id, 1, "round", func(l lang) (string, string) {
+		return fill(catalog[l].round, fmt.Sprint(number), name), catalog[l].roundBody
 	})
 }

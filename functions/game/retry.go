@@ -16,7 +16,7 @@ import (
 // "loses a race" when its condition fails: store.ErrConflict (somebody
 // saved the item in between) or store.ErrExists (somebody created it
 // first). Anything else ends the retries at once.
-type writeKind struct {
+type WriteKind struct {
 	name     string
 	attempts int
 	// backOff: wait a random, doubling time between attempts. Writes
@@ -30,30 +30,36 @@ type writeKind struct {
 	exhausted error
 }
 
-// The kinds and their limits (docs/consistency.md "Retries").
+// The kinds and their limits (docs/settling.md "Retries"); the
+// community's (leagues, tournaments) are here too, so that every limit
+// is in one place.
 var (
 	// gameWrites: a change of a game that commutes with the change it
 	// lost to (a seat taken beside another, a timeout or a vacation
 	// after a move, a settling mark): reload and apply again.
-	gameWrites = writeKind{name: "game", attempts: 5}
+	gameWrites = WriteKind{name: "game", attempts: 5}
 	// moveWrites: a person's move is decided on one version; a lost race
 	// is never retried but answered (Move's lostRace).
-	moveWrites = writeKind{name: "move", attempts: 1, exhausted: store.ErrConflict}
+	moveWrites = WriteKind{name: "move", attempts: 1, exhausted: store.ErrConflict}
 	// gameIDs: a new game's random id that exists already.
-	gameIDs = writeKind{name: "new game id", attempts: 5, exhausted: ErrInternal}
+	gameIDs = WriteKind{name: "new game id", attempts: 5, exhausted: ErrInternal}
 	// recordWrites: adding a game or a device commutes with any other
 	// change (attack kit D3: 16 keyed creates at once with one key lost
 	// 8 in a row); with the back-off, at most about 2 s in all.
-	recordWrites = writeKind{name: "player record", attempts: 40, backOff: true}
+	recordWrites = WriteKind{name: "player record", attempts: 40, backOff: true}
 	// profileWrites: 32 rated games of one player ending at once.
-	profileWrites    = writeKind{name: "profile", attempts: 40, backOff: true}
-	boardWrites      = writeKind{name: "leaderboard entry", attempts: 40, backOff: true}
-	leagueWrites     = writeKind{name: "league", attempts: 40, backOff: true}
-	tournamentWrites = writeKind{name: "tournament", attempts: 40, backOff: true}
-	chatWrites       = writeKind{name: "table talk", attempts: 20, backOff: true}
+	profileWrites    = WriteKind{name: "profile", attempts: 40, backOff: true}
+	boardWrites      = WriteKind{name: "leaderboard entry", attempts: 40, backOff: true}
+	LeagueWrites     = WriteKind{name: "league", attempts: 40, backOff: true}
+	TournamentWrites = WriteKind{name: "tournament", attempts: 40, backOff: true}
+	chatWrites       = WriteKind{name: "table talk", attempts: 20, backOff: true}
 	// vapidWrites: the key pair made once; a lost race reads the winner's.
-	vapidWrites = writeKind{name: "VAPID keys", attempts: 2}
+	vapidWrites = WriteKind{name: "VAPID keys", attempts: 2}
 )
+
+// ErrUnchanged, from a change function, ends an update that has nothing
+// to write: the update answers what it read, and writes nothing.
+var ErrUnchanged = errors.New("unchanged")
 
 // isLostRace reports whether err is a failed condition of an optimistic
 // write, which another attempt may win.
@@ -61,11 +67,11 @@ func isLostRace(err error) bool {
 	return errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrExists)
 }
 
-// retry runs write until it ends other than by losing a race, at most
+// Retry runs write until it ends other than by losing a race, at most
 // k.attempts times. write gets the attempt's number (0 first) and must
 // read afresh what it writes on every attempt but the first when the
 // caller already holds it.
-func retry(ctx context.Context, k writeKind, write func(attempt int) error) error {
+func Retry(ctx context.Context, k WriteKind, write func(attempt int) error) error {
 	var err error
 	for attempt := 0; attempt < k.attempts; attempt++ {
 		if attempt > 0 && k.backOff {

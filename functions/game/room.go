@@ -81,8 +81,8 @@ const (
 	MaxBoard = 100
 )
 
-// roomRankTime writes a time as the lobby ranks it (sortable).
-const roomRankTime = "20060102T150405.000000000Z"
+// RoomRankTime writes a time as the lobby ranks it (sortable).
+const RoomRankTime = "20060102T150405.000000000Z"
 
 func lobbyList(variant string, rated bool) string {
 	if rated {
@@ -95,7 +95,7 @@ func boardList(pool string) string { return "board:" + pool }
 
 func boardItemID(pool, pid string) string { return "board-" + pool + "-" + pid }
 
-func optionsOf(o engine.Options, moveTime int64) LobbyOptions {
+func OptionsOf(o engine.Options, moveTime int64) LobbyOptions {
 	lo := LobbyOptions{Players: o.Players, Pairs: o.Pairs, Target: o.Target, Redeal: o.Redeal}
 	if moveTime > 0 {
 		mt := int(moveTime)
@@ -112,7 +112,7 @@ func roomEntry(id string, st *Stored, m *engine.Match) (store.Entry, error) {
 	}
 	r := m.Options().Rules()
 	created := time.Unix(0, st.CreatedAt).UTC()
-	g := LobbyGame{ID: id, Variant: r.Name, Options: optionsOf(m.Options(), st.MoveTime), Rated: st.Rated,
+	g := LobbyGame{ID: id, Variant: r.Name, Options: OptionsOf(m.Options(), st.MoveTime), Rated: st.Rated,
 		CreatedAt: created.Format(time.RFC3339)}
 	for s, a := range st.Seats {
 		seat := m.Seat(s)
@@ -139,7 +139,7 @@ func roomEntry(id string, st *Stored, m *engine.Match) (store.Entry, error) {
 	if err != nil {
 		return store.Entry{}, err
 	}
-	return store.Entry{List: lobbyList(r.Name, st.Rated), Rank: created.Format(roomRankTime) + id, Card: card}, nil
+	return store.Entry{List: lobbyList(r.Name, st.Rated), Rank: created.Format(RoomRankTime) + id, Card: card}, nil
 }
 
 // Lobby is GET /api/lobby: the open games with a free seat created in the
@@ -149,7 +149,7 @@ func roomEntry(id string, st *Stored, m *engine.Match) (store.Entry, error) {
 // The cards are the entries as written (LobbyGame's JSON, with the id), so
 // they are answered as they are, without decoding them.
 func (h *Service) Lobby(ctx context.Context, variant string, rated *bool) ([]json.RawMessage, error) {
-	from := h.now().Add(-RoomStay).UTC().Format(roomRankTime)
+	from := h.now().Add(-RoomStay).UTC().Format(RoomRankTime)
 	type entry struct {
 		rank string
 		game json.RawMessage
@@ -225,7 +225,7 @@ func (h *Service) putBoards(ctx context.Context, p *Profile, version int64) erro
 }
 
 func (h *Service) putBoard(ctx context.Context, id string, e store.Entry, version int64) error {
-	return retry(ctx, boardWrites, func(int) error {
+	return Retry(ctx, boardWrites, func(int) error {
 		now := h.now()
 		item, err := h.store.Load(ctx, id)
 		switch {

@@ -43,6 +43,8 @@ type Service struct {
 	push  *PushConfig
 	// afterEnd is Config.AfterEnd.
 	afterEnd func(string)
+	// community is what the service calls at its seams (hooks.go).
+	community Community
 	// vapidKeys caches the deployment's VAPID pair.
 	vapidKeys vapidKeys
 	site      site
@@ -55,7 +57,8 @@ func New(cfg Config) *Service {
 	if cfg.Store == nil {
 		panic("game: Config.Store is required")
 	}
-	h := &Service{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push, afterEnd: cfg.AfterEnd}
+	h := &Service{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push, afterEnd: cfg.AfterEnd,
+		community: noCommunity{}}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -86,6 +89,9 @@ func (h *Service) Rand() io.Reader { return h.rand }
 
 // Log is the service's logger.
 func (h *Service) Log() *slog.Logger { return h.log }
+
+// Store is the service's store (the community keeps its items there).
+func (h *Service) Store() store.Store { return h.store }
 
 // ErrInternal is a fault of ours (a random source that fails, a computer
 // player that cannot move): the API answers 500.
@@ -128,7 +134,7 @@ func (h *Service) VAPID(ctx context.Context) (*push.Keys, error) {
 	if k := h.vapidKeys.keys; k != nil {
 		return k, nil
 	}
-	err := retry(ctx, vapidWrites, func(int) error {
+	err := Retry(ctx, vapidWrites, func(int) error {
 		item, err := h.store.Load(ctx, vapidID)
 		if err == nil {
 			if len(item.State) < 1 || item.State[0] != vapidFormat {

@@ -143,7 +143,7 @@ func (h *Service) seatProfiles(ctx context.Context, st *Stored) (map[string]*Pro
 	}
 	out := map[string]*Profile{}
 	for _, it := range items {
-		p, err := decodeProfile(it.State)
+		p, err := DecodeProfile(it.State)
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +174,7 @@ func (h *Service) settleNow(ctx context.Context, host, id string, st *Stored) bo
 // settled (steps 2 and 3 above). A game that is not pending is left alone.
 // host names the site (the round pushes of a tournament's next round).
 func (h *Service) Settle(ctx context.Context, host, id string) error {
-	return retry(ctx, gameWrites, func(int) error {
+	return Retry(ctx, gameWrites, func(int) error {
 		g, m, err := h.loadMatch(ctx, id)
 		if err != nil {
 			return err
@@ -212,7 +212,7 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *Stored, m *
 			timeout = timeout || (b.Player == a.Player && b.TimedOut)
 		}
 		team := opts.TeamOf(s)
-		p, version, err := h.updateProfile(ctx, a.Player, "", func(p *Profile) bool {
+		p, version, err := h.UpdateProfile(ctx, a.Player, "", func(p *Profile) bool {
 			if slices.Contains(p.Settled, id) {
 				return false
 			}
@@ -249,7 +249,7 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *Stored, m *
 				} else {
 					ps.Streak = 0
 				}
-				ps.History = appendCapped(ps.History, rating.Shown(now), MaxHistory)
+				ps.History = AppendCapped(ps.History, rating.Shown(now), MaxHistory)
 				p.Pools[pool] = &ps
 				p.Recent = append([]RecentMatch{{Game: id, Pool: pool, Rank: ranks[team],
 					Before: rating.Shown(before), After: rating.Shown(now), At: at}}, p.Recent...)
@@ -257,7 +257,7 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *Stored, m *
 					p.Recent = p.Recent[:MaxRecent]
 				}
 			}
-			p.Settled = appendCapped(p.Settled, id, MaxSettled)
+			p.Settled = AppendCapped(p.Settled, id, MaxSettled)
 			return true
 		})
 		if err != nil {
@@ -267,15 +267,7 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *Stored, m *
 			return err
 		}
 	}
-	if st.League != "" {
-		if err := h.countLeagueMatch(ctx, id, st, m); err != nil {
-			return err
-		}
-	}
-	if st.Tournament != "" {
-		return h.tournamentGameEnded(ctx, host, id, st, m)
-	}
-	return nil
+	return h.community.Ended(ctx, host, id, st, m)
 }
 
 // shift moves a player's current rating cur by what the match did to the

@@ -63,11 +63,11 @@ func (h *Service) LoadHeld(ctx context.Context, id string, held int64) (*Loaded,
 }
 
 // timeouts times out the seats of c's game whose deadline has passed
-// (errUnchanged: none).
+// (ErrUnchanged: none).
 func (h *Service) timeouts(c *Change) error {
 	late := c.Game.State.overdue(h.now())
 	if len(late) == 0 {
-		return errUnchanged
+		return ErrUnchanged
 	}
 	for _, s := range late {
 		c.Game.State.Seats[s].TimedOut = true // for the end's settling: its player's timeouts
@@ -117,11 +117,8 @@ func (h *Service) Sweep(ctx context.Context, host string) (int, error) {
 }
 
 func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
-	if tid, ok := isTournamentItem(id); ok {
-		return true, h.SweepTournament(ctx, host, tid)
-	}
-	if lid, ok := strings.CutPrefix(id, "league-"); ok {
-		return true, h.SweepLeague(ctx, lid)
+	if handled, err := h.community.Due(ctx, host, id); handled {
+		return true, err
 	}
 	if strings.HasPrefix(id, "player-") {
 		return true, h.SweepVacation(ctx, id)
@@ -140,13 +137,13 @@ func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 	// vacations over.
 	c, err := h.update(ctx, Op{Host: host}, gameWrites, id, g, func(c *Change) error {
 		timedOut := h.timeouts(c)
-		if timedOut != nil && !errors.Is(timedOut, errUnchanged) {
+		if timedOut != nil && !errors.Is(timedOut, ErrUnchanged) {
 			return timedOut
 		}
 		if vacationsOver(c, h.now()) || timedOut == nil {
 			return nil
 		}
-		return errUnchanged
+		return ErrUnchanged
 	})
 	if err != nil || c.Saved.Version != 0 {
 		return err == nil, err

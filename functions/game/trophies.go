@@ -172,10 +172,10 @@ func (p *Profile) give(mask uint16, at time.Time, game string) bool {
 	return mask != 0
 }
 
-// giveTrophy gives player pid trophy id outside a match (a tournament won,
+// GiveTrophy gives player pid trophy id outside a match (a tournament won,
 // a league's season), once.
-func (h *Service) giveTrophy(ctx context.Context, pid, id, game string) error {
-	_, _, err := h.updateProfile(ctx, pid, "", func(p *Profile) bool {
+func (h *Service) GiveTrophy(ctx context.Context, pid, id, game string) error {
+	_, _, err := h.UpdateProfile(ctx, pid, "", func(p *Profile) bool {
 		return p.give(trophyBit(id), h.now().UTC().Truncate(time.Second), game)
 	})
 	return err

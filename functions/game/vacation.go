@@ -271,7 +271,7 @@ func (h *Service) SweepVacation(ctx context.Context, id string) error {
 func (h *Service) changeVacations(ctx context.Context, id string, to func(a *SeatAuth) int64) error {
 	_, err := h.update(ctx, Op{}, gameWrites, id, nil, func(c *Change) error {
 		if !setVacations(c, to) {
-			return errUnchanged
+			return ErrUnchanged
 		}
 		return nil
 	})
@@ -308,9 +308,9 @@ func vacationsOver(c *Change, now time.Time) bool {
 	})
 }
 
-// seatVacations marks the seats of st whose keys are on vacation (a game
+// SeatVacations marks the seats of st whose keys are on vacation (a game
 // made or joined, a rematch, a tournament's round), from their records.
-func (h *Service) seatVacations(ctx context.Context, st *Stored) error {
+func (h *Service) SeatVacations(ctx context.Context, st *Stored) error {
 	var ids []string
 	for _, a := range st.Seats {
 		if a.TokenHash != nil {

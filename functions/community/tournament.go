@@ -1,4 +1,4 @@
-package game
+package community
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/engine/pairing"
 	"tessera/engine/rating"
 	"tessera/functions/store"
@@ -177,7 +178,7 @@ type TournamentCard struct {
 	Name    string       `json:"name"`
 	Format  string       `json:"format"`
 	Variant string       `json:"variant"`
-	Options LobbyOptions `json:"options"`
+	Options game.LobbyOptions `json:"options"`
 	Entries int          `json:"entries"`
 	Size    int          `json:"size"`
 	Rated   bool         `json:"rated"` // an addition to API.md's entry
@@ -190,22 +191,22 @@ func (t *Tournament) entry() (store.Entry, error) {
 		return store.Entry{}, nil
 	}
 	card, err := json.Marshal(TournamentCard{ID: t.ID, Name: t.Name, Format: t.Format, Variant: t.Variant,
-		Options: optionsOf(t.Options(), t.MoveTime), Entries: len(t.Entrants), Size: t.Size, Rated: t.Rated})
+		Options: game.OptionsOf(t.Options(), t.MoveTime), Entries: len(t.Entrants), Size: t.Size, Rated: t.Rated})
 	if err != nil {
 		return store.Entry{}, err
 	}
-	return store.Entry{List: tourList, Rank: time.Unix(0, t.CreatedAt).UTC().Format(roomRankTime) + t.ID, Card: card}, nil
+	return store.Entry{List: tourList, Rank: time.Unix(0, t.CreatedAt).UTC().Format(game.RoomRankTime) + t.ID, Card: card}, nil
 }
 
-func encodeTournament(t *Tournament) ([]byte, error) { return encodeJSONItem(tournamentFormat, t) }
+func encodeTournament(t *Tournament) ([]byte, error) { return game.EncodeJSONItem(tournamentFormat, t) }
 
 func decodeTournament(b []byte) (*Tournament, error) {
-	return decodeJSONItem(b, tournamentFormat, "tournament", func(t *Tournament) string { return t.ID })
+	return game.DecodeJSONItem(b, tournamentFormat, "tournament", func(t *Tournament) string { return t.ID })
 }
 
 // LoadTournament reads tournament id (store.ErrNotFound when none).
 func (h *Service) LoadTournament(ctx context.Context, id string) (*Tournament, store.Item, error) {
-	if !ValidGameID(id) {
+	if !game.ValidGameID(id) {
 		return nil, store.Item{}, fmt.Errorf("tournament %q: %w", id, store.ErrNotFound)
 	}
 	item, err := h.store.Load(ctx, TournamentItemID(id))
@@ -226,15 +227,15 @@ func (h *Service) saveTournament(ctx context.Context, t *Tournament, item store.
 	if err != nil {
 		return err
 	}
-	now := h.now()
+	now := h.g.Now()
 	return h.store.SaveListed(ctx, TournamentItemID(t.ID), b, item.Version, now, t.due(now), now.Add(tournamentTTL), e)
 }
 
 // updateTournament applies change and writes on condition, retrying a
-// lost race; errUnchanged from change writes nothing.
+// lost race; game.ErrUnchanged from change writes nothing.
 func (h *Service) updateTournament(ctx context.Context, id string, change func(t *Tournament) error) (*Tournament, error) {
 	var out *Tournament
-	err := retry(ctx, tournamentWrites, func(int) error {
+	err := game.Retry(ctx, game.TournamentWrites, func(int) error {
 		t, item, err := h.LoadTournament(ctx, id)
 		if err != nil {
 			return err
@@ -245,7 +246,7 @@ func (h *Service) updateTournament(ctx context.Context, id string, change func(t
 		}
 		return h.saveTournament(ctx, t, item)
 	})
-	if err != nil && !errors.Is(err, errUnchanged) {
+	if err != nil && !errors.Is(err, game.ErrUnchanged) {
 		return nil, err
 	}
 	return out, nil
@@ -254,7 +255,7 @@ func (h *Service) updateTournament(ctx context.Context, id string, change func(t
 // CreateTournament is POST /api/tournaments: it returns the tournament and
 // its invite.
 func (h *Service) CreateTournament(ctx context.Context, hash []byte, req TournamentRequest) (*Tournament, string, error) {
-	p, err := h.profileOfKey(ctx, hash)
+	p, err := h.g.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, "", err
 	}
@@ -273,9 +274,9 @@ func (h *Service) CreateTournament(ctx context.Context, hash []byte, req Tournam
 		}
 	}
 	if n >= MaxRunning {
-		return nil, "", fmt.Errorf("%w: a key may run %d tournaments that have not finished", ErrLimitReached, MaxRunning)
+		return nil, "", fmt.Errorf("%w: a key may run %d tournaments that have not finished", game.ErrLimitReached, MaxRunning)
 	}
-	id, err := NewGameID(h.rand)
+	id, err := game.NewGameID(h.g.Rand())
 	if err != nil {
 		return nil, "", err
 	}
@@ -287,11 +288,11 @@ func (h *Service) CreateTournament(ctx context.Context, hash []byte, req Tournam
 	t := &Tournament{ID: id, Name: req.Name, Format: req.Format, Rounds: req.Rounds, Variant: o.Rules().Name,
 		Players: o.Players, Pairs: o.Pairs, Target: o.Target, Redeal: o.Redeal, MoveTime: req.MoveTime,
 		RoundTime: req.RoundTime, Size: req.Size, Listed: req.Listed, Rated: req.Rated, Creator: p.ID,
-		Invite: inviteHash, Status: TourEntries, CreatedAt: h.now().UnixNano(), Entrants: []Entrant{}}
+		Invite: inviteHash, Status: TourEntries, CreatedAt: h.g.Now().UnixNano(), Entrants: []Entrant{}}
 	// The creator's profile first (the tournaments it runs): a crash
 	// after it leaves an id that names nothing, which the count skips.
-	if _, _, err := h.updateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
-		p.Tournaments = appendCapped(p.Tournaments, id, 50)
+	if _, _, err := h.g.UpdateProfile(ctx, p.ID, p.Name, func(p *game.Profile) bool {
+		p.Tournaments = game.AppendCapped(p.Tournaments, id, 50)
 		return true
 	}); err != nil {
 		return nil, "", err
@@ -304,7 +305,7 @@ func (h *Service) CreateTournament(ctx context.Context, hash []byte, req Tournam
 	if err != nil {
 		return nil, "", err
 	}
-	now := h.now()
+	now := h.g.Now()
 	if err := h.store.CreateListed(ctx, TournamentItemID(id), b, now, time.Time{}, now.Add(tournamentTTL), e); err != nil {
 		return nil, "", err
 	}
@@ -318,7 +319,7 @@ func (h *Service) CheckInvite(ctx context.Context, id, invite string) error {
 	if err != nil {
 		return err
 	}
-	if !t.Listed && !bytes.Equal(HashToken(invite), t.Invite) {
+	if !t.Listed && !bytes.Equal(game.HashToken(invite), t.Invite) {
 		return fmt.Errorf("tournament %q: %w", id, store.ErrNotFound)
 	}
 	return nil
@@ -327,23 +328,23 @@ func (h *Service) CheckInvite(ctx context.Context, id, invite string) error {
 // Enter is POST /api/tournaments/{id}/entries (after CheckInvite):
 // created reports a new entry (201) rather than one already made (200).
 func (h *Service) Enter(ctx context.Context, hash []byte, id string) (*Tournament, bool, error) {
-	p, err := h.profileOfKey(ctx, hash)
+	p, err := h.g.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, false, err
 	}
 	created := false
 	t, err := h.updateTournament(ctx, id, func(t *Tournament) error {
 		if t.entrant(p.ID) >= 0 {
-			return errUnchanged
+			return game.ErrUnchanged
 		}
 		if t.Status != TourEntries {
-			return fmt.Errorf("%w: the tournament has started", ErrLimitReached)
+			return fmt.Errorf("%w: the tournament has started", game.ErrLimitReached)
 		}
 		if len(t.Entrants) >= t.Size {
-			return fmt.Errorf("%w: the tournament is full", ErrLimitReached)
+			return fmt.Errorf("%w: the tournament is full", game.ErrLimitReached)
 		}
-		if t.Rated && p.Finished < MinFinished {
-			return fmt.Errorf("%w: rated tournaments are for players who finished %d matches", ErrNotEligible, MinFinished)
+		if t.Rated && p.Finished < game.MinFinished {
+			return fmt.Errorf("%w: rated tournaments are for players who finished %d matches", game.ErrNotEligible, game.MinFinished)
 		}
 		t.Entrants = append(t.Entrants, Entrant{Player: p.ID, Name: p.Name, Key: hash})
 		created = true
@@ -354,7 +355,7 @@ func (h *Service) Enter(ctx context.Context, hash []byte, id string) (*Tournamen
 
 // Withdraw is DELETE /api/tournaments/{id}/entries: before the start.
 func (h *Service) Withdraw(ctx context.Context, hash []byte, id string) error {
-	p, err := h.MyProfile(ctx, hash)
+	p, err := h.g.MyProfile(ctx, hash)
 	if err != nil {
 		return err
 	}
@@ -364,10 +365,10 @@ func (h *Service) Withdraw(ctx context.Context, hash []byte, id string) error {
 	_, err = h.updateTournament(ctx, id, func(t *Tournament) error {
 		i := t.entrant(p.ID)
 		if i < 0 {
-			return errUnchanged
+			return game.ErrUnchanged
 		}
 		if t.Status != TourEntries {
-			return fmt.Errorf("%w: the tournament has started", ErrLimitReached)
+			return fmt.Errorf("%w: the tournament has started", game.ErrLimitReached)
 		}
 		t.Entrants = slices.Delete(t.Entrants, i, i+1)
 		return nil
@@ -381,7 +382,7 @@ func (h *Service) Start(ctx context.Context, host string, hash []byte, id string
 	if err != nil {
 		return nil, err
 	}
-	p, err := h.MyProfile(ctx, hash)
+	p, err := h.g.MyProfile(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -390,10 +391,10 @@ func (h *Service) Start(ctx context.Context, host string, hash []byte, id string
 	}
 	t, err = h.updateTournament(ctx, id, func(t *Tournament) error {
 		if t.Status != TourEntries {
-			return errUnchanged // started already: the answer is the tournament
+			return game.ErrUnchanged // started already: the answer is the tournament
 		}
 		if len(t.Entrants) < 2 {
-			return fmt.Errorf("%w: a tournament needs at least 2 entrants", ErrNotEligible)
+			return fmt.Errorf("%w: a tournament needs at least 2 entrants", game.ErrNotEligible)
 		}
 		t.Status = TourPlaying
 		return h.beginRound(t)
@@ -408,7 +409,7 @@ func (h *Service) Start(ctx context.Context, host string, hash []byte, id string
 // id: the same for whoever makes it.
 func roundGameID(id string, r, k int) string {
 	sum := sha256.Sum256(fmt.Appendf(nil, "tessera tournament %s round %d table %d", id, r, k))
-	return IDEncoding.EncodeToString(sum[:IDBytes])
+	return game.IDEncoding.EncodeToString(sum[:game.IDBytes])
 }
 
 // beginRound seats the next round of t (in memory: the caller writes t).
@@ -429,7 +430,7 @@ func (h *Service) beginRound(t *Tournament) error {
 		size := t.Players
 		tables = pairing.Swiss(t.entrantIDs(), t.history(), size)
 	}
-	r := TourRound{Number: t.Round, Deadline: h.now().Add(time.Duration(t.RoundTime) * time.Second).UTC().Truncate(time.Second)}
+	r := TourRound{Number: t.Round, Deadline: h.g.Now().Add(time.Duration(t.RoundTime) * time.Second).UTC().Truncate(time.Second)}
 	for k, tb := range tables {
 		tt := TourTable{Players: pairing.Seats(tb, t.Pairs)}
 		if len(tb) > 1 {
@@ -457,13 +458,11 @@ func (h *Service) makeRound(ctx context.Context, host, id string) (*Tournament, 
 			continue
 		}
 		// A game another request made was told by it (ErrExists).
-		msgs := map[int]Message{}
+		msgs := map[int]game.Message{}
 		for s, pid := range tb.Players {
 			if !told[pid] {
 				told[pid] = true
-				msgs[s] = inEveryLang(tb.Game, 1, "round", func(l lang) (string, string) {
-					return fill(catalog[l].round, fmt.Sprint(r.Number), t.Name), catalog[l].roundBody
-				})
+				msgs[s] = game.RoundMessage(tb.Game, r.Number, t.Name)
 			}
 		}
 		if err := h.makeTableGame(ctx, host, t, tb, msgs); err != nil && !errors.Is(err, store.ErrExists) {
@@ -473,7 +472,7 @@ func (h *Service) makeRound(ctx context.Context, host, id string) (*Tournament, 
 	return h.updateTournament(ctx, id, func(t *Tournament) error {
 		last := &t.Played[len(t.Played)-1]
 		if last.Number != r.Number || last.Made {
-			return errUnchanged
+			return game.ErrUnchanged
 		}
 		last.Made = true
 		return nil
@@ -483,8 +482,8 @@ func (h *Service) makeRound(ctx context.Context, host, id string) (*Tournament, 
 // makeTableGame creates one table's game, every seat taken by its
 // entrant's key, started at once, and tells its seats msgs: store.ErrExists
 // for a game made already (by a racing request or sweep).
-func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament, tb TourTable, msgs map[int]Message) error {
-	seed, err := NewSeed(h.rand)
+func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament, tb TourTable, msgs map[int]game.Message) error {
+	seed, err := game.NewSeed(h.g.Rand())
 	if err != nil {
 		return err
 	}
@@ -492,20 +491,20 @@ func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament,
 	if err != nil {
 		return err
 	}
-	st := &Stored{Seats: make([]SeatAuth, len(tb.Players)), MoveTime: t.MoveTime, Rated: t.Rated,
-		CreatedAt: h.now().UnixNano(), Tournament: t.ID}
-	profiles := map[string]*Profile{}
+	st := &game.Stored{Seats: make([]game.SeatAuth, len(tb.Players)), MoveTime: t.MoveTime, Rated: t.Rated,
+		CreatedAt: h.g.Now().UnixNano(), Tournament: t.ID}
+	profiles := map[string]*game.Profile{}
 	if t.Rated {
 		var ids []string
 		for _, pid := range tb.Players {
-			ids = append(ids, ProfileItemID(pid))
+			ids = append(ids, game.ProfileItemID(pid))
 		}
 		items, err := h.store.LoadMany(ctx, ids)
 		if err != nil {
 			return err
 		}
 		for _, it := range items {
-			if p, err := decodeProfile(it.State); err == nil {
+			if p, err := game.DecodeProfile(it.State); err == nil {
 				profiles[p.ID] = p
 			}
 		}
@@ -515,8 +514,8 @@ func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament,
 		if err := m.TakeSeat(s, engine.Seat{Name: e.Name}); err != nil {
 			return err
 		}
-		st.Seats[s] = SeatAuth{TokenHash: e.Key, Player: pid, Rating: -1, Reliability: -1, RatingAfter: -1}
-		if pool := PoolOf(m.Options()); t.Rated && pool != "" {
+		st.Seats[s] = game.SeatAuth{TokenHash: e.Key, Player: pid, Rating: -1, Reliability: -1, RatingAfter: -1}
+		if pool := game.PoolOf(m.Options()); t.Rated && pool != "" {
 			ps := rating.Tessera.New()
 			if p := profiles[pid]; p != nil {
 				ps = p.Pool(pool).Rating()
@@ -524,22 +523,15 @@ func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament,
 			st.Seats[s].Rating = rating.Shown(ps)
 		}
 	}
-	if err := h.seatVacations(ctx, st); err != nil { // shown; the clocks run
+	if err := h.g.SeatVacations(ctx, st); err != nil { // shown; the clocks run
 		return err
 	}
 	for _, a := range st.Seats {
-		if err := h.AddToRecord(ctx, a.TokenHash, tb.Game); err != nil {
+		if err := h.g.AddToRecord(ctx, a.TokenHash, tb.Game); err != nil {
 			return err
 		}
 	}
-	c := newChange(tb.Game, st, m)
-	c.Messages = msgs
-	op := Op{Host: host}
-	if err := h.commit(ctx, op, c); err != nil {
-		return err
-	}
-	h.after(ctx, op, c)
-	return nil
+	return h.g.MakeGame(ctx, game.Op{Host: host}, tb.Game, st, m, msgs)
 }
 
 // decide records the points of game gid's table from the teams' ranks.
@@ -582,12 +574,12 @@ func roundDone(t *Tournament) bool {
 // tournamentGameEnded counts the end of game gid at its settling: its
 // table's points (once: a table decided at its deadline keeps them), and
 // the next round when it was the round's last.
-func (h *Service) tournamentGameEnded(ctx context.Context, host, gid string, st *Stored, m *engine.Match) error {
+func (h *Service) tournamentGameEnded(ctx context.Context, host, gid string, st *game.Stored, m *engine.Match) error {
 	advanced := false
 	t, err := h.updateTournament(ctx, st.Tournament, func(t *Tournament) error {
 		advanced = false
 		if !decide(t, gid, m, true) {
-			return errUnchanged
+			return game.ErrUnchanged
 		}
 		if roundDone(t) {
 			advanced = true
@@ -612,7 +604,7 @@ func (h *Service) crown(ctx context.Context, t *Tournament) error {
 	if t.Status != TourFinished || t.Winner == "" || len(t.Entrants) < 4 {
 		return nil
 	}
-	return h.giveTrophy(ctx, t.Winner, "tournament-winner", "")
+	return h.g.GiveTrophy(ctx, t.Winner, "tournament-winner", "")
 }
 
 // SweepTournament is the sweep's part: a round whose games are not all
@@ -631,7 +623,7 @@ func (h *Service) SweepTournament(ctx context.Context, host, id string) error {
 		_, err := h.makeRound(ctx, host, id)
 		return err
 	}
-	if h.now().Before(r.Deadline) {
+	if h.g.Now().Before(r.Deadline) {
 		return nil
 	}
 	var open []string
@@ -646,7 +638,7 @@ func (h *Service) SweepTournament(ctx context.Context, host, id string) error {
 	}
 	matches := map[string]*engine.Match{}
 	for gid, it := range items {
-		g, err := OpenLoaded(gid, it)
+		g, err := game.OpenLoaded(gid, it)
 		if err != nil {
 			return err
 		}
@@ -659,7 +651,7 @@ func (h *Service) SweepTournament(ctx context.Context, host, id string) error {
 	t, err = h.updateTournament(ctx, id, func(t *Tournament) error {
 		last := t.Played[len(t.Played)-1]
 		if t.Status != TourPlaying || last.Number != r.Number {
-			return errUnchanged
+			return game.ErrUnchanged
 		}
 		for gid, m := range matches {
 			decide(t, gid, m, m.Status() == engine.StatusFinished)
@@ -705,7 +697,7 @@ type TournamentView struct {
 
 // TourOptions are the games' options and the round's time.
 type TourOptions struct {
-	LobbyOptions
+	game.LobbyOptions
 	RoundTime int64 `json:"roundTime"`
 }
 
@@ -735,7 +727,7 @@ type TourTableView struct {
 // View is t as GET /api/tournaments/{id} shows it.
 func (t *Tournament) View() *TournamentView {
 	v := &TournamentView{ID: t.ID, Name: t.Name, Format: t.Format, Status: t.Status, Variant: t.Variant,
-		Options: TourOptions{optionsOf(t.Options(), t.MoveTime), t.RoundTime}, Round: t.Round, Rounds: t.Rounds,
+		Options: TourOptions{game.OptionsOf(t.Options(), t.MoveTime), t.RoundTime}, Round: t.Round, Rounds: t.Rounds,
 		Size: t.Size, Listed: t.Listed, Rated: t.Rated, Creator: t.Creator, Entries: []TourEntry{}, Pairings: []TourPairingsView{}}
 	names := map[string]string{}
 	for _, e := range t.Entrants {
@@ -767,7 +759,7 @@ func (t *Tournament) View() *TournamentView {
 // of rule set variant ("" any) and rated or not (nil: both), as the
 // lobby's games.
 func (h *Service) ListedTournaments(ctx context.Context, variant string, rated *bool) ([]TournamentCard, error) {
-	l, err := h.store.List(ctx, tourList, "", MaxLobby)
+	l, err := h.store.List(ctx, tourList, "", game.MaxLobby)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package game
+package community
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -44,7 +45,7 @@ type League struct {
 	Members []LeagueMember                    `json:"members"`
 	Seasons map[string]map[string]*LeagueLine `json:"seasons,omitempty"` // season -> player -> line
 	Games   []LeagueGame                      `json:"games,omitempty"`   // oldest first
-	Settled []string                          `json:"settled,omitempty"` // the last MaxSettled games counted
+	Settled []string                          `json:"settled,omitempty"` // the last game.MaxSettled games counted
 	Crowned []string                          `json:"crowned,omitempty"` // seasons whose champion has the trophy
 }
 
@@ -114,15 +115,15 @@ func (l *League) members() int {
 	return n
 }
 
-func encodeLeague(l *League) ([]byte, error) { return encodeJSONItem(leagueFormat, l) }
+func encodeLeague(l *League) ([]byte, error) { return game.EncodeJSONItem(leagueFormat, l) }
 
 func decodeLeague(b []byte) (*League, error) {
-	return decodeJSONItem(b, leagueFormat, "league", func(l *League) string { return l.ID })
+	return game.DecodeJSONItem(b, leagueFormat, "league", func(l *League) string { return l.ID })
 }
 
 // LoadLeague reads league id: store.ErrNotFound when there is none.
 func (h *Service) LoadLeague(ctx context.Context, id string) (*League, int64, error) {
-	if !ValidGameID(id) {
+	if !game.ValidGameID(id) {
 		return nil, 0, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
 	}
 	item, err := h.store.Load(ctx, LeagueItemID(id))
@@ -134,10 +135,10 @@ func (h *Service) LoadLeague(ctx context.Context, id string) (*League, int64, er
 }
 
 // updateLeague applies change to league id and writes it on condition,
-// retrying a lost race; change's error (or ErrUnchanged) ends it.
+// retrying a lost race; change's error (or game.ErrUnchanged) ends it.
 func (h *Service) updateLeague(ctx context.Context, id string, change func(l *League) error) (*League, error) {
 	var out *League
-	err := retry(ctx, leagueWrites, func(int) error {
+	err := game.Retry(ctx, game.LeagueWrites, func(int) error {
 		l, version, err := h.LoadLeague(ctx, id)
 		if err != nil {
 			return err
@@ -150,44 +151,28 @@ func (h *Service) updateLeague(ctx context.Context, id string, change func(l *Le
 		if err != nil {
 			return err
 		}
-		now := h.now()
+		now := h.g.Now()
 		return h.store.Save(ctx, LeagueItemID(id), b, version, now, l.due(), now.Add(leagueTTL))
 	})
-	if err != nil && !errors.Is(err, errUnchanged) {
+	if err != nil && !errors.Is(err, game.ErrUnchanged) {
 		return nil, err
 	}
 	return out, nil
 }
 
-// errUnchanged ends an update that has nothing to write.
-var errUnchanged = errors.New("unchanged")
-
-// profileOfKey is the profile of the key whose hash is hash, or
-// ErrNotEligible (a league needs a profile: a name set or a seat taken).
-func (h *Service) profileOfKey(ctx context.Context, hash []byte) (*Profile, error) {
-	p, err := h.MyProfile(ctx, hash)
-	if err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, fmt.Errorf("%w: set your name first (or take a seat in a game)", ErrNotEligible)
-	}
-	return p, nil
-}
-
 // newInvite draws an invite token and its hash.
 func (h *Service) newInvite() (string, []byte, error) {
-	return h.SeatToken("")
+	return h.g.SeatToken("")
 }
 
 // CreateLeague is POST /api/leagues: the creator is its first member and
 // its admin. It returns the league and its invite.
 func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant string) (*League, string, error) {
-	p, err := h.profileOfKey(ctx, hash)
+	p, err := h.g.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, "", err
 	}
-	id, err := NewGameID(h.rand)
+	id, err := game.NewGameID(h.g.Rand())
 	if err != nil {
 		return nil, "", err
 	}
@@ -195,33 +180,33 @@ func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant s
 	if err != nil {
 		return nil, "", err
 	}
-	now := h.now().UTC().Truncate(time.Second)
+	now := h.g.Now().UTC().Truncate(time.Second)
 	l := &League{ID: id, Name: name, Variant: variant, Admin: p.ID, Invite: inviteHash,
 		Members: []LeagueMember{{Player: p.ID, Since: now}}}
 	// The creator's profile first (the count of leagues made, the list):
 	// a crash after it leaves a league id that names nothing, which every
 	// read skips.
 	admitted := false
-	_, _, err = h.updateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
+	_, _, err = h.g.UpdateProfile(ctx, p.ID, p.Name, func(p *game.Profile) bool {
 		admitted = p.LeaguesMade < MaxLeaguesCreated
 		if !admitted {
 			return false
 		}
 		p.LeaguesMade++
-		p.Leagues = append(p.Leagues, LeagueRef{ID: id, Name: name})
+		p.Leagues = append(p.Leagues, game.LeagueRef{ID: id, Name: name})
 		return true
 	})
 	if err != nil {
 		return nil, "", err
 	}
 	if !admitted {
-		return nil, "", fmt.Errorf("%w: a key may create %d leagues", ErrLimitReached, MaxLeaguesCreated)
+		return nil, "", fmt.Errorf("%w: a key may create %d leagues", game.ErrLimitReached, MaxLeaguesCreated)
 	}
 	b, err := encodeLeague(l)
 	if err != nil {
 		return nil, "", err
 	}
-	if err := h.store.Create(ctx, LeagueItemID(id), b, h.now(), time.Time{}, h.now().Add(leagueTTL)); err != nil {
+	if err := h.store.Create(ctx, LeagueItemID(id), b, h.g.Now(), time.Time{}, h.g.Now().Add(leagueTTL)); err != nil {
 		return nil, "", err
 	}
 	return l, invite, nil
@@ -235,25 +220,25 @@ func (h *Service) JoinLeague(ctx context.Context, hash []byte, id, invite string
 	if err != nil {
 		return nil, false, err
 	}
-	if !bytes.Equal(HashToken(invite), l.Invite) {
+	if !bytes.Equal(game.HashToken(invite), l.Invite) {
 		return nil, false, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
 	}
-	p, err := h.profileOfKey(ctx, hash)
+	p, err := h.g.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, false, err
 	}
 	created := false
 	l, err = h.updateLeague(ctx, id, func(l *League) error {
-		if !bytes.Equal(HashToken(invite), l.Invite) {
+		if !bytes.Equal(game.HashToken(invite), l.Invite) {
 			return fmt.Errorf("league %q: %w", id, store.ErrNotFound)
 		}
 		if l.Member(p.ID) {
-			return errUnchanged
+			return game.ErrUnchanged
 		}
 		if l.members() >= MaxMembers {
-			return fmt.Errorf("%w: a league has at most %d members", ErrLimitReached, MaxMembers)
+			return fmt.Errorf("%w: a league has at most %d members", game.ErrLimitReached, MaxMembers)
 		}
-		now := h.now().UTC().Truncate(time.Second)
+		now := h.g.Now().UTC().Truncate(time.Second)
 		l.Members = slices.DeleteFunc(l.Members, func(m LeagueMember) bool { return m.Player == p.ID })
 		l.Members = append(l.Members, LeagueMember{Player: p.ID, Since: now})
 		created = true
@@ -262,11 +247,11 @@ func (h *Service) JoinLeague(ctx context.Context, hash []byte, id, invite string
 	if err != nil || !created {
 		return l, created, err
 	}
-	_, _, err = h.updateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
-		if slices.ContainsFunc(p.Leagues, func(r LeagueRef) bool { return r.ID == id }) {
+	_, _, err = h.g.UpdateProfile(ctx, p.ID, p.Name, func(p *game.Profile) bool {
+		if slices.ContainsFunc(p.Leagues, func(r game.LeagueRef) bool { return r.ID == id }) {
 			return false
 		}
-		p.Leagues = append(p.Leagues, LeagueRef{ID: id, Name: l.Name})
+		p.Leagues = append(p.Leagues, game.LeagueRef{ID: id, Name: l.Name})
 		return true
 	})
 	return l, created, err
@@ -274,12 +259,12 @@ func (h *Service) JoinLeague(ctx context.Context, hash []byte, id, invite string
 
 // adminLeague loads league id for its admin: store.ErrNotFound for anyone
 // else (API.md: "Admin only (else 404)").
-func (h *Service) adminLeague(ctx context.Context, hash []byte, id string) (*League, *Profile, error) {
+func (h *Service) adminLeague(ctx context.Context, hash []byte, id string) (*League, *game.Profile, error) {
 	l, _, err := h.LoadLeague(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := h.MyProfile(ctx, hash)
+	p, err := h.g.MyProfile(ctx, hash)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -329,9 +314,9 @@ func (h *Service) RemoveMember(ctx context.Context, hash []byte, id, pid string)
 	}); err != nil {
 		return err
 	}
-	_, _, err = h.updateProfile(ctx, pid, "", func(p *Profile) bool {
+	_, _, err = h.g.UpdateProfile(ctx, pid, "", func(p *game.Profile) bool {
 		n := len(p.Leagues)
-		p.Leagues = slices.DeleteFunc(p.Leagues, func(r LeagueRef) bool { return r.ID == id })
+		p.Leagues = slices.DeleteFunc(p.Leagues, func(r game.LeagueRef) bool { return r.ID == id })
 		return len(p.Leagues) != n
 	})
 	return err
@@ -387,14 +372,14 @@ func (h *Service) ViewLeague(ctx context.Context, hash []byte, id, season string
 	if err != nil {
 		return nil, err
 	}
-	p, err := h.MyProfile(ctx, hash)
+	p, err := h.g.MyProfile(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
 	if p == nil || !l.Member(p.ID) {
 		return nil, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
 	}
-	current := h.now().UTC().Format(seasonLayout)
+	current := h.g.Now().UTC().Format(seasonLayout)
 	if season == "" {
 		season = current
 	} else if t, err := time.Parse(seasonLayout, season); err != nil || t.Format(seasonLayout) != season {
@@ -447,7 +432,7 @@ func (h *Service) ViewLeague(ctx context.Context, hash []byte, id, season string
 		if !ok {
 			continue
 		}
-		st, err := OpenStored(gid, it)
+		st, err := game.OpenStored(gid, it)
 		if err != nil {
 			continue
 		}
@@ -501,7 +486,7 @@ func SortTable(rows []LeagueTableRow) {
 func (h *Service) profileNames(ctx context.Context, ids map[string]bool) (map[string]string, error) {
 	var all []string
 	for id := range ids {
-		all = append(all, ProfileItemID(id))
+		all = append(all, game.ProfileItemID(id))
 	}
 	out := map[string]string{}
 	for len(all) > 0 {
@@ -511,7 +496,7 @@ func (h *Service) profileNames(ctx context.Context, ids map[string]bool) (map[st
 			return nil, err
 		}
 		for _, it := range items {
-			if p, err := decodeProfile(it.State); err == nil {
+			if p, err := game.DecodeProfile(it.State); err == nil {
 				out[p.ID] = p.Name
 			}
 		}
@@ -528,7 +513,7 @@ func (h *Service) leagueOfGame(ctx context.Context, hash []byte, id string, o en
 	if err != nil {
 		return nil, err
 	}
-	p, err := h.MyProfile(ctx, hash)
+	p, err := h.g.MyProfile(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -548,12 +533,12 @@ func (h *Service) leagueMember(ctx context.Context, hash []byte, id string) erro
 	if err != nil {
 		return err
 	}
-	p, err := h.MyProfile(ctx, hash)
+	p, err := h.g.MyProfile(ctx, hash)
 	if err != nil {
 		return err
 	}
 	if p == nil || !l.Member(p.ID) {
-		return fmt.Errorf("%w: only the league's members play its games", ErrNotEligible)
+		return fmt.Errorf("%w: only the league's members play its games", game.ErrNotEligible)
 	}
 	return nil
 }
@@ -562,7 +547,7 @@ func (h *Service) leagueMember(ctx context.Context, hash []byte, id string) erro
 func (h *Service) addLeagueGame(ctx context.Context, id, gid string) error {
 	_, err := h.updateLeague(ctx, id, func(l *League) error {
 		if slices.ContainsFunc(l.Games, func(g LeagueGame) bool { return g.ID == gid }) {
-			return errUnchanged
+			return game.ErrUnchanged
 		}
 		l.Games = append(l.Games, LeagueGame{ID: gid})
 		if len(l.Games) > maxLeagueGames {
@@ -575,7 +560,7 @@ func (h *Service) addLeagueGame(ctx context.Context, id, gid string) error {
 
 // countLeagueMatch counts the end of league game gid in its league's table
 // for the season it ended in, once (settle.go).
-func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *Stored, m *engine.Match) error {
+func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *game.Stored, m *engine.Match) error {
 	season := time.Unix(st.SettleAt, 0).UTC().Format(seasonLayout)
 	opts := m.Options()
 	scores := m.Scores()
@@ -585,7 +570,7 @@ func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *Stored, 
 	}
 	_, err := h.updateLeague(ctx, st.League, func(l *League) error {
 		if slices.Contains(l.Settled, gid) {
-			return errUnchanged
+			return game.ErrUnchanged
 		}
 		if l.Seasons == nil {
 			l.Seasons = map[string]map[string]*LeagueLine{}
@@ -627,7 +612,7 @@ func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *Stored, 
 				l.Games[i].Season = season
 			}
 		}
-		l.Settled = appendCapped(l.Settled, gid, MaxSettled)
+		l.Settled = game.AppendCapped(l.Settled, gid, game.MaxSettled)
 		return nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
@@ -637,7 +622,7 @@ func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *Stored, 
 }
 
 // InviteMatches reports whether invite is league l's current one.
-func InviteMatches(l *League, invite string) bool { return bytes.Equal(HashToken(invite), l.Invite) }
+func InviteMatches(l *League, invite string) bool { return bytes.Equal(game.HashToken(invite), l.Invite) }
 
 // SweepLeague crowns the champions of league id's ended seasons: the
 // first of a season's table of at least 3 players gets the
@@ -650,7 +635,7 @@ func (h *Service) SweepLeague(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	current := h.now().UTC().Format(seasonLayout)
+	current := h.g.Now().UTC().Format(seasonLayout)
 	var ended []string
 	for season, table := range l.Seasons {
 		if season >= current || slices.Contains(l.Crowned, season) {
@@ -665,7 +650,7 @@ func (h *Service) SweepLeague(ctx context.Context, id string) error {
 			rows = append(rows, LeagueTableRow{Player: pid, LeagueLine: *line})
 		}
 		SortTable(rows)
-		if err := h.giveTrophy(ctx, rows[0].Player, "league-champion", ""); err != nil {
+		if err := h.g.GiveTrophy(ctx, rows[0].Player, "league-champion", ""); err != nil {
 			return err
 		}
 	}
@@ -680,7 +665,7 @@ func (h *Service) SweepLeague(ctx context.Context, id string) error {
 			}
 		}
 		if len(l.Crowned) == n {
-			return errUnchanged
+			return game.ErrUnchanged
 		}
 		return nil
 	})

@@ -1,6 +1,7 @@
-package game
+package community
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/game"
 	"tessera/functions/store"
 	"tessera/functions/store/bolt"
 	"tessera/functions/store/memory"
@@ -51,13 +53,30 @@ type pathWorld struct {
 	seed  uint64
 }
 
-func (w *pathWorld) service(afterEnd func(string)) *Service {
-	w.seed++
-	return New(Config{Store: w.st, Now: w.clock.Now, Rand: testenv.Seeded(w.seed), AfterEnd: afterEnd,
-		Logger: slog.New(slog.DiscardHandler)})
+// world is a game service and its community.
+type world struct {
+	*game.Service
+	com *Service
 }
 
-var pathOp = Op{Host: "example.test"}
+// loadMatch reads game id and replays it.
+func (w *world) loadMatch(ctx context.Context, id string) (*game.Loaded, *engine.Match, error) {
+	g, err := w.Load(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := g.Replay()
+	return g, m, err
+}
+
+func (w *pathWorld) service(afterEnd func(string)) *world {
+	w.seed++
+	svc := game.New(game.Config{Store: w.st, Now: w.clock.Now, Rand: testenv.Seeded(w.seed), AfterEnd: afterEnd,
+		Logger: slog.New(slog.DiscardHandler)})
+	return &world{svc, New(svc)}
+}
+
+var pathOp = game.Op{Host: "example.test"}
 
 func pathKey(name string) string {
 	return fmt.Sprintf("%s-path-key-%s", name, "0123456789abcdef")[:min(64, len(name)+26)]
@@ -71,7 +90,7 @@ func fiveUp(players int, target int) engine.Options {
 
 // playOn makes the seat to act play its first legal move, through Move,
 // until the match ends; tokens are by seat.
-func playOn(t *testing.T, svc *Service, id string, tokens map[int]string) {
+func playOn(t *testing.T, svc *world, id string, tokens map[int]string) {
 	t.Helper()
 	for range 2000 {
 		g, m, err := svc.loadMatch(t.Context(), id)
@@ -89,7 +108,7 @@ func playOn(t *testing.T, svc *Service, id string, tokens map[int]string) {
 		if s == m.Turn() {
 			mv = m.AppendLegal(s, nil)[0]
 		}
-		if _, err := svc.Move(t.Context(), pathOp, id, tokens[s], MoveRequest{Version: g.Item.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(t.Context(), pathOp, id, tokens[s], game.MoveRequest{Version: g.Item.Version, Move: mv}); err != nil {
 			t.Fatalf("move of seat %d: %v", s, err)
 		}
 	}
@@ -98,7 +117,7 @@ func playOn(t *testing.T, svc *Service, id string, tokens map[int]string) {
 
 // settledOnce checks that finished game id is settled and that each of
 // keys' profiles counted it exactly once, also after the sweep ran again.
-func (w *pathWorld) settledOnce(svc *Service, id string, keys ...string) {
+func (w *pathWorld) settledOnce(svc *world, id string, keys ...string) {
 	w.t.Helper()
 	ctx := w.t.Context()
 	for round := range 2 {
@@ -109,11 +128,11 @@ func (w *pathWorld) settledOnce(svc *Service, id string, keys ...string) {
 		if m.Status() != engine.StatusFinished {
 			w.t.Fatalf("%s: status %v, want finished", id, m.Status())
 		}
-		if g.State.Settle != SettleDone {
-			w.t.Fatalf("%s (check %d): settle %d, want %d (done)", id, round, g.State.Settle, SettleDone)
+		if g.State.Settle != game.SettleDone {
+			w.t.Fatalf("%s (check %d): settle %d, want %d (done)", id, round, g.State.Settle, game.SettleDone)
 		}
 		for _, k := range keys {
-			p, err := svc.MyProfile(ctx, HashToken(k))
+			p, err := svc.MyProfile(ctx, game.HashToken(k))
 			if err != nil || p == nil {
 				w.t.Fatalf("profile of %s: %v, %v", k, p, err)
 			}
@@ -141,14 +160,14 @@ func count(xs []string, x string) int {
 // seatTwo creates a two-person game (Ana's key in seat 0, open when open,
 // with a clock of moveTime seconds) and seats Bea's key; it returns the
 // game's id and the tokens by seat.
-func seatTwo(t *testing.T, svc *Service, open bool, moveTime int64, target int) (string, map[int]string) {
+func seatTwo(t *testing.T, svc *world, open bool, moveTime int64, target int) (string, map[int]string) {
 	t.Helper()
 	ana, bea := pathKey("ana"), pathKey("bea")
-	a, err := svc.Create(t.Context(), pathOp, CreateRequest{Options: fiveUp(2, target), Name: "Ana", Key: ana, Open: open, MoveTime: moveTime})
+	a, err := svc.Create(t.Context(), pathOp, game.CreateRequest{Options: fiveUp(2, target), Name: "Ana", Key: ana, Open: open, MoveTime: moveTime})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.TakeSeat(t.Context(), pathOp, a.Meta.ID, SeatRequest{Name: "Bea", Seat: -1, Key: bea}); err != nil {
+	if _, err := svc.TakeSeat(t.Context(), pathOp, a.Meta.ID, game.SeatRequest{Name: "Bea", Seat: -1, Key: bea}); err != nil {
 		t.Fatal(err)
 	}
 	return a.Meta.ID, map[int]string{0: ana, 1: bea}
@@ -171,8 +190,8 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 			for i := range 400 {
 				svc := w.service(nil)
 				ana := pathKey(fmt.Sprint("ana", i))
-				a, err := svc.Create(t.Context(), pathOp, CreateRequest{Options: fiveUp(2, 5), Name: "Ana", Key: ana,
-					Bots: []BotSeat{{Seat: 1, Level: "easy"}}})
+				a, err := svc.Create(t.Context(), pathOp, game.CreateRequest{Options: fiveUp(2, 5), Name: "Ana", Key: ana,
+					Bots: []game.BotSeat{{Seat: 1, Level: "easy"}}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -187,12 +206,12 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 			for i := range 400 {
 				svc := w.service(nil)
 				ana, bea := pathKey(fmt.Sprint("ana", i)), pathKey(fmt.Sprint("bea", i))
-				a, err := svc.Create(t.Context(), pathOp, CreateRequest{Options: fiveUp(3, 5), Name: "Ana", Key: ana,
-					Bots: []BotSeat{{Seat: 1, Level: "easy"}}})
+				a, err := svc.Create(t.Context(), pathOp, game.CreateRequest{Options: fiveUp(3, 5), Name: "Ana", Key: ana,
+					Bots: []game.BotSeat{{Seat: 1, Level: "easy"}}})
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := svc.TakeSeat(t.Context(), pathOp, a.Meta.ID, SeatRequest{Name: "Bea", Seat: 2, Key: bea})
+				b, err := svc.TakeSeat(t.Context(), pathOp, a.Meta.ID, game.SeatRequest{Name: "Bea", Seat: 2, Key: bea})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -217,7 +236,7 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := svc.Move(t.Context(), pathOp, id, tokens[s], MoveRequest{Version: g.Item.Version, Move: engine.Move{Kind: engine.Away}}); err != nil {
+				if _, err := svc.Move(t.Context(), pathOp, id, tokens[s], game.MoveRequest{Version: g.Item.Version, Move: engine.Move{Kind: engine.Away}}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -225,9 +244,9 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 		}},
 		{"a timeout in the sweep", func(t *testing.T, w *pathWorld) (string, []string) {
 			svc := w.service(nil)
-			id, tokens := seatTwo(t, svc, true, MinMoveTime, 50)
+			id, tokens := seatTwo(t, svc, true, game.MinMoveTime, 50)
 			for range 4 { // each person's time runs out; then the computer plays on
-				w.clock.Add(time.Duration(MinMoveTime+1) * time.Second)
+				w.clock.Add(time.Duration(game.MinMoveTime+1) * time.Second)
 				if _, err := svc.Sweep(t.Context(), "example.test"); err != nil {
 					t.Fatal(err)
 				}
@@ -238,7 +257,7 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 			svc := w.service(nil)
 			id, tokens := seatTwo(t, svc, false, 0, 25)
 			for _, k := range tokens {
-				if _, err := svc.TakeVacation(t.Context(), HashToken(k), 1); err != nil {
+				if _, err := svc.TakeVacation(t.Context(), game.HashToken(k), 1); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -250,21 +269,21 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 			ctx := t.Context()
 			keys := []string{pathKey("ana"), pathKey("bea")}
 			for i, k := range keys {
-				if _, err := svc.SetName(ctx, HashToken(k), []string{"Ana", "Bea"}[i]); err != nil {
+				if _, err := svc.SetName(ctx, game.HashToken(k), []string{"Ana", "Bea"}[i]); err != nil {
 					t.Fatal(err)
 				}
 			}
-			tour, _, err := svc.CreateTournament(ctx, HashToken(keys[0]), TournamentRequest{Name: "Coppa", Format: Swiss, Rounds: 1,
+			tour, _, err := svc.com.CreateTournament(ctx, game.HashToken(keys[0]), TournamentRequest{Name: "Coppa", Format: Swiss, Rounds: 1,
 				Options: fiveUp(2, 50), MoveTime: 86400, RoundTime: 3600, Size: 2, Listed: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, k := range keys {
-				if _, _, err := svc.Enter(ctx, HashToken(k), tour.ID); err != nil {
+				if _, _, err := svc.com.Enter(ctx, game.HashToken(k), tour.ID); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if tour, err = svc.Start(ctx, "example.test", HashToken(keys[0]), tour.ID); err != nil {
+			if tour, err = svc.com.Start(ctx, "example.test", game.HashToken(keys[0]), tour.ID); err != nil {
 				t.Fatal(err)
 			}
 			id := tour.Played[0].Tables[0].Game
@@ -274,7 +293,7 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 			if _, err := svc.Sweep(ctx, "example.test"); err != nil {
 				t.Fatal(err)
 			}
-			decided, _, err := svc.LoadTournament(ctx, tour.ID)
+			decided, _, err := svc.com.LoadTournament(ctx, tour.ID)
 			if err != nil || decided.Status != TourFinished || decided.Played[0].Tables[0].Points == nil {
 				t.Fatalf("after the deadline: %+v, %v; want finished with the table decided", decided, err)
 			}
@@ -285,13 +304,13 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 			tokens := map[int]string{}
 			for s, a := range g.State.Seats {
 				for _, k := range keys {
-					if string(a.TokenHash) == string(HashToken(k)) {
+					if string(a.TokenHash) == string(game.HashToken(k)) {
 						tokens[s] = k
 					}
 				}
 			}
 			playOn(t, svc, id, tokens)
-			after, _, err := svc.LoadTournament(ctx, tour.ID)
+			after, _, err := svc.com.LoadTournament(ctx, tour.ID)
 			if err != nil || !slices.Equal(after.Played[0].Tables[0].Points, decided.Played[0].Tables[0].Points) {
 				t.Fatalf("the table's points %v after the game's end, %v at the deadline; want them kept", after.Played[0].Tables[0].Points, decided.Played[0].Tables[0].Points)
 			}
@@ -313,7 +332,7 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 				t.Fatalf("crashed in %q, want %s", crashed, id)
 			}
 			g, err := svc.Load(t.Context(), id)
-			if err != nil || g.State.Settle != SettlePending {
+			if err != nil || g.State.Settle != game.SettlePending {
 				t.Fatalf("after the crash: %v, settle %d; want pending", err, g.State.Settle)
 			}
 			// The next instance's sweep settles it (settledOnce sweeps).
