@@ -622,7 +622,9 @@ func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *game.Sto
 }
 
 // InviteMatches reports whether invite is league l's current one.
-func InviteMatches(l *League, invite string) bool { return bytes.Equal(game.HashToken(invite), l.Invite) }
+func InviteMatches(l *League, invite string) bool {
+	return bytes.Equal(game.HashToken(invite), l.Invite)
+}
 
 // SweepLeague crowns the champions of league id's ended seasons: the
 // first of a season's table of at least 3 players gets the

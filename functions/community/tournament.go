@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"tessera/engine"
-	"tessera/functions/game"
 	"tessera/engine/pairing"
 	"tessera/engine/rating"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -174,14 +174,14 @@ func (t *Tournament) due(now time.Time) time.Time {
 
 // TournamentCard is a listed tournament in the lobby.
 type TournamentCard struct {
-	ID      string       `json:"id"`
-	Name    string       `json:"name"`
-	Format  string       `json:"format"`
-	Variant string       `json:"variant"`
+	ID      string            `json:"id"`
+	Name    string            `json:"name"`
+	Format  string            `json:"format"`
+	Variant string            `json:"variant"`
 	Options game.LobbyOptions `json:"options"`
-	Entries int          `json:"entries"`
-	Size    int          `json:"size"`
-	Rated   bool         `json:"rated"` // an addition to API.md's entry
+	Entries int               `json:"entries"`
+	Size    int               `json:"size"`
+	Rated   bool              `json:"rated"` // an addition to API.md's entry
 }
 
 // entry is the tournament's place in the lobby: while listed and taking
