@@ -56,7 +56,6 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 	if err != nil {
 		return createRequest{}, err
 	}
-	variant := o.Variant
 	req.Options, req.Key, req.MoveTime = o, key, moveTime
 	if req.Name, err = cleanName(name); err != nil {
 		return createRequest{}, err
@@ -66,24 +65,10 @@ func decodeCreate(body []byte, levels func(string) bool) (createRequest, error) 
 			return createRequest{}, err
 		}
 	}
-	// The room (API.md "Open tables"): strangers never wait forever.
 	req.Open, req.Rated, req.League = open, rated, league
-	if league != "" && key == "" {
-		return createRequest{}, badRequest("a league game needs your player key (key)")
-	}
-	switch {
-	case open && key == "":
-		return createRequest{}, badRequest("an open game needs your player key (key)")
-	case open && moveTime == 0:
-		return createRequest{}, badRequest("an open game needs a clock (moveTime)")
-	case rated && !open:
-		return createRequest{}, badRequest("a rated game must be open")
-	case rated && len(req.Bots) > 0:
-		return createRequest{}, badRequest("a rated game has no computer players")
-	case rated && game.PoolOf(o) == "":
-		return createRequest{}, badRequest("%s games are not rated", variant)
-	}
-	return req, nil
+	// The room's rules are the service's (CreateRequest.Check), which
+	// checks them again in Create: any transport keeps them.
+	return req, req.Check()
 }
 
 // decodeBots reads the bots array: each seat 1..players-1 at most once, each

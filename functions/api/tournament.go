@@ -10,16 +10,9 @@ import (
 
 // Tournaments (API.md "Tournaments (tornei)").
 
-// Bounds of a tournament (API.md).
-const (
-	minRoundTime = 3600
-	maxRoundTime = 30 * 24 * 3600
-	minSize      = 2
-	maxSize      = 64
-	maxRounds    = 10
-)
-
-// decodeTournament reads POST /api/tournaments.
+// decodeTournament reads POST /api/tournaments: the fields and their
+// bounds; the community's rules (community.TournamentRequest.Check) fill
+// in the defaults and check the rest.
 func decodeTournament(body []byte) (community.TournamentRequest, error) {
 	var req community.TournamentRequest
 	obj, err := parseObject(body)
@@ -31,13 +24,13 @@ func decodeTournament(body []byte) (community.TournamentRequest, error) {
 	f.require("name", hasName)
 	format, hasFormat := f.str("format")
 	f.require("format", hasFormat)
-	rounds, hasRounds := f.int("rounds", 1, maxRounds)
+	rounds, _ := f.int("rounds", 1, community.MaxRounds)
 	table := f.table()
 	moveTime, hasMoveTime := f.int("moveTime", game.MinMoveTime, game.MaxMoveTime)
 	f.require("moveTime", hasMoveTime)
-	roundTime, hasRoundTime := f.int("roundTime", minRoundTime, maxRoundTime)
+	roundTime, hasRoundTime := f.int("roundTime", community.MinRoundTime, community.MaxRoundTime)
 	f.require("roundTime", hasRoundTime)
-	size, hasSize := f.int("size", minSize, maxSize)
+	size, _ := f.int("size", community.MinSize, community.MaxSize)
 	listed, _ := f.bool("listed")
 	rated, _ := f.bool("rated")
 	if err := f.done(); err != nil {
@@ -47,36 +40,12 @@ func decodeTournament(body []byte) (community.TournamentRequest, error) {
 	if err != nil {
 		return req, err
 	}
-	variant := o.Variant
 	if req.Name, err = cleanNameOf(name, maxLeagueName); err != nil {
 		return req, err
 	}
 	req.Format, req.Options, req.MoveTime, req.RoundTime, req.Listed, req.Rated = format, o, moveTime, roundTime, listed, rated
-	req.Size = 16
-	if hasSize {
-		req.Size = int(size)
-	}
-	switch format {
-	case community.Swiss:
-		req.Rounds = 3
-		if hasRounds {
-			req.Rounds = int(rounds)
-		}
-	case community.RoundRobin:
-		if hasRounds && rounds != 1 {
-			return req, badRequest("a round robin has one round")
-		}
-		if o.Players != 2 {
-			return req, badRequest("a round robin seats two players a table")
-		}
-		req.Rounds = 1
-	default:
-		return req, badRequest("format must be roundrobin or swiss")
-	}
-	if rated && game.PoolOf(o) == "" {
-		return req, badRequest("%s games are not rated", variant)
-	}
-	return req, nil
+	req.Rounds, req.Size = int(rounds), int(size)
+	return req, req.Check()
 }
 
 // createTournament is POST /api/tournaments.

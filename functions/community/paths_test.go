@@ -230,8 +230,8 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 		}},
 		{"away, in an open game", func(t *testing.T, w *pathWorld) (string, []string) {
 			svc := w.service(nil)
-			id, tokens := seatTwo(t, svc, true, 0, 50)
-			for s := range 2 { // both away: the computer plays on to the end
+			id, tokens := seatTwo(t, svc, true, 86400, 50) // an open game has a clock
+			for s := range 2 {                             // both away: the computer plays on to the end
 				g, err := svc.Load(t.Context(), id)
 				if err != nil {
 					t.Fatal(err)

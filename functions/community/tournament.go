@@ -54,7 +54,8 @@ const (
 // TournamentItemID is the store item of tournament id.
 func TournamentItemID(id string) string { return "tournament-" + id }
 
-// TournamentRequest is POST /api/tournaments, checked by the API.
+// TournamentRequest is POST /api/tournaments: Rounds and Size 0 when
+// not given (Check fills in the defaults).
 type TournamentRequest struct {
 	Name, Format  string
 	Rounds        int
@@ -63,6 +64,60 @@ type TournamentRequest struct {
 	RoundTime     int64
 	Size          int
 	Listed, Rated bool
+}
+
+// Bounds of a tournament (API.md).
+const (
+	MinRoundTime = 3600
+	MaxRoundTime = 30 * 24 * 3600
+	MinSize      = 2
+	MaxSize      = 64
+	MaxRounds    = 10
+	// DefaultSize and DefaultSwissRounds are a request's without them.
+	DefaultSize        = 16
+	DefaultSwissRounds = 3
+)
+
+// Check applies a tournament's rules to r and fills in its defaults:
+// engine.ErrBadInput for a rule it breaks. CreateTournament checks again,
+// so any transport keeps them.
+func (r *TournamentRequest) Check() error {
+	bad := func(msg string, args ...any) error {
+		return fmt.Errorf("%w: "+msg, append([]any{engine.ErrBadInput}, args...)...)
+	}
+	switch {
+	case r.Rounds < 0 || r.Rounds > MaxRounds:
+		return bad("rounds must be 1 to %d", MaxRounds)
+	case r.Size != 0 && (r.Size < MinSize || r.Size > MaxSize):
+		return bad("size must be %d to %d", MinSize, MaxSize)
+	case r.RoundTime < MinRoundTime || r.RoundTime > MaxRoundTime:
+		return bad("roundTime must be %d to %d", MinRoundTime, MaxRoundTime)
+	case r.MoveTime < game.MinMoveTime || r.MoveTime > game.MaxMoveTime:
+		return bad("moveTime must be %d to %d", game.MinMoveTime, game.MaxMoveTime)
+	}
+	if r.Size == 0 {
+		r.Size = DefaultSize
+	}
+	switch r.Format {
+	case Swiss:
+		if r.Rounds == 0 {
+			r.Rounds = DefaultSwissRounds
+		}
+	case RoundRobin:
+		if r.Rounds > 1 {
+			return bad("a round robin has one round")
+		}
+		if r.Options.Players != 2 {
+			return bad("a round robin seats two players a table")
+		}
+		r.Rounds = 1
+	default:
+		return bad("format must be roundrobin or swiss")
+	}
+	if r.Rated && game.PoolOf(r.Options) == "" {
+		return bad("%s games are not rated", r.Options.Variant)
+	}
+	return nil
 }
 
 // Tournament is one tournament as stored.
@@ -255,6 +310,9 @@ func (h *Service) updateTournament(ctx context.Context, id string, change func(t
 // CreateTournament is POST /api/tournaments: it returns the tournament and
 // its invite.
 func (h *Service) CreateTournament(ctx context.Context, hash []byte, req TournamentRequest) (*Tournament, string, error) {
+	if err := req.Check(); err != nil {
+		return nil, "", err
+	}
 	p, err := h.g.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, "", err

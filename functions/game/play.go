@@ -75,6 +75,29 @@ type CreateRequest struct {
 	League string
 }
 
+// Check applies the room's rules to a create (API.md "Open tables":
+// strangers never wait for ever): engine.ErrBadInput for one it breaks.
+func (r CreateRequest) Check() error {
+	bad := func(msg string, args ...any) error {
+		return fmt.Errorf("%w: "+msg, append([]any{engine.ErrBadInput}, args...)...)
+	}
+	switch {
+	case r.League != "" && r.Key == "":
+		return bad("a league game needs your player key (key)")
+	case r.Open && r.Key == "":
+		return bad("an open game needs your player key (key)")
+	case r.Open && r.MoveTime == 0:
+		return bad("an open game needs a clock (moveTime)")
+	case r.Rated && !r.Open:
+		return bad("a rated game must be open")
+	case r.Rated && len(r.Bots) > 0:
+		return bad("a rated game has no computer players")
+	case r.Rated && PoolOf(r.Options) == "":
+		return bad("%s games are not rated", r.Options.Variant)
+	}
+	return nil
+}
+
 // SeatRequest takes a seat: Seat -1 for the lowest free one.
 type SeatRequest struct {
 	Name string
@@ -94,6 +117,9 @@ type MoveRequest struct {
 // players asked for. If that fills the table, the first hand is dealt and
 // played until a person must act, all at version 1.
 func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer, error) {
+	if err := req.Check(); err != nil {
+		return Answer{}, err
+	}
 	seed, err := NewSeed(h.rand)
 	if err != nil {
 		return Answer{}, err

@@ -66,3 +66,45 @@ func TestServiceCalls(t *testing.T) {
 		t.Fatalf("the move retried: %+v, %v; want the same answer at version 3, not made again", again, err)
 	}
 }
+
+// The room's rules are the service's: Create refuses what they forbid
+// before it writes anything, whatever transport asked.
+func TestCreateChecksTheRoomsRules(t *testing.T) {
+	key := "ana-key-0123456789abcdefghij"
+	two := engine.DefaultOptions(engine.FiveUp)
+	two.Players, two.Pairs = 2, false
+	block := engine.DefaultOptions(engine.Block)
+	cases := []struct {
+		name string
+		req  CreateRequest
+		ok   bool
+	}{
+		{"a friendly game", CreateRequest{Options: two, Name: "Ana"}, true},
+		{"an open game with a key and a clock", CreateRequest{Options: two, Name: "Ana", Key: key, Open: true, MoveTime: 3600}, true},
+		{"a league game needs a key", CreateRequest{Options: two, Name: "Ana", League: "abcdefghijklmnop"}, false},
+		{"an open game needs a key", CreateRequest{Options: two, Name: "Ana", Open: true, MoveTime: 3600}, false},
+		{"an open game needs a clock", CreateRequest{Options: two, Name: "Ana", Key: key, Open: true}, false},
+		{"a rated game is open", CreateRequest{Options: two, Name: "Ana", Key: key, Rated: true, MoveTime: 3600}, false},
+		{"a rated game has no computers", CreateRequest{Options: two, Name: "Ana", Key: key, Open: true, Rated: true, MoveTime: 3600,
+			Bots: []BotSeat{{Seat: 1, Level: "easy"}}}, false},
+		{"a rule set without a pool is not rated", CreateRequest{Options: block, Name: "Ana", Key: key, Open: true, Rated: true, MoveTime: 3600}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st := memory.New()
+			svc := New(Config{Store: st, Rand: testenv.Seeded(3)})
+			_, err := svc.Create(t.Context(), Op{}, c.req)
+			if c.ok != (err == nil) || err != nil && !errors.Is(err, engine.ErrBadInput) {
+				t.Fatalf("Create: %v; want ok %v or engine.ErrBadInput", err, c.ok)
+			}
+			if !c.ok {
+				if ids, err := st.Due(t.Context(), time.Now().Add(time.Hour), 10); err != nil || len(ids) != 0 {
+					t.Fatalf("a refused create wrote %v (%v)", ids, err)
+				}
+				if rec, v, _ := svc.LoadPlayer(t.Context(), HashToken(key)); v != 0 || len(rec.Games) != 0 {
+					t.Fatalf("a refused create wrote the key's record: version %d, %d games", v, len(rec.Games))
+				}
+			}
+		})
+	}
+}
