@@ -1,49 +1,12 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"strconv"
 	"strings"
-
-	"tessera/engine"
-	"tessera/functions/game"
 )
 
 // What every endpoint that reads a stored game shares.
-
-// load reads the game c names (the service's Load: 404 for an id that
-// cannot exist or is not stored, the store's errors otherwise, ErrCorrupt
-// for a stored game that does not decode), and notes its version.
-func (h *Handler) load(ctx context.Context, c *call) (*game.Loaded, error) {
-	g, err := h.svc.Load(ctx, c.gameID)
-	if err != nil {
-		return nil, err
-	}
-	c.version = g.Item.Version
-	return g, nil
-}
-
-// authenticate finds the seat of the request's bearer token: -1 (a
-// spectator) without an Authorization header when spectators are allowed,
-// 401 for a malformed token or one that is none of this game's seats.
-// The match is not replayed: the token hashes are the API's own, beside it
-// (the poll's fast path).
-func authenticate(g *game.Loaded, c *call, spectatorOK bool) (int, error) {
-	token, present, ok := bearer(c.r)
-	if !present && spectatorOK {
-		return engine.Spectator, nil
-	}
-	if !ok {
-		return 0, errUnauthorized
-	}
-	seat := game.SeatOf(g.State.Seats, token)
-	if seat < 0 {
-		return 0, errUnauthorized
-	}
-	c.seat = seat
-	return seat, nil
-}
 
 // etag names a view: it changes with the version and differs by seat; a
 // seat's changes with the table talk's latest seq too (its view's chat).

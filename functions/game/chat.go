@@ -97,10 +97,17 @@ func (h *Service) loadChat(ctx context.Context, id string, seats int) (*Chat, in
 	return c, item.Version, nil
 }
 
-// ReadChat is GET /api/games/{id}/chat for seat (checked by the caller):
-// the messages after seq after, oldest first.
-func (h *Service) ReadChat(ctx context.Context, id string, seats, after int) ([]ChatMessage, error) {
-	c, _, err := h.loadChat(ctx, id, seats)
+// ReadChat is GET /api/games/{id}/chat for the seat token holds (else
+// ErrUnauthorized): the messages after seq after, oldest first.
+func (h *Service) ReadChat(ctx context.Context, id, token string, after int) ([]ChatMessage, error) {
+	g, err := h.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := seatOf(g, token); err != nil {
+		return nil, err
+	}
+	c, _, err := h.loadChat(ctx, id, len(g.State.Seats))
 	if err != nil {
 		return nil, err
 	}
@@ -113,9 +120,18 @@ func (h *Service) ReadChat(ctx context.Context, id string, seats, after int) ([]
 	return out, nil
 }
 
-// SendChat is POST /api/games/{id}/chat by seat of g: the message and
-// whether it was sent now (false: a retry of messageId, answered as sent).
-func (h *Service) SendChat(ctx context.Context, host, id string, g *Loaded, seat int, req ChatRequest) (ChatMessage, bool, error) {
+// SendChat is POST /api/games/{id}/chat by the seat token holds (else
+// ErrUnauthorized): the message and whether it was sent now (false: a
+// retry of messageId, answered as sent).
+func (h *Service) SendChat(ctx context.Context, host, id, token string, req ChatRequest) (ChatMessage, bool, error) {
+	g, err := h.Load(ctx, id)
+	if err != nil {
+		return ChatMessage{}, false, err
+	}
+	seat, err := seatOf(g, token)
+	if err != nil {
+		return ChatMessage{}, false, err
+	}
 	if req.Text != "" && g.State.Open { // a tournament's games are never open
 		return ChatMessage{}, false, fmt.Errorf("%w: open tables talk with reactions only", ErrNotEligible)
 	}
@@ -124,7 +140,7 @@ func (h *Service) SendChat(ctx context.Context, host, id string, g *Loaded, seat
 		push []int
 	)
 	var retried *ChatMessage // a retry of messageId: answered as sent
-	err := Retry(ctx, chatWrites, func(int) error {
+	err = Retry(ctx, chatWrites, func(int) error {
 		c, version, err := h.loadChat(ctx, id, len(g.State.Seats))
 		if err != nil {
 			return err

@@ -277,7 +277,7 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 	if err != nil {
 		return Answer{}, err
 	}
-	if g, err = h.CatchUp(ctx, op.Host, id, g, op.Think); err != nil {
+	if g, err = h.catchUp(ctx, op.Host, id, g, op.Think); err != nil {
 		return Answer{}, err
 	}
 	var (

@@ -7,17 +7,18 @@ import (
 	"strings"
 	"time"
 
+	"tessera/engine"
 	"tessera/functions/store"
 )
 
-// CatchUp applies every deadline of g (game id) that has passed: the seats
+// catchUp applies every deadline of g (game id) that has passed: the seats
 // become away, the computer plays for them, and that is saved as one
 // change (API.md: any request sees the game as of now). It is the one
 // place a read decides to write. A timeout racing a move is one
 // conditional save against another: exactly one applies, and CatchUp
 // reloads and returns the game as it then is. host names the site for
 // the pushes' VAPID contact when none is configured.
-func (h *Service) CatchUp(ctx context.Context, host, id string, g *Loaded, t *Thinking) (*Loaded, error) {
+func (h *Service) catchUp(ctx context.Context, host, id string, g *Loaded, t *Thinking) (*Loaded, error) {
 	if len(g.State.overdue(h.now())) == 0 {
 		return g, nil // most reads: nothing to replay
 	}
@@ -60,6 +61,29 @@ func (h *Service) LoadHeld(ctx context.Context, id string, held int64) (*Loaded,
 		return h.Load(ctx, id)
 	}
 	return OpenLoaded(id, item)
+}
+
+// Read is a read of game id as of now (API.md's poll): the game at the
+// version its reader holds where that is cheaper (LoadHeld), the reader's
+// seat (engine.Spectator for a reader that named no token; ErrUnauthorized
+// for a token that holds no seat: named but token "", a malformed one),
+// and every deadline passed applied first (catchUp). The checks come in
+// API.md's order: 404, then 401.
+func (h *Service) Read(ctx context.Context, op Op, id, token string, named bool, held int64) (*Loaded, int, error) {
+	g, err := h.LoadHeld(ctx, id, held)
+	if err != nil {
+		return nil, 0, err
+	}
+	seat := engine.Spectator
+	if named {
+		if seat, err = seatOf(g, token); err != nil {
+			return nil, 0, err
+		}
+	}
+	if g, err = h.catchUp(ctx, op.Host, id, g, op.Think); err != nil {
+		return nil, 0, err
+	}
+	return g, seat, nil
 }
 
 // timeouts times out the seats of c's game whose deadline has passed
