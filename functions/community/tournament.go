@@ -549,8 +549,8 @@ func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament,
 	if err != nil {
 		return err
 	}
-	st := &game.Stored{Seats: make([]game.SeatAuth, len(tb.Players)), MoveTime: t.MoveTime, Rated: t.Rated,
-		CreatedAt: h.g.Now().UnixNano(), Tournament: t.ID}
+	st := &game.Stored{Seats: make([]game.SeatAuth, len(tb.Players)), MoveTime: t.MoveTime,
+		Room: game.Room{Rated: t.Rated, CreatedAt: h.g.Now().UnixNano(), Tournament: t.ID}}
 	profiles := map[string]*game.Profile{}
 	if t.Rated {
 		var ids []string
@@ -572,7 +572,7 @@ func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament,
 		if err := m.TakeSeat(s, engine.Seat{Name: e.Name}); err != nil {
 			return err
 		}
-		st.Seats[s] = game.SeatAuth{TokenHash: e.Key, Player: pid, Rating: -1, Reliability: -1, RatingAfter: -1}
+		st.Seats[s] = game.SeatAuth{TokenHash: e.Key, SeatRoom: game.SeatRoom{Player: pid, Rating: -1, Reliability: -1, RatingAfter: -1}}
 		if pool := game.PoolOf(m.Options()); t.Rated && pool != "" {
 			ps := rating.Tessera.New()
 			if p := profiles[pid]; p != nil {

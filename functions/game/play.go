@@ -434,7 +434,7 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 	st := &Stored{Seats: make([]SeatAuth, len(g.State.Seats)), MoveTime: g.State.MoveTime,
 		Previous: id, SeriesMatches: g.State.SeriesMatches + 1,
 		SeriesWins: make([]int, old.Options().Teams()),
-		Open:       g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().UnixNano(), League: g.State.League}
+		Room:       Room{Open: g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().UnixNano(), League: g.State.League}}
 	copy(st.SeriesWins, g.State.SeriesWins)
 	if w := old.Winner(); w >= 0 {
 		st.SeriesWins[w]++

@@ -116,19 +116,27 @@ type Stored struct {
 	SeriesMatches int
 	SeriesWins    []int
 	Times         []EventTime // oldest first
-	// The room (format 5): listed in it (open), rated, when created, the
-	// end's settling (SettleNone, SettlePending, SettleDone) and when it
-	// fell due, and whether the seats' Before and After ratings are kept.
-	Open, Rated bool
-	CreatedAt   int64
-	League      string // the league it is a game of ("" none)
-	Tournament  string // the tournament it is a game of ("" none)
-	Settle      int
-	SettleAt    int64
-	HasResult   bool
+	// The end's settling (format 5: SettleNone, SettlePending,
+	// SettleDone), when it fell due, and whether the seats' Before and
+	// After ratings are kept.
+	Settle    int
+	SettleAt  int64
+	HasResult bool
 	// Chat is the seq of the table talk's latest message (chat.go; 0:
 	// none), noted without a new version.
 	Chat int
+	// Room is what the community keeps in a game (format 5).
+	Room
+}
+
+// Room is the community's part of a stored game: listed in the room
+// (open), rated, when created, and the league or tournament it is a game
+// of ("" none).
+type Room struct {
+	Open, Rated bool
+	CreatedAt   int64
+	League      string
+	Tournament  string
 }
 
 // SeatAuth is what the API keeps of one seat.
@@ -140,16 +148,21 @@ type SeatAuth struct {
 	// Vacation is when the vacation of the key holding the seat ends
 	// (Unix seconds; 0: none): vacation.go.
 	Vacation int64
-	// Player is the public id of the key holding the seat ("" for none);
-	// Rating and Reliability are what its profile showed when it sat
-	// down (rated games; -1 for none), RatingAfter its shown rating after
-	// the match (-1 until settled); Before and After the model's values
-	// (Stored.HasResult).
+	TimedOut bool // its time ran out at least once in this match
+	// SeatRoom is what the community keeps of the seat.
+	SeatRoom
+}
+
+// SeatRoom is the community's part of a seat. Player is the public id of
+// the key holding the seat ("" for none); Rating and Reliability are what
+// its profile showed when it sat down (rated games; -1 for none),
+// RatingAfter its shown rating after the match (-1 until settled); Before
+// and After the model's values (Stored.HasResult).
+type SeatRoom struct {
 	Player      string
 	Rating      int
 	Reliability int
 	RatingAfter int
-	TimedOut    bool   // its time ran out at least once in this match
 	Feats       byte   // what it did in this match that earns trophies (trophies.go)
 	Trophies    uint16 // the trophies it earned at the match's end (a mask of TrophyIDs)
 	Before      rating.Rating
