@@ -1,0 +1,95 @@
+// room-tour.js: /t/{id}, a tournament: its standings, its rounds and
+// their deadlines, and entering, withdrawing and starting it.
+
+import { t, num } from './i18n.js';
+import { getTournament, enterTournament, startTournament, ApiError, errorText } from './api.js';
+import { countdown } from './clock.js';
+import { playerKey } from './player.js';
+import { ruleTitle } from './rules.js';
+import { $, el, wordsIn, notFound, playerLink, invites, fragmentInvite, myPlayerId } from './room-common.js';
+
+let tour = null;
+let tourId = '';
+let tourInvite = '';
+let myPlayer = '';
+
+async function loadTour() {
+  try {
+    tour = await getTournament(tourId);
+    drawTour();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) {
+      notFound('tour.notFound');
+      return;
+    }
+    tourMessage(errorText(e));
+  }
+}
+
+function tourMessage(text) {
+  const box = $('#tour-msg');
+  box.textContent = text;
+  box.hidden = !text;
+  $('#tournament').hidden = false;
+}
+
+export function drawTour() {
+  if (!tour) return;
+  if (!wordsIn()) return; // drawn again when they come (onLangChange)
+  const tr = tour;
+  $('#tournament').hidden = false;
+  $('#tour-h').textContent = tr.name;
+  document.title = tr.name + ' — Tessera';
+  const status = tr.status === 'playing' ? t('tour.round', { n: tr.round, of: tr.rounds }) : t('tour.status.' + tr.status);
+  $('#tour-facts').textContent = [t('tour.' + tr.format), ruleTitle(tr.variant), t('tour.entries', { n: tr.entries.length, size: tr.size }), status].join(' · ');
+  const last = tr.pairings[tr.pairings.length - 1];
+  const dl = $('#tour-deadline');
+  dl.textContent = tr.status === 'playing' && last ? t('tour.deadline', { left: countdown(last.deadline, tr.options.roundTime).text }) : '';
+  const names = {};
+  for (const e of tr.entries) names[e.player] = e.name;
+  const entered = tr.entries.some((e) => e.player === myPlayer);
+  $('#tour-enter').hidden = !(tr.status === 'entries' && !entered);
+  $('#tour-withdraw').hidden = !(tr.status === 'entries' && entered);
+  $('#tour-start').hidden = !(tr.status === 'entries' && myPlayer === tr.creator);
+  const invite = invites()[tr.id];
+  $('#tour-invite').hidden = !(myPlayer === tr.creator && invite && !tr.listed && tr.status === 'entries');
+  if (invite) $('#tour-link').value = `${location.origin}/t/${encodeURIComponent(tr.id)}#invite=${encodeURIComponent(invite)}`;
+  const body = $('#tour-table');
+  body.replaceChildren();
+  for (const e of tr.entries) {
+    body.append(el('tr', {}, el('td', { text: num(e.rank) }), el('td', {}, playerLink(e.name, e.player)), el('td', { text: num(e.points) }), el('td', { text: num(e.buchholz) })));
+  }
+  const rounds = $('#tour-rounds');
+  rounds.replaceChildren();
+  for (const r of [...tr.pairings].reverse()) {
+    const list = el('ul', { class: 'games' });
+    for (const tb of r.tables) {
+      const who = tb.players.map((p, i) => (names[p] || p) + (tb.points ? ` (${tb.points[i]})` : '')).join(' – ');
+      list.append(el('li', {}, tb.game ? el('a', { href: `/g/${encodeURIComponent(tb.game)}`, text: who }) : el('span', { text: who + ' · ' + t('tour.bye') })));
+    }
+    rounds.append(el('h2', { text: t('tour.roundTitle', { n: r.round }) }), list);
+  }
+}
+
+async function tourAction(f) {
+  tourMessage('');
+  try {
+    await f();
+    await loadTour();
+  } catch (e) {
+    tourMessage(e instanceof ApiError && e.code === 'not_eligible' ? t(tour && tour.status === 'entries' && myPlayer === tour.creator && tour.entries.length < 2 ? 'tour.fewEntrants' : 'league.needName')
+      : e instanceof ApiError && e.code === 'limit_reached' ? t('tour.closed') : errorText(e));
+  }
+}
+
+/** startTour loads and shows tournament id, and keeps its deadline's countdown current. */
+export async function startTour(id) {
+  tourId = id;
+  tourInvite = fragmentInvite();
+  myPlayer = await myPlayerId();
+  $('#tour-enter').addEventListener('click', () => tourAction(() => enterTournament(playerKey(), tourId, tourInvite || invites()[tourId])));
+  $('#tour-withdraw').addEventListener('click', () => tourAction(() => enterTournament(playerKey(), tourId, '', true)));
+  $('#tour-start').addEventListener('click', () => tourAction(() => startTournament(playerKey(), tourId)));
+  await loadTour();
+  setInterval(() => { if (tour && tour.status === 'playing') drawTour(); }, 30000);
+}
