@@ -96,6 +96,11 @@ type ViewYou struct {
 	Tiles   []Tile
 	Legal   []ViewMove
 	Confirm bool
+	// Answers (an addition to API.md's view) is true while the seat
+	// before yours is to play and, whatever tile it plays, you will hold
+	// a tile that fits after it (so your turn comes, and its push): see
+	// answers.
+	Answers bool
 }
 
 // ViewMove is a legal play.
@@ -211,9 +216,55 @@ func (m *Match) viewYou(seat int) *ViewYou {
 		return y
 	}
 	y.Tiles = m.hand.Held(seat)
+	y.Answers = m.answers(seat)
 	var buf [32]Move
 	for _, mv := range m.AppendLegal(seat, buf[:0]) {
 		y.Legal = append(y.Legal, ViewMove{Tile: mv.Tile, End: mv.End})
 	}
 	return y
+}
+
+// answers reports whether, with the seat before seat to play, seat will
+// hold a tile that fits whatever tile that seat plays, wherever it fits:
+// every tile seat cannot see (neither on the table nor its own) is tried
+// at every open end it fits. It reads only the table and seat's own
+// tiles, so it tells seat nothing it could not work out itself. False
+// when the seat before may go out (one tile left), when seat is away (the
+// computer plays for it), before the lead, and outside the play.
+func (m *Match) answers(seat int) bool {
+	if m.status != StatusPlaying || m.phase != PhasePlay || m.seats[seat].Away {
+		return false
+	}
+	t := m.Turn()
+	n := len(m.seats)
+	if t < 0 || (t+1)%n != seat || m.hand.HeldCount(t) <= 1 {
+		return false
+	}
+	l := &m.hand.layout
+	if l.Empty() {
+		return false
+	}
+	own := m.hand.held[seat]
+	seen := own
+	for _, tiles := range [][]Tile{l.Line(), l.Arm(EndUp), l.Arm(EndDown)} {
+		for _, x := range tiles {
+			seen |= 1 << x.index()
+		}
+	}
+	for i := range NumTiles {
+		if seen&(1<<i) != 0 {
+			continue
+		}
+		for e := EndLeft; e <= EndDown; e++ {
+			if !l.fits(tileOf[i], e) {
+				continue
+			}
+			after := *l
+			after.place(i, e)
+			if own&after.openMask() == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -90,11 +90,29 @@ function simulate(scenario, seed) {
     }
     deal((turn + 1) % players); // blocked
   };
+  // answers is the view's you.answers (the engine's Match.answers) for
+  // this model's game, a line with two ends: the seat before p plays and,
+  // whatever tile it plays (one p cannot see, at an end it fits), p holds
+  // a tile that fits after it.
+  const answers = (p) => {
+    if ((turn + 1) % players !== p || hands[turn].length <= 1 || ends.length === 0) return false;
+    const key = ([x, y]) => x < y ? x * 7 + y : y * 7 + x;
+    const seen = new Set([...played, ...hands[p]].map(key));
+    for (let x = 0; x < 7; x++) for (let y = x; y < 7; y++) {
+      if (seen.has(x * 7 + y)) continue;
+      for (const [i, pips] of ends.entries()) {
+        if (pips !== x && pips !== y) continue;
+        const after = ends.map((q, j) => j !== i ? q : pips === x ? y : x);
+        if (!hands[p].some((t) => after.some((q) => t.includes(q)))) return false;
+      }
+    }
+    return true;
+  };
   const viewOf = (p) => ({
     status: 'playing',
     seats: hands.map((h) => ({ tiles: h.length, away: false })),
     hand: { phase: 'play', turn, board: { line: played, ends: ends.map((pips) => ({ pips })) } },
-    you: { seat: p, tiles: hands[p] },
+    you: { seat: p, tiles: hands[p], answers: answers(p) },
   });
   deal(0);
   const page = Array.from({ length: players }, () => ({ open: false, seen: 0, changedAt: 0, gap: Infinity, next: Infinity, fresh: false }));

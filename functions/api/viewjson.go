@@ -369,6 +369,8 @@ func appendYou(b []byte, y *engine.ViewYou) ([]byte, error) {
 	}
 	b = append(b, `,"confirm":`...)
 	b = strconv.AppendBool(b, y.Confirm)
+	b = append(b, `,"answers":`...)
+	b = strconv.AppendBool(b, y.Answers)
 	return append(b, '}'), nil
 }
 

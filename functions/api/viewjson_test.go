@@ -106,6 +106,7 @@ type wireYou struct {
 		End  string `json:"end"`
 	} `json:"legal"`
 	Confirm bool `json:"confirm"`
+	Answers bool `json:"answers"`
 }
 
 func tiles(ts []engine.Tile) [][2]int {
@@ -161,7 +162,7 @@ func wire(a *viewAnswer) *wireView {
 		}{l.Number, board(&l.Board)}
 	}
 	if y := v.You; y != nil {
-		w.You = &wireYou{Seat: y.Seat, Team: y.Team, Tiles: tiles(y.Tiles), Confirm: y.Confirm}
+		w.You = &wireYou{Seat: y.Seat, Team: y.Team, Tiles: tiles(y.Tiles), Confirm: y.Confirm, Answers: y.Answers}
 		if y.Legal != nil {
 			w.You.Legal = make([]struct {
 				Tile [2]int `json:"tile"`
