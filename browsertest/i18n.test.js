@@ -18,7 +18,7 @@ const env = h.suite();
 const { skip } = env;
 const errors = [];
 
-const catalog = (lang) => JSON.parse(fs.readFileSync(path.join(h.ROOT, 'frontend', 'static', 'i18n', lang + '.json'), 'utf8'));
+const catalog = (lang) => JSON.parse(fs.readFileSync(path.join(h.ROOT, 'frontend', 'words', lang + '.json'), 'utf8'));
 const EN = catalog('en'), IT = catalog('it');
 
 // englishOnly: the English catalog's fixed words (between placeholders) of

@@ -1,4 +1,4 @@
-// i18n.test.mjs: the catalogs (frontend/static/i18n/{en,it}.json) without a
+// i18n.test.mjs: the catalogs (frontend/words/{en,it}.json) without a
 // browser: the same keys in both, the same placeholders, plural forms for
 // both languages' rules, every key used by a page and every key the code
 // names present; no text in the pages' HTML or scripts outside a catalog.
@@ -13,7 +13,8 @@ import { ORDER } from '../frontend/static/assets/config.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'frontend', 'static');
 const read = (p) => fs.readFileSync(path.join(root, p), 'utf8');
-const catalogs = { en: JSON.parse(read('i18n/en.json')), it: JSON.parse(read('i18n/it.json')) };
+const words = path.join(root, '..', 'words'); // the catalogs, shared with the server (frontend/words)
+const catalogs = { en: JSON.parse(fs.readFileSync(path.join(words, 'en.json'), 'utf8')), it: JSON.parse(fs.readFileSync(path.join(words, 'it.json'), 'utf8')) };
 const keys = Object.keys(catalogs.en);
 const forms = (v) => (typeof v === 'object' ? Object.values(v) : [v]);
 const holes = (v) => new Set(forms(v).flatMap((s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1])));
@@ -43,7 +44,7 @@ test('both catalogs have the same keys, placeholders and plural forms', () => {
   }
 });
 
-test('every key is used by a page, in the part the build gives it', () => {
+test('every key is used by a page, in the part the build gives it, or by the server\'s pushes', () => {
   const used = new Set();
   for (const f of fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.en.json'))) {
     const part = JSON.parse(fs.readFileSync(path.join(root, 'dist', f), 'utf8'));
@@ -51,7 +52,10 @@ test('every key is used by a page, in the part the build gives it', () => {
     const it = JSON.parse(fs.readFileSync(path.join(root, 'dist', f.replace('.en.json', '.it.json')), 'utf8'));
     assert.deepEqual(Object.keys(it).sort(), Object.keys(part).sort(), `${f}: the same keys in Italian`);
   }
-  assert.deepEqual(keys.filter((k) => !used.has(k)), [], 'keys no page uses');
+  // The push texts' keys are the server's (functions/game/pushtext.go
+  // lists each in pushKeys, and its test checks them in both catalogs).
+  const server = fs.readFileSync(path.join(root, '..', '..', 'functions', 'game', 'pushtext.go'), 'utf8');
+  assert.deepEqual(keys.filter((k) => !used.has(k) && !server.includes(`"${k}"`)), [], 'keys neither a page nor the server uses');
   for (const v of ORDER) assert.ok(catalogs.en[`variant.${v}`] && catalogs.it[`variant.${v}`], `the rule set ${v} has a name in both languages`);
 });
 

@@ -16,7 +16,7 @@ import { useCatalog } from '../frontend/static/assets/i18n.js';
 
 // The page's words in English (the catalog the pages load; i18n.test.mjs
 // checks both catalogs).
-useCatalog('en', JSON.parse(fs.readFileSync(new URL('../frontend/static/i18n/en.json', import.meta.url), 'utf8')));
+useCatalog('en', JSON.parse(fs.readFileSync(new URL('../frontend/words/en.json', import.meta.url), 'utf8')));
 
 test('poll timing', async (t) => {
   const cases = [
@@ -247,7 +247,7 @@ test('"2 hours ago" and "2 days left", in both languages (Intl and the catalogs)
   };
   try {
     for (const lang of ['en', 'it']) {
-      useCatalog(lang, JSON.parse(fs.readFileSync(new URL(`../frontend/static/i18n/${lang}.json`, import.meta.url), 'utf8')));
+      useCatalog(lang, JSON.parse(fs.readFileSync(new URL(`../frontend/words/${lang}.json`, import.meta.url), 'utf8')));
       assert.deepEqual([
         ago('2026-12-01T11:59:30Z', now), ago('2026-12-01T11:55:00Z', now), ago('2026-12-01T10:00:00Z', now),
         ago('2026-11-30T10:00:00Z', now), ago('2026-11-27T12:00:00Z', now),
@@ -256,7 +256,7 @@ test('"2 hours ago" and "2 days left", in both languages (Intl and the catalogs)
       ], want[lang], lang);
     }
   } finally {
-    useCatalog('en', JSON.parse(fs.readFileSync(new URL('../frontend/static/i18n/en.json', import.meta.url), 'utf8')));
+    useCatalog('en', JSON.parse(fs.readFileSync(new URL('../frontend/words/en.json', import.meta.url), 'utf8')));
   }
 });
 

@@ -44,7 +44,7 @@ const pages = {
 // each page uses: a key goes to a page whose bundle holds a string that
 // begins it (the key itself, or a prefix its code completes: 'error.' +
 // code) or whose HTML names it (data-i18n, data-i18n-attr).
-const i18n = path.join(here, 'static', 'i18n');
+const i18n = path.join(here, 'words'); // the catalogs, shared with the server (package words)
 const LANGS = ['en', 'it'];
 
 function usedKeys(catalog, js, html) {

@@ -256,9 +256,9 @@ func (h *Service) pushChat(ctx context.Context, host, id string, g *Loaded, from
 			if msg.Text != nil {
 				body = *msg.Text
 			} else {
-				body = catalog[l].reactions[*msg.Reaction]
+				body = say(l, "chat.r."+*msg.Reaction)
 			}
-			return TableName(v, s, l), fill(catalog[l].says, seatName(v, from)) + body
+			return TableName(v, s, l), say(l, "sent.says", "name", seatName(v, from), "text", body)
 		})
 	}
 	h.Send(ctx, host, id, g.Item.Version, g.State, msgs)

@@ -78,16 +78,16 @@ func Messages(id string, version int64, m *engine.Match, st *Stored, b Before, c
 		switch {
 		case timedOut[s] && !ended:
 			out[s] = inEveryLang(id, version, "away", func(l lang) (string, string) {
-				return catalog[l].timeRanOut + TableName(v, s, l), catalog[l].computerPlays
+				return say(l, "sent.away", "table", TableName(v, s, l)), say(l, "sent.computerPlays")
 			})
 		case ended:
 			out[s] = inEveryLang(id, version, "end", func(l lang) (string, string) {
-				return catalog[l].matchOver + TableName(v, s, l), endText(v, l)
+				return say(l, "sent.end", "table", TableName(v, s, l)), endText(v, l)
 			})
 		case (v.You.Confirm || v.Hand != nil && v.Hand.Turn != nil && *v.Hand.Turn == s) && (b.ToAct&(1<<s) == 0 || dealt):
 			since := m.Log()[b.LogLen:]
 			out[s] = inEveryLang(id, version, "turn", func(l lang) (string, string) {
-				return catalog[l].yourTurn + TableName(v, s, l), turnText(v, s, since, l)
+				return say(l, "sent.turn", "table", TableName(v, s, l)), turnText(v, s, since, l)
 			})
 		}
 	}
@@ -115,7 +115,8 @@ func isolate(name string) string {
 	return name
 }
 
-// TableName is "Five Up with Bea and Carlo", as seat s sees the table, in l.
+// TableName is "Five Up with Bea and Carlo", as seat s sees the table, in
+// l (the rule set alone at a table of nobody else yet).
 func TableName(v *engine.View, s int, l lang) string {
 	var others []string
 	for i := range v.Seats {
@@ -123,48 +124,51 @@ func TableName(v *engine.View, s int, l lang) string {
 			others = append(others, seatName(v, i))
 		}
 	}
-	return ruleTitle(v.Variant, l) + catalog[l].with + andList(others, l)
+	if len(others) == 0 {
+		return ruleTitle(v.Variant, l)
+	}
+	return say(l, "sent.table", "game", ruleTitle(v.Variant, l), "names", andList(others, l))
 }
 
+// andList is "Ana, Bea and Carlo" in l.
 func andList(xs []string, l lang) string {
 	if len(xs) <= 1 {
 		return strings.Join(xs, "")
 	}
-	return strings.Join(xs[:len(xs)-1], ", ") + catalog[l].and + xs[len(xs)-1]
+	return say(l, "sent.and", "a", strings.Join(xs[:len(xs)-1], ", "), "b", xs[len(xs)-1])
 }
 
-// turnText says what happened since, and what the seat needs, in l.
+// turnText says what happened since, and what the seat needs, in l: two
+// sentences of the catalog.
 func turnText(v *engine.View, s int, since []engine.Event, l lang) string {
-	w := catalog[l]
 	if v.You.Confirm {
-		return w.redealOrKeep
+		return say(l, "sent.redealOrKeep")
 	}
 	var text string
 	for _, e := range since {
 		if e.Type == engine.EventPlay && e.Seat != s {
-			text = fill(w.played, seatName(v, e.Seat), e.Tile.String())
+			text = say(l, "sent.played", "name", seatName(v, e.Seat), "tile", e.Tile.String())
 			if e.Points > 0 {
-				text += fill(w.playedFor, strconv.Itoa(e.Points))
+				text = say(l, "sent.played.scored", "name", seatName(v, e.Seat), "tile", e.Tile.String(), "n", strconv.Itoa(e.Points))
 			}
-			text += "."
 		}
 	}
 	if text == "" && v.Hand != nil {
-		text = fill(w.handDealt, strconv.Itoa(v.Hand.Number))
+		text = say(l, "sent.handDealt", "n", strconv.Itoa(v.Hand.Number))
 	}
 	// Where the ends count, or more than two teams play, what the seat
 	// needs; two teams scoring at hand ends: the score.
 	team := v.You.Team
 	if v.Variant.Rules().Counts || len(v.Scores) != 2 {
-		return text + " " + fill(w.youNeed, strconv.Itoa(v.Options.Target-v.Scores[team]), strconv.Itoa(v.Options.Target))
+		return text + " " + say(l, "sent.youNeed", "n", strconv.Itoa(v.Options.Target-v.Scores[team]), "target", strconv.Itoa(v.Options.Target))
 	}
-	return text + " " + fill(w.score, strconv.Itoa(v.Scores[team]), strconv.Itoa(v.Scores[1-team]))
+	return text + " " + say(l, "sent.score", "us", strconv.Itoa(v.Scores[team]), "them", strconv.Itoa(v.Scores[1-team]))
 }
 
 // endText is "Ana & Carlo won 252–180.", in l.
 func endText(v *engine.View, l lang) string {
 	if v.Winner == nil {
-		return catalog[l].over
+		return say(l, "sent.over")
 	}
 	w := *v.Winner
 	var names []string
@@ -176,15 +180,12 @@ func endText(v *engine.View, l lang) string {
 			best = max(best, v.Scores[st.Team])
 		}
 	}
-	format := catalog[l].won
+	key := "sent.won"
 	if len(names) == 1 {
-		format = catalog[l].wonOne
+		key = "sent.won.one"
 	}
-	joined := strings.Join(names, " & ")
-	if l == LangIT {
-		joined = strings.Join(names, " e ")
-	}
-	return fill(format, joined, strconv.Itoa(v.Scores[w])+"–"+strconv.Itoa(best))
+	score := strconv.Itoa(v.Scores[w]) + "–" + strconv.Itoa(best)
+	return say(l, key, "names", strings.Join(names, say(l, "team.join")), "score", score)
 }
 
 // Send delivers msgs, by seat, to the devices of each seat's key.

@@ -1,12 +1,11 @@
 package game
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"tessera/engine"
+	"tessera/frontend/words"
 )
 
 // lang is the language of a device's push texts (API.md: PUT /api/me/push
@@ -32,108 +31,47 @@ func ParseLang(s string) (lang, bool) {
 	return LangEN, false
 }
 
-// words are one language's push sentences.
-type words struct {
-	with, and         string
-	rules             map[string]string // rule set titles, by variant name; missing: engine's Title
-	yourTurn          string            // "Your turn — "
-	timeRanOut        string
-	computerPlays     string
-	matchOver         string
-	rematch           string
-	startedRematch    string // "%s started the rematch."
-	alsoYourTurn      string
-	redealOrKeep      string
-	played            string // "%s played %s"
-	playedFor         string // " for %d"
-	handDealt         string // "Hand %d is dealt."
-	youNeed           string // "You need %d to reach %d."
-	score             string // "Score: %d to %d."
-	won               string // "%s won %s."
-	wonOne            string // the same for one winner
-	over              string
-	yourMoveIn        string // "Your move in %s."
-	left              string // "%s left"
-	days, hours, mins string
-	lessThanAMinute   string
-	round, roundBody  string // "Round %d — %s", "Your game is ready."
-	says              string // "%s: " before a message
-	reactions         map[string]string
-}
-
-var catalog = [numLangs]words{
-	LangEN: {
-		with: " with ", and: " and ",
-		yourTurn: "Your turn — ", timeRanOut: "Your time ran out — ",
-		computerPlays: "The computer plays for you until you take your seat back.",
-		matchOver:     "Match over — ", rematch: "Rematch — ",
-		startedRematch: "%s started the rematch.", alsoYourTurn: " It is your turn.",
-		redealOrKeep: "You were dealt four doubles or more: redeal or keep?",
-		played:       "%s played %s", playedFor: " for %d", handDealt: "Hand %d is dealt.",
-		youNeed: "You need %d to reach %d.", score: "Score: %d to %d.",
-		won: "%s won %s.", wonOne: "%s won %s.", over: "The match is over.",
-		yourMoveIn: "Your move in %s.", left: "%s left",
-		days: " days", hours: " h", mins: " min", lessThanAMinute: "less than a minute",
-		round: "Round %d — %s", roundBody: "Your game is ready.",
-		says: "%s: ",
-		reactions: map[string]string{"thumbs-up": "👍", "well-played": "Well played!", "good-game": "Good game!",
-			"oops": "Oops!", "hurry": "Your move, please!", "thanks": "Thanks!"},
-	},
-	LangIT: {
-		with: " con ", and: " e ",
-		rules:    map[string]string{"partnership": "Domino a coppie", "block": "Domino bloccato"},
-		yourTurn: "Tocca a te — ", timeRanOut: "Tempo scaduto — ",
-		computerPlays: "Il computer gioca per te finché non riprendi il tuo posto.",
-		matchOver:     "Partita finita — ", rematch: "Rivincita — ",
-		startedRematch: "%s ha iniziato la rivincita.", alsoYourTurn: " Tocca a te.",
-		redealOrKeep: "Hai quattro o più doppi: rifai la smazzata o tieni le tessere?",
-		played:       "%s ha giocato %s", playedFor: " e fa %d", handDealt: "È stata distribuita la mano %d.",
-		youNeed: "Ti mancano %d punti per arrivare a %d.", score: "Punteggio: %d a %d.",
-		won: "%s hanno vinto %s.", wonOne: "%s ha vinto %s.", over: "La partita è finita.",
-		yourMoveIn: "Tocca a te in %s.", left: "restano %s",
-		days: " giorni", hours: " h", mins: " min", lessThanAMinute: "meno di un minuto",
-		round: "Turno %d — %s", roundBody: "La tua partita è pronta.",
-		says: "%s: ",
-		reactions: map[string]string{"thumbs-up": "👍", "well-played": "Bella mossa!", "good-game": "Bella partita!",
-			"oops": "Ops!", "hurry": "Tocca a te, dai!", "thanks": "Grazie!"},
-	},
-}
-
-// fill replaces each %s or %d of format, in order, with args.
-func fill(format string, args ...string) string {
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		if format[i] == '%' && i+1 < len(format) && (format[i+1] == 's' || format[i+1] == 'd') && len(args) > 0 {
-			b.WriteString(args[0])
-			args = args[1:]
-			i++
-			continue
-		}
-		b.WriteByte(format[i])
+// cat is each language's catalog: the page's own (frontend/words), the
+// one source of every word a person reads. The push texts use its keys
+// "sent.*" (what the server sends), the rule sets' titles ("variant.*"), the reactions
+// ("chat.r.*") and a pair's join ("team.join").
+var cat = func() (out [numLangs]*words.Catalog) {
+	for l, n := range langNames {
+		out[l] = words.MustLoad(n)
 	}
-	return b.String()
-}
+	return out
+}()
+
+// say is key's text in l, with args as words.Catalog.T takes them.
+func say(l lang, key string, args ...string) string { return cat[l].T(key, args...) }
+
+// pushKeys lists every catalog key the push texts use (a test checks each
+// is in every catalog).
+var pushKeys = []string{"sent.turn", "sent.away", "sent.computerPlays", "sent.end", "sent.table", "sent.and",
+	"sent.redealOrKeep", "sent.played", "sent.played.scored", "sent.handDealt", "sent.youNeed", "sent.score",
+	"sent.over", "sent.won", "sent.won.one", "sent.reminder", "sent.yourMoveIn", "sent.days", "sent.hours",
+	"sent.mins", "sent.lessThanAMinute", "sent.rematch", "sent.startedRematch", "sent.startedRematch.yourTurn",
+	"sent.round", "sent.roundBody", "sent.says", "team.join"}
 
 // ruleTitle is the rule set's name in l.
 func ruleTitle(v engine.Variant, l lang) string {
-	if t, ok := catalog[l].rules[v.String()]; ok {
-		return t
+	if k := "variant." + v.String(); cat[l].Has(k) {
+		return say(l, k)
 	}
 	return v.Rules().Title
 }
 
 // inWords is "2 days", "5 h", "15 min" in l.
 func inWords(d time.Duration, l lang) string {
-	w := catalog[l]
 	switch {
 	case d >= 48*time.Hour:
-		return strconv.Itoa(int(d/(24*time.Hour))) + w.days
+		return say(l, "sent.days", "n", strconv.Itoa(int(d/(24*time.Hour))))
 	case d >= 2*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + w.hours
+		return say(l, "sent.hours", "n", strconv.Itoa(int(d/time.Hour)))
 	case d >= time.Minute:
-		return strconv.Itoa(int(d/time.Minute)) + w.mins
+		return say(l, "sent.mins", "n", strconv.Itoa(int(d/time.Minute)))
 	}
-	return w.lessThanAMinute
+	return say(l, "sent.lessThanAMinute")
 }
 
 // inEveryLang makes a message in every language: text gives the title and
@@ -161,11 +99,11 @@ func (m Message) In(l lang) Message {
 // started the rematch, and whether it is s's turn already.
 func RematchMessage(id string, v *engine.View, s, by int, yours bool) Message {
 	return inEveryLang(id, 1, "rematch", func(l lang) (string, string) {
-		body := fill(catalog[l].startedRematch, seatName(v, by))
+		body := "sent.startedRematch"
 		if yours {
-			body += catalog[l].alsoYourTurn
+			body = "sent.startedRematch.yourTurn"
 		}
-		return catalog[l].rematch + TableName(v, s, l), body
+		return say(l, "sent.rematch", "table", TableName(v, s, l)), say(l, body, "name", seatName(v, by))
 	})
 }
 
@@ -173,6 +111,6 @@ func RematchMessage(id string, v *engine.View, s, by int, yours bool) Message {
 // tournament name, for the seat's game id.
 func RoundMessage(id string, number int, name string) Message {
 	return inEveryLang(id, 1, "round", func(l lang) (string, string) {
-		return fill(catalog[l].round, fmt.Sprint(number), name), catalog[l].roundBody
+		return say(l, "sent.round", "n", strconv.Itoa(number), "name", name), say(l, "sent.roundBody")
 	})
 }

@@ -153,3 +153,25 @@ func TestPushPayloadIsAPIsFields(t *testing.T) {
 		t.Fatalf("payload %s, want %s", got, want)
 	}
 }
+
+// The push texts' words are the page's catalogs' (frontend/words): every
+// key they use is in every language, so no push shows a bare key.
+func TestPushKeysAreInEveryCatalog(t *testing.T) {
+	for l := range numLangs {
+		for _, k := range pushKeys {
+			if !cat[l].Has(k) {
+				t.Errorf("%s: no %q", langNames[l], k)
+			}
+		}
+		for _, v := range engine.RuleSets() {
+			if !cat[l].Has("variant." + v.Name) {
+				t.Errorf("%s: no title for %s", langNames[l], v.Name)
+			}
+		}
+		for _, r := range Reactions {
+			if !cat[l].Has("chat.r." + r) {
+				t.Errorf("%s: no reaction %s", langNames[l], r)
+			}
+		}
+	}
+}

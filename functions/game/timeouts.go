@@ -208,7 +208,7 @@ func (h *Service) remind(ctx context.Context, host, id string, g *Loaded) (bool,
 		v := m.View(s)
 		left := g.State.DeadlineOf(s).Sub(now).Round(time.Minute)
 		msgs[s] = inEveryLang(id, g.Item.Version, "reminder", func(l lang) (string, string) {
-			return catalog[l].yourTurn + fill(catalog[l].left, inWords(left, l)), fill(catalog[l].yourMoveIn, TableName(v, s, l))
+			return say(l, "sent.reminder", "left", inWords(left, l)), say(l, "sent.yourMoveIn", "table", TableName(v, s, l))
 		})
 	}
 	h.Send(ctx, host, id, g.Item.Version, g.State, msgs)

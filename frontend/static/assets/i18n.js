@@ -1,5 +1,5 @@
 // i18n.js: the pages' words in Italian and English. The catalogs are data,
-// one file per language (frontend/static/i18n/it.json and en.json: key ->
+// one file per language (frontend/words/it.json and en.json: key ->
 // text, with {name} placeholders; a text that depends on a number is an
 // object of Intl.PluralRules categories); the build gives each page the
 // part it uses (dist/<page>.<lang>.json, build.mjs). The language is the
