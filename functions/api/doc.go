@@ -1,5 +1,7 @@
 // Package api is Tessera's HTTP API (shared/API.md) as one net/http Handler
-// over a store.Store and the rules engine. Every deployment serves it: the
+// over the services (the game service and the community, built over the
+// store it is given; it reads nothing from the store itself and imports
+// no store package). Every deployment serves it: the
 // Lambda functions through the API Gateway adapter, the local server
 // directly.
 //

@@ -7,7 +7,6 @@ import (
 
 	"tessera/engine"
 	"tessera/functions/game"
-	"tessera/functions/store"
 )
 
 // Error codes of API.md, plus "internal" for the 500 nobody should see.
@@ -63,13 +62,13 @@ func classify(err error) (status int, code string, public bool) {
 		return 413, codeTooLarge, true
 	case errors.Is(err, errBadRequest), errors.Is(err, engine.ErrBadInput):
 		return 400, codeBadRequest, true
-	case errors.Is(err, errNotFound), errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, errNotFound), errors.Is(err, game.ErrNotFound):
 		return 404, codeNotFound, false
 	case errors.Is(err, errUnauthorized):
 		return 401, codeUnauthorized, false
 	case errors.Is(err, errNotFinished):
 		return 409, codeNotFinished, true
-	case errors.Is(err, errStale), errors.Is(err, store.ErrConflict):
+	case errors.Is(err, errStale), errors.Is(err, game.ErrConflict):
 		return 409, codeStaleVersion, false
 	case errors.Is(err, engine.ErrSeatTaken):
 		return 409, codeSeatTaken, true
@@ -83,14 +82,14 @@ func classify(err error) (status int, code string, public bool) {
 		return 409, codeLimitReached, true
 	case errors.Is(err, game.ErrNotEligible):
 		return 409, codeNotEligible, true
-	case errors.Is(err, store.ErrUnavailable):
+	case errors.Is(err, game.ErrUnavailable):
 		return 503, codeUnavailable, false
 	}
 	// Anything else (a corrupt stored state, a failing random source, an
 	// unexpected store error) is ours to fix, but a store error we do not
 	// know is treated as the store being unavailable: the request may be
 	// retried and nothing was applied.
-	if errors.Is(err, engine.ErrCorrupt) || errors.Is(err, store.ErrCorrupt) || errors.Is(err, game.ErrInternal) {
+	if errors.Is(err, engine.ErrCorrupt) || errors.Is(err, game.ErrCorruptStore) || errors.Is(err, game.ErrInternal) {
 		return 500, codeInternal, false
 	}
 	return 503, codeUnavailable, false

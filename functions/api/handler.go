@@ -17,12 +17,11 @@ import (
 	"tessera/engine/bot"
 	"tessera/functions/community"
 	"tessera/functions/game"
-	"tessera/functions/store"
 )
 
 // Config is what the handler is built from.
 type Config struct {
-	Store  store.Store           // required
+	Store  game.Store            // required: the services are built over it
 	Logger *slog.Logger          // nil: discard
 	Now    func() time.Time      // nil: time.Now
 	Rand   io.Reader             // nil: crypto/rand.Reader (game ids, tokens, seeds); must be safe for concurrent use

@@ -3,6 +3,7 @@ package layers
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,6 +147,25 @@ func TestTheRulesKnowNoHTTP(t *testing.T) {
 			if p == "net/http" || strings.HasPrefix(p, "net/http/") {
 				t.Errorf("%s depends on %s", pkg, p)
 			}
+		}
+	}
+}
+
+// TestTheAPIGoesThroughTheServices: package api imports no store package
+// (it builds the services over the store it is given, and reads and
+// writes only through them) and the engine only for its values.
+func TestTheAPIGoesThroughTheServices(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{join .Imports \" \"}}", "tessera/functions/api").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := strings.Fields(string(out))
+	if !slices.Contains(imports, "tessera/functions/game") {
+		t.Fatalf("go list listed %q: api does not import the game service, the check below proves nothing", out)
+	}
+	for _, p := range imports {
+		if p == "tessera/functions/store" || strings.HasPrefix(p, "tessera/functions/store/") {
+			t.Errorf("package api imports %s", p)
 		}
 	}
 }
