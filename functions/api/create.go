@@ -40,4 +40,4 @@ func (c *call) writeSeat(a game.Answer) {
 }
 
 // answerOf is the view of a service's answer.
-func answerOf(a game.Answer) *viewAnswer { return answer(a.Match, a.Seat, a.Meta) }
+func answerOf(a game.Answer) *viewAnswer { return &viewAnswer{v: a.View, meta: a.Meta} }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"slices"
 	"time"
 
 	"tessera/engine"
@@ -82,9 +81,9 @@ func (h *Handler) me(c *call) {
 
 // meGameOf is one game of /api/me as JSON.
 func meGameOf(mg game.MyGame) meGame {
-	st, m, seat := mg.State, mg.Match, mg.Seat
-	g := meGame{ID: mg.ID, Seat: seat, Variant: m.Options().Variant, Status: m.Status(),
-		YourTurn: slices.Contains(m.ToAct(), seat), Scores: m.Scores(),
+	st, v, seat := mg.State, mg.View, mg.Seat
+	g := meGame{ID: mg.ID, Seat: seat, Variant: v.Variant, Status: v.Status,
+		YourTurn: mg.YourTurn, Scores: v.Scores,
 		UpdatedAt: mg.UpdatedAt.UTC().Format(time.RFC3339)}
 	if st.League != "" {
 		l := st.League
@@ -98,22 +97,18 @@ func meGameOf(mg game.MyGame) meGame {
 		ds := d.Format(time.RFC3339)
 		g.Deadline = &ds
 	}
-	g.Paused = g.Status == engine.StatusPlaying && !st.Open && m.AllAway()
+	g.Paused = g.Status == engine.StatusPlaying && !st.Open && mg.AllAway
 	if st.Previous != "" {
 		prev := st.Previous
 		g.Previous = &prev
 	}
-	for s := range m.Options().Players {
-		g.Away = append(g.Away, m.Seat(s).Away)
-		if ts := m.Seat(s); ts.Taken {
-			g.Names = append(g.Names, &ts.Name)
-		} else {
-			g.Names = append(g.Names, nil)
-		}
+	for s, vs := range v.Seats {
+		g.Away = append(g.Away, vs.Away)
+		g.Names = append(g.Names, vs.Name)
 		var until *string
-		if v := st.Seats[s].Vacation; v != 0 && g.Status != engine.StatusFinished {
-			u := time.Unix(v, 0).UTC().Format(time.RFC3339)
-			until = &u
+		if u := st.Seats[s].Vacation; u != 0 && g.Status != engine.StatusFinished {
+			us := time.Unix(u, 0).UTC().Format(time.RFC3339)
+			until = &us
 		}
 		g.Vacations = append(g.Vacations, until)
 	}

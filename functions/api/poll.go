@@ -24,13 +24,13 @@ func (h *Handler) poll(c *call) {
 		c.w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	m, err := g.Replay()
+	v, err := g.View(seat)
 	if err != nil {
 		c.w.Header().Del("ETag")
 		c.fail(err)
 		return
 	}
-	c.writeJSON(http.StatusOK, answer(m, seat, g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)))
+	c.writeJSON(http.StatusOK, &viewAnswer{v: v, meta: g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)})
 }
 
 // heldVersion is the highest game version the If-None-Match tags name (the

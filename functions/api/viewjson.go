@@ -50,11 +50,6 @@ func (a *viewAnswer) at(seq int) time.Time {
 	return time.Time{}
 }
 
-// answer is seat's view of m with the service's meta, as answered.
-func answer(m *engine.Match, seat int, meta game.Meta) *viewAnswer {
-	return &viewAnswer{v: m.View(seat), meta: meta}
-}
-
 // appendID writes a game id, or null for none.
 func appendID(b []byte, id string) []byte {
 	if id == "" {

@@ -329,3 +329,8 @@ func idPtr(id string) *string {
 	}
 	return &id
 }
+
+// answer is the view of match m for seat, as the handler answers it.
+func answer(m *engine.Match, seat int, meta game.Meta) *viewAnswer {
+	return &viewAnswer{v: m.View(seat), meta: meta}
+}

@@ -195,7 +195,7 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if a.Match.Status() == engine.StatusFinished {
+				if a.View.Status == engine.StatusFinished {
 					return a.Meta.ID, []string{ana}
 				}
 			}
@@ -215,7 +215,7 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if b.Match.Status() == engine.StatusFinished {
+				if b.View.Status == engine.StatusFinished {
 					return a.Meta.ID, []string{ana, bea}
 				}
 			}

@@ -13,12 +13,15 @@ import (
 // MaxMyGames is the most games /api/me lists (API.md).
 const MaxMyGames = 100
 
-// MyGame is one game of a key's list (GET /api/me): the game as stored,
-// its match and the key's seat.
+// MyGame is one game of a key's list (GET /api/me): the key's seat, its
+// view, whether it must act now and whether every person at the table is
+// away (the game waits), and the game as stored.
 type MyGame struct {
 	ID        string
 	Seat      int
-	Match     *engine.Match
+	View      *engine.View
+	YourTurn  bool
+	AllAway   bool
 	State     *Stored
 	UpdatedAt time.Time
 }
@@ -67,7 +70,8 @@ func (h *Service) MyGames(ctx context.Context, hash []byte) (*MyGames, error) {
 			h.log.Warn("my games: a stored game does not replay", "gameId", id, "cause", LogCause(err))
 			continue
 		}
-		out.Games = append(out.Games, MyGame{ID: id, Seat: seat, Match: m, State: st, UpdatedAt: item.UpdatedAt})
+		out.Games = append(out.Games, MyGame{ID: id, Seat: seat, View: m.View(seat), YourTurn: slices.Contains(m.ToAct(), seat),
+			AllAway: m.AllAway(), State: st, UpdatedAt: item.UpdatedAt})
 	}
 	slices.SortStableFunc(out.Games, func(a, b MyGame) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
 	if len(out.Games) > MaxMyGames {

@@ -41,9 +41,10 @@ type Op struct {
 	Think *Thinking
 }
 
-// Answer is a game as a call leaves it, for one seat.
+// Answer is a game as a call leaves it, for one seat: its view (the
+// service never hands out the match itself).
 type Answer struct {
-	Match   *engine.Match
+	View    *engine.View
 	Seat    int
 	Meta    Meta   // Meta.ID and Meta.Version name the game and its version
 	Token   string // the seat's token (create, seat, rematch)
@@ -51,7 +52,7 @@ type Answer struct {
 }
 
 func answerOf(id string, m *engine.Match, seat int, st *Stored, item store.Item, token string, created bool) Answer {
-	return Answer{Match: m, Seat: seat, Meta: st.Meta(id, item.Version, item.UpdatedAt), Token: token, Created: created}
+	return Answer{View: m.View(seat), Seat: seat, Meta: st.Meta(id, item.Version, item.UpdatedAt), Token: token, Created: created}
 }
 
 // BotSeat is a computer player asked for at create.
@@ -185,7 +186,7 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 		return Answer{}, err
 	}
 	h.after(ctx, op, c)
-	return Answer{Match: m, Seat: 0, Meta: st.Meta(c.ID, 1, c.Saved.UpdatedAt), Token: token, Created: true}, nil
+	return Answer{View: m.View(0), Seat: 0, Meta: st.Meta(c.ID, 1, c.Saved.UpdatedAt), Token: token, Created: true}, nil
 }
 
 // TakeSeat takes the named seat of game id, or the lowest free one.

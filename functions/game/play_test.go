@@ -45,10 +45,14 @@ func TestServiceCalls(t *testing.T) {
 		t.Fatalf("a rematch of a match played: %v, want ErrNotFinished", err)
 	}
 	seat, token := 0, created.Token
-	if bea.Match.ToAct()[0] == 1 {
+	_, m, err := svc.loadMatch(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ToAct()[0] == 1 {
 		seat, token = 1, bea.Token
 	}
-	legal := bea.Match.AppendLegal(seat, nil)
+	legal := m.AppendLegal(seat, nil)
 	if len(legal) == 0 {
 		t.Fatal("no legal move for the seat to play")
 	}

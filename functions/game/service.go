@@ -205,6 +205,16 @@ func (g *Loaded) Replay() (*engine.Match, error) {
 	return m, nil
 }
 
+// View replays the stored match and answers seat's view of it (a
+// spectator's for engine.Spectator).
+func (g *Loaded) View(seat int) (*engine.View, error) {
+	m, err := g.Replay()
+	if err != nil {
+		return nil, err
+	}
+	return m.View(seat), nil
+}
+
 // SaveContext is the context of a conditional write: it keeps the
 // request's values and its deadline from the store's own bounds, but not
 // its cancellation, so a client that hangs up never cancels a write half
