@@ -29,7 +29,7 @@ type vacation struct {
 	Until      *string `json:"until"`
 }
 
-func private(p *game.Private) *privateProfile {
+func private(p *community.Private) *privateProfile {
 	if p == nil {
 		return nil
 	}
@@ -106,7 +106,7 @@ func (h *Handler) putProfile(c *call, body []byte) {
 	if !ok {
 		return
 	}
-	p, err := h.svc.SetName(c.r.Context(), hash, name)
+	p, err := h.com.SetName(c.r.Context(), hash, name)
 	if err != nil {
 		c.fail(err)
 		return
@@ -136,15 +136,15 @@ func (h *Handler) vacation(c *call, body []byte) {
 	if !ok {
 		return
 	}
-	var p *game.Private
+	var p *community.Private
 	var err error
 	if c.r.Method == http.MethodPost {
 		var days int
 		if days, err = decodeVacation(body); err == nil {
-			p, err = h.svc.TakeVacation(c.r.Context(), hash, days)
+			p, err = h.com.TakeVacation(c.r.Context(), hash, days)
 		}
 	} else {
-		p, err = h.svc.EndVacation(c.r.Context(), hash)
+		p, err = h.com.EndVacation(c.r.Context(), hash)
 	}
 	if err == nil && p == nil {
 		err = fmt.Errorf("%w: take a seat or set your name first", game.ErrNotEligible)
@@ -158,7 +158,7 @@ func (h *Handler) vacation(c *call, body []byte) {
 
 // player is GET /api/players/{id}.
 func (h *Handler) player(c *call, id string) {
-	p, _, err := h.svc.LoadProfile(c.r.Context(), id)
+	p, _, err := h.com.LoadProfile(c.r.Context(), id)
 	if err != nil {
 		c.fail(err)
 		return
@@ -186,7 +186,7 @@ func (h *Handler) player(c *call, id string) {
 			hist = []int{}
 		}
 		out.Ratings[pool] = poolRating{Rating: ratingShown(ps), Mu: ps.Mu, Sigma: ps.Sigma, Games: ps.Games,
-			Wins: ps.Wins, Provisional: ps.Games < game.Provisional, History: hist}
+			Wins: ps.Wins, Provisional: ps.Games < community.Provisional, History: hist}
 	}
 	for _, r := range p.Recent {
 		out.Recent = append(out.Recent, recentMatch{Game: r.Game, Pool: r.Pool, Rank: r.Rank, Before: r.Before,
@@ -195,7 +195,7 @@ func (h *Handler) player(c *call, id string) {
 	c.writeJSON(http.StatusOK, out)
 }
 
-func ratingShown(ps *game.PoolStats) int { return game.Shown(ps.Rating()) }
+func ratingShown(ps *community.PoolStats) int { return community.Shown(ps.Rating()) }
 
 // lobby is GET /api/lobby[?variant=&rated=].
 func (h *Handler) lobby(c *call) {
@@ -219,7 +219,7 @@ func (h *Handler) lobby(c *call) {
 			return
 		}
 	}
-	games, err := h.svc.Lobby(c.r.Context(), variant, rated)
+	games, err := h.com.Lobby(c.r.Context(), variant, rated)
 	if err != nil {
 		c.fail(err)
 		return
@@ -237,14 +237,14 @@ func (h *Handler) lobby(c *call) {
 
 // leaderboard is GET /api/leaderboard/{pool}.
 func (h *Handler) leaderboard(c *call, pool string) {
-	rows, err := h.svc.Leaderboard(c.r.Context(), pool)
+	rows, err := h.com.Leaderboard(c.r.Context(), pool)
 	if err != nil {
 		c.fail(err)
 		return
 	}
 	c.writeJSON(http.StatusOK, struct {
-		Pool    string          `json:"pool"`
-		Players []game.BoardRow `json:"players"`
+		Pool    string               `json:"pool"`
+		Players []community.BoardRow `json:"players"`
 	}{pool, rows})
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/functions/community"
 	"tessera/functions/game"
 	"tessera/functions/store"
 )
@@ -311,7 +312,7 @@ func testOpenTablesAndTheLobby(t *testing.T, st store.Store) {
 	}
 	// Seven days later the games still waiting leave the room; they stay
 	// playable by link.
-	advance(game.RoomStay + time.Minute)
+	advance(community.RoomStay + time.Minute)
 	if l := read(""); len(l.Games) != 0 {
 		t.Errorf("after 7 days: %s", mustJSON(l))
 	}
@@ -511,7 +512,7 @@ func testConcurrentEndingsCountOnce(t *testing.T, st store.Store) {
 	pa, pb := s.profile(s.playerOf(ana)), s.profile(s.playerOf(bea))
 	ra, rb := pa.Ratings["fiveup-duel"], pb.Ratings["fiveup-duel"]
 	if pa.Finished != 3+n || pb.Finished != 3+n || ra.Games != n || rb.Games != n || ra.Wins != wins || rb.Wins != n-wins ||
-		len(pa.Recent) != game.MaxRecent || len(pb.Recent) != game.MaxRecent {
+		len(pa.Recent) != community.MaxRecent || len(pb.Recent) != community.MaxRecent {
 		t.Errorf("after %d endings (Ana won %d): Ana %d finished, %+v; Bea %d finished, %+v", n, wins, pa.Finished, ra, pb.Finished, rb)
 	}
 	seen := map[string]bool{}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/community"
 	"tessera/functions/game"
 )
 
@@ -67,15 +68,19 @@ func (h *Handler) me(c *call) {
 	for _, mg := range mine.Games {
 		games = append(games, meGameOf(mg))
 	}
-	player := mine.Player
-	leagues := []game.LeagueRef{}
+	player, err := h.com.PrivateOfRecord(c.r.Context(), mine.Player, mine.Vac)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	leagues := []community.LeagueRef{}
 	if player != nil && player.Leagues != nil {
 		leagues = player.Leagues
 	}
 	c.writeJSON(http.StatusOK, struct {
-		Games   []meGame         `json:"games"`
-		Player  *privateProfile  `json:"player"`
-		Leagues []game.LeagueRef `json:"leagues"`
+		Games   []meGame              `json:"games"`
+		Player  *privateProfile       `json:"player"`
+		Leagues []community.LeagueRef `json:"leagues"`
 	}{games, private(player), leagues})
 }
 

@@ -45,7 +45,7 @@ type League struct {
 	Members []LeagueMember                    `json:"members"`
 	Seasons map[string]map[string]*LeagueLine `json:"seasons,omitempty"` // season -> player -> line
 	Games   []LeagueGame                      `json:"games,omitempty"`   // oldest first
-	Settled []string                          `json:"settled,omitempty"` // the last game.MaxSettled games counted
+	Settled []string                          `json:"settled,omitempty"` // the last MaxSettled games counted
 	Crowned []string                          `json:"crowned,omitempty"` // seasons whose champion has the trophy
 }
 
@@ -168,7 +168,7 @@ func (h *Service) newInvite() (string, []byte, error) {
 // CreateLeague is POST /api/leagues: the creator is its first member and
 // its admin. It returns the league and its invite.
 func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant string) (*League, string, error) {
-	p, err := h.g.ProfileOfKey(ctx, hash)
+	p, err := h.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, "", err
 	}
@@ -187,13 +187,13 @@ func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant s
 	// a crash after it leaves a league id that names nothing, which every
 	// read skips.
 	admitted := false
-	_, _, err = h.g.UpdateProfile(ctx, p.ID, p.Name, func(p *game.Profile) bool {
+	_, _, err = h.UpdateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
 		admitted = p.LeaguesMade < MaxLeaguesCreated
 		if !admitted {
 			return false
 		}
 		p.LeaguesMade++
-		p.Leagues = append(p.Leagues, game.LeagueRef{ID: id, Name: name})
+		p.Leagues = append(p.Leagues, LeagueRef{ID: id, Name: name})
 		return true
 	})
 	if err != nil {
@@ -223,7 +223,7 @@ func (h *Service) JoinLeague(ctx context.Context, hash []byte, id, invite string
 	if !bytes.Equal(game.HashToken(invite), l.Invite) {
 		return nil, false, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
 	}
-	p, err := h.g.ProfileOfKey(ctx, hash)
+	p, err := h.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, false, err
 	}
@@ -247,11 +247,11 @@ func (h *Service) JoinLeague(ctx context.Context, hash []byte, id, invite string
 	if err != nil || !created {
 		return l, created, err
 	}
-	_, _, err = h.g.UpdateProfile(ctx, p.ID, p.Name, func(p *game.Profile) bool {
-		if slices.ContainsFunc(p.Leagues, func(r game.LeagueRef) bool { return r.ID == id }) {
+	_, _, err = h.UpdateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
+		if slices.ContainsFunc(p.Leagues, func(r LeagueRef) bool { return r.ID == id }) {
 			return false
 		}
-		p.Leagues = append(p.Leagues, game.LeagueRef{ID: id, Name: l.Name})
+		p.Leagues = append(p.Leagues, LeagueRef{ID: id, Name: l.Name})
 		return true
 	})
 	return l, created, err
@@ -259,12 +259,12 @@ func (h *Service) JoinLeague(ctx context.Context, hash []byte, id, invite string
 
 // adminLeague loads league id for its admin: store.ErrNotFound for anyone
 // else (API.md: "Admin only (else 404)").
-func (h *Service) adminLeague(ctx context.Context, hash []byte, id string) (*League, *game.Profile, error) {
+func (h *Service) adminLeague(ctx context.Context, hash []byte, id string) (*League, *Profile, error) {
 	l, _, err := h.LoadLeague(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := h.g.MyProfile(ctx, hash)
+	p, err := h.MyProfile(ctx, hash)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -314,9 +314,9 @@ func (h *Service) RemoveMember(ctx context.Context, hash []byte, id, pid string)
 	}); err != nil {
 		return err
 	}
-	_, _, err = h.g.UpdateProfile(ctx, pid, "", func(p *game.Profile) bool {
+	_, _, err = h.UpdateProfile(ctx, pid, "", func(p *Profile) bool {
 		n := len(p.Leagues)
-		p.Leagues = slices.DeleteFunc(p.Leagues, func(r game.LeagueRef) bool { return r.ID == id })
+		p.Leagues = slices.DeleteFunc(p.Leagues, func(r LeagueRef) bool { return r.ID == id })
 		return len(p.Leagues) != n
 	})
 	return err
@@ -372,7 +372,7 @@ func (h *Service) ViewLeague(ctx context.Context, hash []byte, id, season string
 	if err != nil {
 		return nil, err
 	}
-	p, err := h.g.MyProfile(ctx, hash)
+	p, err := h.MyProfile(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -486,7 +486,7 @@ func SortTable(rows []LeagueTableRow) {
 func (h *Service) profileNames(ctx context.Context, ids map[string]bool) (map[string]string, error) {
 	var all []string
 	for id := range ids {
-		all = append(all, game.ProfileItemID(id))
+		all = append(all, ProfileItemID(id))
 	}
 	out := map[string]string{}
 	for len(all) > 0 {
@@ -496,7 +496,7 @@ func (h *Service) profileNames(ctx context.Context, ids map[string]bool) (map[st
 			return nil, err
 		}
 		for _, it := range items {
-			if p, err := game.DecodeProfile(it.State); err == nil {
+			if p, err := DecodeProfile(it.State); err == nil {
 				out[p.ID] = p.Name
 			}
 		}
@@ -513,7 +513,7 @@ func (h *Service) leagueOfGame(ctx context.Context, hash []byte, id string, o en
 	if err != nil {
 		return nil, err
 	}
-	p, err := h.g.MyProfile(ctx, hash)
+	p, err := h.MyProfile(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -533,7 +533,7 @@ func (h *Service) leagueMember(ctx context.Context, hash []byte, id string) erro
 	if err != nil {
 		return err
 	}
-	p, err := h.g.MyProfile(ctx, hash)
+	p, err := h.MyProfile(ctx, hash)
 	if err != nil {
 		return err
 	}
@@ -612,7 +612,7 @@ func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *game.Sto
 				l.Games[i].Season = season
 			}
 		}
-		l.Settled = game.AppendCapped(l.Settled, gid, game.MaxSettled)
+		l.Settled = game.AppendCapped(l.Settled, gid, MaxSettled)
 		return nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
@@ -652,7 +652,7 @@ func (h *Service) SweepLeague(ctx context.Context, id string) error {
 			rows = append(rows, LeagueTableRow{Player: pid, LeagueLine: *line})
 		}
 		SortTable(rows)
-		if err := h.g.GiveTrophy(ctx, rows[0].Player, "league-champion", ""); err != nil {
+		if err := h.GiveTrophy(ctx, rows[0].Player, "league-champion", ""); err != nil {
 			return err
 		}
 	}

@@ -132,7 +132,7 @@ func (w *pathWorld) settledOnce(svc *world, id string, keys ...string) {
 			w.t.Fatalf("%s (check %d): settle %d, want %d (done)", id, round, g.State.Settle, game.SettleDone)
 		}
 		for _, k := range keys {
-			p, err := svc.MyProfile(ctx, game.HashToken(k))
+			p, err := svc.com.MyProfile(ctx, game.HashToken(k))
 			if err != nil || p == nil {
 				w.t.Fatalf("profile of %s: %v, %v", k, p, err)
 			}
@@ -257,7 +257,7 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 			svc := w.service(nil)
 			id, tokens := seatTwo(t, svc, false, 0, 25)
 			for _, k := range tokens {
-				if _, err := svc.TakeVacation(t.Context(), game.HashToken(k), 1); err != nil {
+				if _, err := svc.com.TakeVacation(t.Context(), game.HashToken(k), 1); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -269,7 +269,7 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 			ctx := t.Context()
 			keys := []string{pathKey("ana"), pathKey("bea")}
 			for i, k := range keys {
-				if _, err := svc.SetName(ctx, game.HashToken(k), []string{"Ana", "Bea"}[i]); err != nil {
+				if _, err := svc.com.SetName(ctx, game.HashToken(k), []string{"Ana", "Bea"}[i]); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -3,6 +3,7 @@ package community
 import (
 	"context"
 	"strings"
+	"time"
 
 	"tessera/engine"
 	"tessera/functions/game"
@@ -28,22 +29,66 @@ func New(svc *game.Service) *Service {
 
 var _ game.Community = (*Service)(nil)
 
-// AdmitGame checks a create in a league (game.Community).
-func (h *Service) AdmitGame(ctx context.Context, hash []byte, league string, o engine.Options) error {
-	if league == "" {
+// AdmitGame checks a create against the room's rules and its league's
+// (game.Community).
+func (h *Service) AdmitGame(ctx context.Context, hash []byte, req game.CreateRequest) error {
+	if req.League != "" {
+		if _, err := h.leagueOfGame(ctx, hash, req.League, req.Options); err != nil {
+			return err
+		}
+	}
+	if hash == nil {
 		return nil
 	}
-	_, err := h.leagueOfGame(ctx, hash, league, o)
-	return err
+	return h.admitCreator(ctx, hash, req)
 }
 
-// AdmitSeat refuses a league game's seat to a key that is not a member
-// (game.Community).
+// AdmitSeat refuses a league game's seat to a key that is not a member,
+// and a rated game's to one not eligible (game.Community).
 func (h *Service) AdmitSeat(ctx context.Context, hash []byte, st *game.Stored) error {
-	if st.League == "" {
-		return nil
+	if st.League != "" {
+		if err := h.leagueMember(ctx, hash, st.League); err != nil {
+			return err
+		}
 	}
-	return h.leagueMember(ctx, hash, st.League)
+	if st.Rated {
+		return h.eligible(ctx, hash)
+	}
+	return nil
+}
+
+// Seated gives the seat its profile's player id and what the room shows
+// of it (game.Community).
+func (h *Service) Seated(ctx context.Context, st *game.Stored, m *engine.Match, seat int, hash []byte, name string) error {
+	return h.seatProfile(ctx, st, m, seat, hash, name)
+}
+
+// Rematching rates a rematch's seats (game.Community).
+func (h *Service) Rematching(ctx context.Context, st *game.Stored, m *engine.Match) error {
+	return h.rateSeats(ctx, st, m)
+}
+
+// Entry is a game's lobby entry while it waits in the room
+// (game.Community): none for a game that is not open, without replaying
+// one.
+func (h *Service) Entry(id string, st *game.Stored) (store.Entry, error) {
+	if !st.Open {
+		return store.Entry{}, nil
+	}
+	m, err := engine.Decode(st.Match)
+	if err != nil {
+		return store.Entry{}, err
+	}
+	return roomEntry(id, st, m)
+}
+
+// Since is when the key's profile was made (game.Community).
+func (h *Service) Since(ctx context.Context, hash []byte) (time.Time, bool, error) {
+	p, err := h.MyProfile(ctx, hash)
+	if err != nil || p == nil {
+		return time.Time{}, false, err
+	}
+	return p.Since, true, nil
 }
 
 // Listing lists a league's new game in the league first (game.Community).
@@ -54,18 +99,11 @@ func (h *Service) Listing(ctx context.Context, id string, st *game.Stored) error
 	return h.addLeagueGame(ctx, st.League, id)
 }
 
-// Ended counts a match's end in its league's table and its tournament's
-// round, once each (game.Community).
+// Ended counts a match's end in its players' profiles and leaderboards,
+// its league's table and its tournament's round, once each
+// (game.Community; ending.go).
 func (h *Service) Ended(ctx context.Context, host, id string, st *game.Stored, m *engine.Match) error {
-	if st.League != "" {
-		if err := h.countLeagueMatch(ctx, id, st, m); err != nil {
-			return err
-		}
-	}
-	if st.Tournament != "" {
-		return h.tournamentGameEnded(ctx, host, id, st, m)
-	}
-	return nil
+	return h.applyEnd(ctx, host, id, st, m)
 }
 
 // Due is the sweep's work on a tournament (its rounds' games and

@@ -229,14 +229,14 @@ func (t *Tournament) due(now time.Time) time.Time {
 
 // TournamentCard is a listed tournament in the lobby.
 type TournamentCard struct {
-	ID      string            `json:"id"`
-	Name    string            `json:"name"`
-	Format  string            `json:"format"`
-	Variant string            `json:"variant"`
-	Options game.LobbyOptions `json:"options"`
-	Entries int               `json:"entries"`
-	Size    int               `json:"size"`
-	Rated   bool              `json:"rated"` // an addition to API.md's entry
+	ID      string       `json:"id"`
+	Name    string       `json:"name"`
+	Format  string       `json:"format"`
+	Variant string       `json:"variant"`
+	Options LobbyOptions `json:"options"`
+	Entries int          `json:"entries"`
+	Size    int          `json:"size"`
+	Rated   bool         `json:"rated"` // an addition to API.md's entry
 }
 
 // entry is the tournament's place in the lobby: while listed and taking
@@ -246,11 +246,11 @@ func (t *Tournament) entry() (store.Entry, error) {
 		return store.Entry{}, nil
 	}
 	card, err := json.Marshal(TournamentCard{ID: t.ID, Name: t.Name, Format: t.Format, Variant: t.Variant,
-		Options: game.OptionsOf(t.Options(), t.MoveTime), Entries: len(t.Entrants), Size: t.Size, Rated: t.Rated})
+		Options: OptionsOf(t.Options(), t.MoveTime), Entries: len(t.Entrants), Size: t.Size, Rated: t.Rated})
 	if err != nil {
 		return store.Entry{}, err
 	}
-	return store.Entry{List: tourList, Rank: time.Unix(0, t.CreatedAt).UTC().Format(game.RoomRankTime) + t.ID, Card: card}, nil
+	return store.Entry{List: tourList, Rank: time.Unix(0, t.CreatedAt).UTC().Format(roomRankTime) + t.ID, Card: card}, nil
 }
 
 func encodeTournament(t *Tournament) ([]byte, error) { return game.EncodeJSONItem(tournamentFormat, t) }
@@ -313,7 +313,7 @@ func (h *Service) CreateTournament(ctx context.Context, hash []byte, req Tournam
 	if err := req.Check(); err != nil {
 		return nil, "", err
 	}
-	p, err := h.g.ProfileOfKey(ctx, hash)
+	p, err := h.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, "", err
 	}
@@ -349,7 +349,7 @@ func (h *Service) CreateTournament(ctx context.Context, hash []byte, req Tournam
 		Invite: inviteHash, Status: TourEntries, CreatedAt: h.g.Now().UnixNano(), Entrants: []Entrant{}}
 	// The creator's profile first (the tournaments it runs): a crash
 	// after it leaves an id that names nothing, which the count skips.
-	if _, _, err := h.g.UpdateProfile(ctx, p.ID, p.Name, func(p *game.Profile) bool {
+	if _, _, err := h.UpdateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
 		p.Tournaments = game.AppendCapped(p.Tournaments, id, 50)
 		return true
 	}); err != nil {
@@ -386,7 +386,7 @@ func (h *Service) CheckInvite(ctx context.Context, id, invite string) error {
 // Enter is POST /api/tournaments/{id}/entries (after CheckInvite):
 // created reports a new entry (201) rather than one already made (200).
 func (h *Service) Enter(ctx context.Context, hash []byte, id string) (*Tournament, bool, error) {
-	p, err := h.g.ProfileOfKey(ctx, hash)
+	p, err := h.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, false, err
 	}
@@ -401,8 +401,8 @@ func (h *Service) Enter(ctx context.Context, hash []byte, id string) (*Tournamen
 		if len(t.Entrants) >= t.Size {
 			return fmt.Errorf("%w: the tournament is full", game.ErrLimitReached)
 		}
-		if t.Rated && p.Finished < game.MinFinished {
-			return fmt.Errorf("%w: rated tournaments are for players who finished %d matches", game.ErrNotEligible, game.MinFinished)
+		if t.Rated && p.Finished < MinFinished {
+			return fmt.Errorf("%w: rated tournaments are for players who finished %d matches", game.ErrNotEligible, MinFinished)
 		}
 		t.Entrants = append(t.Entrants, Entrant{Player: p.ID, Name: p.Name, Key: hash})
 		created = true
@@ -413,7 +413,7 @@ func (h *Service) Enter(ctx context.Context, hash []byte, id string) (*Tournamen
 
 // Withdraw is DELETE /api/tournaments/{id}/entries: before the start.
 func (h *Service) Withdraw(ctx context.Context, hash []byte, id string) error {
-	p, err := h.g.MyProfile(ctx, hash)
+	p, err := h.MyProfile(ctx, hash)
 	if err != nil {
 		return err
 	}
@@ -440,7 +440,7 @@ func (h *Service) Start(ctx context.Context, host string, hash []byte, id string
 	if err != nil {
 		return nil, err
 	}
-	p, err := h.g.MyProfile(ctx, hash)
+	p, err := h.MyProfile(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -551,18 +551,18 @@ func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament,
 	}
 	st := &game.Stored{Seats: make([]game.SeatAuth, len(tb.Players)), MoveTime: t.MoveTime,
 		Room: game.Room{Rated: t.Rated, CreatedAt: h.g.Now().UnixNano(), Tournament: t.ID}}
-	profiles := map[string]*game.Profile{}
+	profiles := map[string]*Profile{}
 	if t.Rated {
 		var ids []string
 		for _, pid := range tb.Players {
-			ids = append(ids, game.ProfileItemID(pid))
+			ids = append(ids, ProfileItemID(pid))
 		}
 		items, err := h.store.LoadMany(ctx, ids)
 		if err != nil {
 			return err
 		}
 		for _, it := range items {
-			if p, err := game.DecodeProfile(it.State); err == nil {
+			if p, err := DecodeProfile(it.State); err == nil {
 				profiles[p.ID] = p
 			}
 		}
@@ -662,7 +662,7 @@ func (h *Service) crown(ctx context.Context, t *Tournament) error {
 	if t.Status != TourFinished || t.Winner == "" || len(t.Entrants) < 4 {
 		return nil
 	}
-	return h.g.GiveTrophy(ctx, t.Winner, "tournament-winner", "")
+	return h.GiveTrophy(ctx, t.Winner, "tournament-winner", "")
 }
 
 // SweepTournament is the sweep's part: a round whose games are not all
@@ -755,7 +755,7 @@ type TournamentView struct {
 
 // TourOptions are the games' options and the round's time.
 type TourOptions struct {
-	game.LobbyOptions
+	LobbyOptions
 	RoundTime int64 `json:"roundTime"`
 }
 
@@ -785,7 +785,7 @@ type TourTableView struct {
 // View is t as GET /api/tournaments/{id} shows it.
 func (t *Tournament) View() *TournamentView {
 	v := &TournamentView{ID: t.ID, Name: t.Name, Format: t.Format, Status: t.Status, Variant: t.Variant,
-		Options: TourOptions{game.OptionsOf(t.Options(), t.MoveTime), t.RoundTime}, Round: t.Round, Rounds: t.Rounds,
+		Options: TourOptions{OptionsOf(t.Options(), t.MoveTime), t.RoundTime}, Round: t.Round, Rounds: t.Rounds,
 		Size: t.Size, Listed: t.Listed, Rated: t.Rated, Creator: t.Creator, Entries: []TourEntry{}, Pairings: []TourPairingsView{}}
 	names := map[string]string{}
 	for _, e := range t.Entrants {
@@ -817,7 +817,7 @@ func (t *Tournament) View() *TournamentView {
 // of rule set variant ("" any) and rated or not (nil: both), as the
 // lobby's games.
 func (h *Service) ListedTournaments(ctx context.Context, variant string, rated *bool) ([]TournamentCard, error) {
-	l, err := h.store.List(ctx, tourList, "", game.MaxLobby)
+	l, err := h.store.List(ctx, tourList, "", MaxLobby)
 	if err != nil {
 		return nil, err
 	}

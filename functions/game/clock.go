@@ -164,7 +164,7 @@ func (s *Stored) Meta(id string, version int64, t time.Time) Meta {
 		SeriesMatches: s.SeriesMatches, SeriesWins: s.SeriesWins, EventTimes: s.Times,
 		Open: s.Open, Rated: s.Rated, Chat: s.Chat, Seats: make([]SeatMeta, len(s.Seats))}
 	for i, a := range s.Seats {
-		m.Seats[i] = SeatMeta{Player: a.Player, Rating: -1, RatingAfter: -1, Trophies: seatTrophies(a.Trophies)}
+		m.Seats[i] = SeatMeta{Player: a.Player, Rating: -1, RatingAfter: -1, Trophies: SeatTrophies(a.Trophies)}
 		if a.Vacation != 0 {
 			m.Seats[i].Vacation = time.Unix(a.Vacation, 0).UTC()
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"tessera/engine"
 	"tessera/functions/store"
 )
 
@@ -44,7 +43,7 @@ func (h *Service) saveGame(ctx context.Context, id string, st *Stored, prev stor
 	if err := h.keepRecords(ctx, st, prev.UpdatedAt, now); err != nil {
 		return store.Item{}, err
 	}
-	e, err := entryOf(id, st)
+	e, err := h.community.Entry(id, st)
 	if err != nil {
 		return store.Item{}, err
 	}
@@ -64,7 +63,7 @@ func (h *Service) saveGame(ctx context.Context, id string, st *Stored, prev stor
 
 // createGame stores a new game (only commit writes games: change.go).
 func (h *Service) createGame(ctx context.Context, id string, st *Stored, now time.Time) error {
-	e, err := entryOf(id, st)
+	e, err := h.community.Entry(id, st)
 	if err != nil {
 		return err
 	}
@@ -72,19 +71,6 @@ func (h *Service) createGame(ctx context.Context, id string, st *Stored, now tim
 		return h.store.Create(ctx, id, SealStored(id, 1, st), now, st.Due(), gameExpiry(now))
 	}
 	return h.store.CreateListed(ctx, id, SealStored(id, 1, st), now, st.Due(), gameExpiry(now), e)
-}
-
-// entryOf is the room's entry of game id (room.go): none for a game that
-// is not open, without replaying one.
-func entryOf(id string, st *Stored) (store.Entry, error) {
-	if !st.Open {
-		return store.Entry{}, nil
-	}
-	m, err := engine.Decode(st.Match)
-	if err != nil {
-		return store.Entry{}, err
-	}
-	return roomEntry(id, st, m)
 }
 
 // keepRecords refreshes the player records of the game's seats when the

@@ -2,12 +2,10 @@ package game
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
 	"tessera/engine"
-	"tessera/functions/store"
 )
 
 // MaxMyGames is the most games /api/me lists (API.md).
@@ -31,9 +29,11 @@ type MyGames struct {
 	// Games: the games in which the key holds a seat, most recently
 	// updated first, at most MaxMyGames.
 	Games []MyGame
-	// Player is the key's own profile with its vacation; nil before it
-	// has one.
-	Player *Private
+	// Player is the key's public player id ("" before it has one) and
+	// Vac its vacation, as its record holds them (the community answers
+	// its private profile from them).
+	Player string
+	Vac    Vacation
 }
 
 // MyGames reads the list of the key whose hash is hash: one Load of its
@@ -77,14 +77,6 @@ func (h *Service) MyGames(ctx context.Context, hash []byte) (*MyGames, error) {
 	if len(out.Games) > MaxMyGames {
 		out.Games = out.Games[:MaxMyGames]
 	}
-	if rec.Player != "" {
-		p, _, err := h.LoadProfile(ctx, rec.Player)
-		switch {
-		case err == nil:
-			out.Player = h.PrivateOf(p, rec.Vac)
-		case !errors.Is(err, store.ErrNotFound): // none yet: a crash between the record and the profile
-			return nil, err
-		}
-	}
+	out.Player, out.Vac = rec.Player, rec.Vac
 	return out, nil
 }

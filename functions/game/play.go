@@ -145,15 +145,12 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	st := NewStored(m, hash)
 	st.MoveTime = req.MoveTime
 	st.Open, st.Rated, st.CreatedAt = req.Open, req.Rated, now.UnixNano()
-	if err := h.community.AdmitGame(ctx, hash, req.League, req.Options); err != nil {
+	if err := h.community.AdmitGame(ctx, hash0(req.Key), req); err != nil {
 		return Answer{}, err
 	}
 	st.League = req.League
 	if req.Key != "" {
-		if err := h.admitCreator(ctx, hash, req); err != nil {
-			return Answer{}, err
-		}
-		if err := h.seatProfile(ctx, st, m, 0, hash, req.Name); err != nil {
+		if err := h.community.Seated(ctx, st, m, 0, hash, req.Name); err != nil {
 			return Answer{}, err
 		}
 		if err := h.SeatVacations(ctx, st); err != nil { // before the clocks: a vacation stops one
@@ -227,11 +224,6 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 			if err := h.community.AdmitSeat(ctx, hash0(req.Key), g.State); err != nil {
 				return err
 			}
-			if g.State.Rated {
-				if err := h.eligible(ctx, hash); err != nil {
-					return err
-				}
-			}
 		}
 		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name}); err != nil {
 			return err
@@ -239,7 +231,7 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 		g.State.Seats[seat].TokenHash = hash
 		c.Cause = hash
 		if req.Key != "" {
-			if err := h.seatProfile(ctx, g.State, m, seat, hash, req.Name); err != nil {
+			if err := h.community.Seated(ctx, g.State, m, seat, hash, req.Name); err != nil {
 				return err
 			}
 			if err := h.SeatVacations(ctx, g.State); err != nil {
@@ -449,7 +441,7 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 		st.Seats[s].Player = g.State.Seats[s].Player
 		st.Seats[s].Rating, st.Seats[s].Reliability, st.Seats[s].RatingAfter = -1, -1, -1
 	}
-	if err := h.rateSeats(ctx, st, m); err != nil {
+	if err := h.community.Rematching(ctx, st, m); err != nil {
 		return false, err
 	}
 	if err := h.SeatVacations(ctx, st); err != nil {

@@ -48,8 +48,8 @@ var (
 	// 8 in a row); with the back-off, at most about 2 s in all.
 	recordWrites = WriteKind{name: "player record", attempts: 40, backOff: true}
 	// profileWrites: 32 rated games of one player ending at once.
-	profileWrites    = WriteKind{name: "profile", attempts: 40, backOff: true}
-	boardWrites      = WriteKind{name: "leaderboard entry", attempts: 40, backOff: true}
+	ProfileWrites    = WriteKind{name: "profile", attempts: 40, backOff: true}
+	BoardWrites      = WriteKind{name: "leaderboard entry", attempts: 40, backOff: true}
 	LeagueWrites     = WriteKind{name: "league", attempts: 40, backOff: true}
 	TournamentWrites = WriteKind{name: "tournament", attempts: 40, backOff: true}
 	chatWrites       = WriteKind{name: "table talk", attempts: 20, backOff: true}

@@ -109,33 +109,23 @@ func (v Vacation) Status(now, since time.Time) VacationStatus {
 	return s
 }
 
-// Private is the key's own profile with its vacation.
-type Private struct {
-	*Profile
-	Vacation VacationStatus
-}
-
-// PrivateOf is profile p with its key's vacation v, as seen now.
-func (h *Service) PrivateOf(p *Profile, v Vacation) *Private {
-	return &Private{p, v.Status(h.now(), p.Since)}
-}
-
 // TakeVacation is POST /api/me/vacation: days off the budget from now.
-// A key without a profile, or on vacation already, is not eligible.
-func (h *Service) TakeVacation(ctx context.Context, hash []byte, days int) (*Private, error) {
-	p, err := h.MyProfile(ctx, hash)
+// A key without a profile (the community's Since), or on vacation
+// already, is not eligible. It answers the key's vacation as it then is.
+func (h *Service) TakeVacation(ctx context.Context, hash []byte, days int) (VacationStatus, error) {
+	since, ok, err := h.community.Since(ctx, hash)
 	if err != nil {
-		return nil, err
+		return VacationStatus{}, err
 	}
-	if p == nil {
-		return nil, fmt.Errorf("%w: take a seat or set your name first", ErrNotEligible)
+	if !ok {
+		return VacationStatus{}, fmt.Errorf("%w: take a seat or set your name first", ErrNotEligible)
 	}
 	var refused error
 	var rec *Record // as written
 	err = h.UpdatePlayer(ctx, hash, func(r *Record) bool {
 		rec = r
 		now := h.now()
-		r.Vac.credit(now, p.Since)
+		r.Vac.credit(now, since)
 		switch {
 		case r.Vac.Active(now):
 			refused = fmt.Errorf("%w: you are on vacation already; end it first", ErrNotEligible)
@@ -154,22 +144,21 @@ func (h *Service) TakeVacation(ctx context.Context, hash []byte, days int) (*Pri
 		err = refused
 	}
 	if err != nil {
-		return nil, err
+		return VacationStatus{}, err
 	}
-	return h.vacationTold(ctx, hash, p, rec)
+	return h.vacationTold(ctx, hash, since, rec), nil
 }
 
 // EndVacation ends the key's vacation now (DELETE /api/me/vacation, or a
 // move of the key), giving back the whole days not begun. Without one it
-// changes nothing.
-func (h *Service) EndVacation(ctx context.Context, hash []byte) (*Private, error) {
-	p, err := h.MyProfile(ctx, hash)
+// changes nothing. A key without a profile is not eligible.
+func (h *Service) EndVacation(ctx context.Context, hash []byte) (VacationStatus, error) {
+	since, ok, err := h.community.Since(ctx, hash)
 	if err != nil {
-		return nil, err
+		return VacationStatus{}, err
 	}
-	since := h.now()
-	if p != nil {
-		since = p.Since
+	if !ok {
+		return VacationStatus{}, fmt.Errorf("%w: take a seat or set your name first", ErrNotEligible)
 	}
 	var rec *Record // as written, or as found
 	err = h.UpdatePlayer(ctx, hash, func(r *Record) bool {
@@ -186,24 +175,21 @@ func (h *Service) EndVacation(ctx context.Context, hash []byte) (*Private, error
 		return true
 	})
 	if err != nil {
-		return nil, err
+		return VacationStatus{}, err
 	}
-	return h.vacationTold(ctx, hash, p, rec)
+	return h.vacationTold(ctx, hash, since, rec), nil
 }
 
 // vacationTold tells the games of rec, the key's record as just written,
-// and answers its private profile (p's; nil without one). A game that
-// could not be told is left to the sweep (the record is due).
-func (h *Service) vacationTold(ctx context.Context, hash []byte, p *Profile, rec *Record) (*Private, error) {
+// and answers its vacation as seen by a profile made at since. A game
+// that could not be told is left to the sweep (the record is due).
+func (h *Service) vacationTold(ctx context.Context, hash []byte, since time.Time, rec *Record) VacationStatus {
 	vac, err := h.tellGames(ctx, hash, rec)
 	if err != nil {
 		h.log.Warn("vacation: games left to the sweep", "cause", LogCause(err))
 		vac = rec.Vac
 	}
-	if p == nil {
-		return nil, nil
-	}
-	return h.PrivateOf(p, vac), nil
+	return vac.Status(h.now(), since)
 }
 
 // tellGames brings every unfinished game of the key's record (rec, or as

@@ -1,4 +1,4 @@
-package game
+package community
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"tessera/engine"
 	"tessera/engine/rating"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -81,8 +82,8 @@ const (
 	MaxBoard = 100
 )
 
-// RoomRankTime writes a time as the lobby ranks it (sortable).
-const RoomRankTime = "20060102T150405.000000000Z"
+// roomRankTime writes a time as the lobby ranks it (sortable).
+const roomRankTime = "20060102T150405.000000000Z"
 
 func lobbyList(variant string, rated bool) string {
 	if rated {
@@ -106,7 +107,7 @@ func OptionsOf(o engine.Options, moveTime int64) LobbyOptions {
 
 // roomEntry is game id's place in the room: its lobby entry while it is
 // open and waits for a seat, else none.
-func roomEntry(id string, st *Stored, m *engine.Match) (store.Entry, error) {
+func roomEntry(id string, st *game.Stored, m *engine.Match) (store.Entry, error) {
 	if !st.Open || m.Status() != engine.StatusOpen {
 		return store.Entry{}, nil
 	}
@@ -139,7 +140,7 @@ func roomEntry(id string, st *Stored, m *engine.Match) (store.Entry, error) {
 	if err != nil {
 		return store.Entry{}, err
 	}
-	return store.Entry{List: lobbyList(r.Name, st.Rated), Rank: created.Format(RoomRankTime) + id, Card: card}, nil
+	return store.Entry{List: lobbyList(r.Name, st.Rated), Rank: created.Format(roomRankTime) + id, Card: card}, nil
 }
 
 // Lobby is GET /api/lobby: the open games with a free seat created in the
@@ -149,7 +150,7 @@ func roomEntry(id string, st *Stored, m *engine.Match) (store.Entry, error) {
 // The cards are the entries as written (LobbyGame's JSON, with the id), so
 // they are answered as they are, without decoding them.
 func (h *Service) Lobby(ctx context.Context, variant string, rated *bool) ([]json.RawMessage, error) {
-	from := h.now().Add(-RoomStay).UTC().Format(RoomRankTime)
+	from := h.g.Now().Add(-RoomStay).UTC().Format(roomRankTime)
 	type entry struct {
 		rank string
 		game json.RawMessage
@@ -225,8 +226,8 @@ func (h *Service) putBoards(ctx context.Context, p *Profile, version int64) erro
 }
 
 func (h *Service) putBoard(ctx context.Context, id string, e store.Entry, version int64) error {
-	return Retry(ctx, boardWrites, func(int) error {
-		now := h.now()
+	return game.Retry(ctx, game.BoardWrites, func(int) error {
+		now := h.g.Now()
 		item, err := h.store.Load(ctx, id)
 		switch {
 		case errors.Is(err, store.ErrNotFound):

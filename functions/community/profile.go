@@ -1,15 +1,13 @@
-package game
+package community
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
-	"tessera/engine"
 	"tessera/engine/rating"
+	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -114,42 +112,10 @@ func (p *Profile) Pool(pool string) PoolStats {
 	return PoolStats{Mu: r.Mu, Sigma: r.Sigma}
 }
 
-// The room's items (profiles, leagues, tournaments) are a format byte and
-// the JSON of their value: EncodeJSONItem and DecodeJSONItem.
-func EncodeJSONItem(format byte, v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte{format}, b...), nil
-}
-
-// DecodeJSONItem reads an item of format (what names it in errors); one
-// without an id is corrupt.
-func DecodeJSONItem[T any](b []byte, format byte, what string, id func(*T) string) (*T, error) {
-	if len(b) < 1 || b[0] != format {
-		return nil, fmt.Errorf("%w: %s: unknown format", engine.ErrCorrupt, what)
-	}
-	var v T
-	if err := json.Unmarshal(b[1:], &v); err != nil || id(&v) == "" {
-		return nil, fmt.Errorf("%w: %s: %v", engine.ErrCorrupt, what, err)
-	}
-	return &v, nil
-}
-
-func encodeProfile(p *Profile) ([]byte, error) { return EncodeJSONItem(profileFormat, p) }
+func encodeProfile(p *Profile) ([]byte, error) { return game.EncodeJSONItem(profileFormat, p) }
 
 func DecodeProfile(b []byte) (*Profile, error) {
-	return DecodeJSONItem(b, profileFormat, "profile", func(p *Profile) string { return p.ID })
-}
-
-// PoolOf is the rating pool of a game's options (API.md "Ratings"), ""
-// for a rule set that has none.
-func PoolOf(o engine.Options) string {
-	if r := o.Rules(); r != nil && r.Pool != nil {
-		return r.Pool(o)
-	}
-	return ""
+	return game.DecodeJSONItem(b, profileFormat, "profile", func(p *Profile) string { return p.ID })
 }
 
 // Pools are every pool, in API.md's order.
@@ -158,7 +124,7 @@ var Pools = []string{"fiveup-duel", "fiveup-multi", "fiveup-pairs", "partnership
 // LoadProfile reads the profile of player id pid: store.ErrNotFound when
 // there is none.
 func (h *Service) LoadProfile(ctx context.Context, pid string) (*Profile, int64, error) {
-	if !ValidGameID(pid) {
+	if !game.ValidGameID(pid) {
 		return nil, 0, fmt.Errorf("profile %q: %w", pid, store.ErrNotFound)
 	}
 	item, err := h.store.Load(ctx, ProfileItemID(pid))
@@ -183,11 +149,11 @@ func (h *Service) UpdateProfile(ctx context.Context, pid, name string, change fu
 		out     *Profile
 		version int64
 	)
-	err := Retry(ctx, profileWrites, func(int) error {
+	err := game.Retry(ctx, game.ProfileWrites, func(int) error {
 		p, v, err := h.LoadProfile(ctx, pid)
 		fresh := errors.Is(err, store.ErrNotFound)
 		if fresh {
-			p, v, err = &Profile{ID: pid, Name: name, Since: h.now().UTC().Truncate(time.Second)}, 0, nil
+			p, v, err = &Profile{ID: pid, Name: name, Since: h.g.Now().UTC().Truncate(time.Second)}, 0, nil
 		}
 		if err != nil {
 			return err
@@ -200,7 +166,7 @@ func (h *Service) UpdateProfile(ctx context.Context, pid, name string, change fu
 		if err != nil {
 			return err
 		}
-		now := h.now()
+		now := h.g.Now()
 		if fresh {
 			err = h.store.Create(ctx, id, b, now, time.Time{}, now.Add(profileTTL))
 		} else {
@@ -220,21 +186,21 @@ func (h *Service) UpdateProfile(ctx context.Context, pid, name string, change fu
 // playerIDOf returns the player id of the key whose hash is hash, drawing
 // it (once: the record keeps it) when the key has none, and the key's
 // vacation as its record holds it.
-func (h *Service) playerIDOf(ctx context.Context, hash []byte) (string, Vacation, error) {
-	p, _, err := h.LoadPlayer(ctx, hash)
+func (h *Service) playerIDOf(ctx context.Context, hash []byte) (string, game.Vacation, error) {
+	p, _, err := h.g.LoadPlayer(ctx, hash)
 	if err != nil {
-		return "", Vacation{}, err
+		return "", game.Vacation{}, err
 	}
 	if p.Player != "" {
 		return p.Player, p.Vac, nil
 	}
-	fresh, err := NewGameID(h.rand)
+	fresh, err := game.NewGameID(h.g.Rand())
 	if err != nil {
-		return "", Vacation{}, err
+		return "", game.Vacation{}, err
 	}
 	var pid string
-	var vac Vacation
-	err = h.UpdatePlayer(ctx, hash, func(p *Record) bool {
+	var vac game.Vacation
+	err = h.g.UpdatePlayer(ctx, hash, func(p *game.Record) bool {
 		vac = p.Vac
 		if p.Player != "" { // a concurrent request drew it first
 			pid = p.Player
@@ -294,7 +260,7 @@ func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Priva
 // MyProfile is the profile of the key whose hash is hash, nil when it has
 // none.
 func (h *Service) MyProfile(ctx context.Context, hash []byte) (*Profile, error) {
-	rec, _, err := h.LoadPlayer(ctx, hash)
+	rec, _, err := h.g.LoadPlayer(ctx, hash)
 	if err != nil || rec.Player == "" {
 		return nil, err
 	}
@@ -307,30 +273,11 @@ func (h *Service) MyProfile(ctx context.Context, hash []byte) (*Profile, error) 
 	return p, err
 }
 
-// AppendCapped appends v, keeping the last n.
-func AppendCapped[T any](s []T, v T, n int) []T {
-	s = append(s, v)
-	if len(s) > n {
-		s = slices.Clone(s[len(s)-n:])
-	}
-	return s
-}
-
 // Shown is a rating as people see it (API.md: round(60 μ)).
 func Shown(r rating.Rating) int { return rating.Shown(r) }
 
-// KnownVariant reports whether name is a rule set the server plays.
-func KnownVariant(name string) bool {
-	for _, r := range engine.RuleSets() {
-		if r.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // ProfileOfKey is the profile of the key whose hash is hash, or
-// ErrNotEligible (a league or a tournament needs a profile: a name set or
+// game.ErrNotEligible (a league or a tournament needs a profile: a name set or
 // a seat taken).
 func (h *Service) ProfileOfKey(ctx context.Context, hash []byte) (*Profile, error) {
 	p, err := h.MyProfile(ctx, hash)
@@ -338,7 +285,64 @@ func (h *Service) ProfileOfKey(ctx context.Context, hash []byte) (*Profile, erro
 		return nil, err
 	}
 	if p == nil {
-		return nil, fmt.Errorf("%w: set your name first (or take a seat in a game)", ErrNotEligible)
+		return nil, fmt.Errorf("%w: set your name first (or take a seat in a game)", game.ErrNotEligible)
 	}
 	return p, nil
+}
+
+// Private is the key's own profile with its vacation.
+type Private struct {
+	*Profile
+	Vacation game.VacationStatus
+}
+
+// PrivateOf is profile p with its key's vacation v, as seen now.
+func (h *Service) PrivateOf(p *Profile, v game.Vacation) *Private {
+	return &Private{p, v.Status(h.g.Now(), p.Since)}
+}
+
+// PrivateOfRecord is the private profile of a key whose record names
+// player pid ("" none) with vacation v: nil before it has one (or while
+// a crash between the record and the profile left none).
+func (h *Service) PrivateOfRecord(ctx context.Context, pid string, v game.Vacation) (*Private, error) {
+	if pid == "" {
+		return nil, nil
+	}
+	p, _, err := h.LoadProfile(ctx, pid)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return h.PrivateOf(p, v), nil
+}
+
+// TakeVacation is POST /api/me/vacation (game.Service.TakeVacation) with
+// the key's private profile as its answer.
+func (h *Service) TakeVacation(ctx context.Context, hash []byte, days int) (*Private, error) {
+	status, err := h.g.TakeVacation(ctx, hash, days)
+	if err != nil {
+		return nil, err
+	}
+	return h.privateWith(ctx, hash, status)
+}
+
+// EndVacation is DELETE /api/me/vacation (game.Service.EndVacation) with
+// the key's private profile as its answer.
+func (h *Service) EndVacation(ctx context.Context, hash []byte) (*Private, error) {
+	status, err := h.g.EndVacation(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	return h.privateWith(ctx, hash, status)
+}
+
+// privateWith is the key's private profile with its vacation status.
+func (h *Service) privateWith(ctx context.Context, hash []byte, status game.VacationStatus) (*Private, error) {
+	p, err := h.ProfileOfKey(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	return &Private{p, status}, nil
 }
