@@ -151,6 +151,17 @@ func (h *Handler) removeMember(c *call, id, player string) {
 
 // league is GET /api/leagues/{id}[?season=YYYY-MM] (members only, else 404).
 func (h *Handler) league(c *call, id string) {
+	if q := c.r.URL.Query(); q.Has("invite") {
+		// An addition: the league as its invite shows it to a visitor
+		// who has not joined yet (a wrong invite is 404, as a join).
+		p, err := h.com.PreviewLeague(c.r.Context(), id, q.Get("invite"))
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		c.writeJSON(http.StatusOK, p)
+		return
+	}
 	v, err := h.com.ViewLeague(c.r.Context(), c.keyHash(), id, c.r.URL.Query().Get("season"))
 	if err != nil {
 		c.fail(err)

@@ -138,6 +138,24 @@ func testLeagues(t *testing.T, st store.Store) {
 		len(l.Members) != 1 || l.Members[0].Name != "Ana" || len(l.Table) != 0 || l.Games == nil {
 		t.Errorf("new league: %+v", l)
 	}
+	// The invite's preview (an addition): a visitor with the invite sees the
+	// league's name, its admin's name and its size before joining; a wrong
+	// invite is 404, and without one a non-member still gets 404.
+	var pre struct {
+		ID, Name, Variant, Admin, AdminName string
+		MemberCount                         int `json:"memberCount"`
+		Invited                             bool
+	}
+	if r := s.do("GET", "/api/leagues/"+id+"?invite="+made.Invite, "", ""); r.status != 200 || json.Unmarshal(r.body, &pre) != nil ||
+		pre.Name != "Venerdì al bar" || pre.AdminName != "Ana" || pre.Admin != pa || pre.MemberCount != 1 || !pre.Invited || pre.Variant != "fiveup" {
+		t.Errorf("the invite's preview: %d %s", r.status, r.body)
+	}
+	if r := s.do("GET", "/api/leagues/"+id+"?invite=wrong-invite-0123456789abc", "", bea); r.status != 404 {
+		t.Errorf("a preview with a wrong invite: %d", r.status)
+	}
+	if r := s.do("GET", "/api/leagues/"+id, "", bea); r.status != 404 {
+		t.Errorf("a non-member without the invite: %d", r.status)
+	}
 	// Joining: a wrong invite is 404 as an unknown league; twice is 200.
 	join := func(key, invite string) response {
 		return s.do("POST", "/api/leagues/"+id+"/members", fmt.Sprintf(`{"invite":%q}`, invite), key)

@@ -673,3 +673,34 @@ func (h *Service) SweepLeague(ctx context.Context, id string) error {
 	})
 	return err
 }
+
+// LeaguePreview is what an invite shows before its holder joins (an
+// addition: GET /api/leagues/{id}?invite=<token>): the league's name and
+// rule set, who runs it and how many play in it.
+type LeaguePreview struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Variant   string `json:"variant"`
+	Admin     string `json:"admin"`
+	AdminName string `json:"adminName"`
+	Members   int    `json:"memberCount"`
+	Invited   bool   `json:"invited"`
+}
+
+// PreviewLeague is league id as its invite shows it: store.ErrNotFound
+// for an unknown league or a wrong invite, as a join answers.
+func (h *Service) PreviewLeague(ctx context.Context, id, invite string) (*LeaguePreview, error) {
+	l, _, err := h.LoadLeague(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !InviteMatches(l, invite) {
+		return nil, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
+	}
+	names, err := h.profileNames(ctx, map[string]bool{l.Admin: true})
+	if err != nil {
+		return nil, err
+	}
+	return &LeaguePreview{ID: l.ID, Name: l.Name, Variant: l.Variant, Admin: l.Admin, AdminName: names[l.Admin],
+		Members: l.members(), Invited: true}, nil
+}
