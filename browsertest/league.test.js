@@ -43,15 +43,16 @@ test('four friends make a league, two league matches end, the table shows them',
     await page.waitForSelector('#create');
     pages.push({ page, context });
   }
-  // Ana has no name yet: the room asks for one; she plays a game, then makes the league.
+  // Ana is new (no name, no game yet): the league form asks for her name and
+  // makes the league at once.
   const p = pages[0].page;
   await p.goto(`${env.server.url}/room`);
   await p.fill('#league-form input[name=name]', 'Venerdì al bar');
   await p.selectOption('#league-variant', 'fiveup');
   await p.click('#league-form button[type=submit]');
   await p.waitForSelector('#league-error:not([hidden])');
-  assert.match(await p.textContent('#league-error'), /Set your name first/);
-  await api('PUT', '/api/me/profile', { name: 'Ana' }, KEYS[0]);
+  assert.equal(await p.textContent('#league-error'), 'Please enter your name.');
+  await p.fill('#league-form input[name=you]', 'Ana');
   await Promise.all([p.waitForURL(/\/l\/[^/]+$/), p.click('#league-form button[type=submit]')]);
   const id = p.url().split('/l/')[1];
   await p.waitForSelector('#league-body:not([hidden])');
@@ -60,11 +61,15 @@ test('four friends make a league, two league matches end, the table shows them',
   assert.match(link, new RegExp(`/l/${id}#invite=`));
   assert.equal(await p.locator('#league-qr svg').count(), 1, 'the invite link as a QR code');
 
-  // Three friends join by the link (two in Italian), naming themselves there.
+  // Three friends join by the link (two in Italian), naming themselves there;
+  // the invite says which league and who runs it.
   for (let i = 1; i < 4; i++) {
     const q = pages[i].page;
     await q.goto(link);
     await q.waitForSelector('#league-join:not([hidden])');
+    await q.waitForFunction(() => document.querySelector('#league-h').textContent === 'Venerdì al bar');
+    assert.equal(await q.textContent('#league-invited'), i % 2 ? 'Ana ti invita nella lega Venerdì al bar.' : 'Ana invites you to the league Venerdì al bar.');
+    assert.equal(await q.title(), 'Venerdì al bar — Tessera');
     await q.fill('#league-name', NAMES[i]);
     await q.click('#league-join-btn');
     await q.waitForSelector('#league-body:not([hidden])');
@@ -95,7 +100,14 @@ test('four friends make a league, two league matches end, the table shows them',
   await d.goto(`${env.server.url}/room`);
   await d.goto(link); // the old link: a member still sees the league
   await d.waitForSelector('#league-body:not([hidden])');
+  // Removing asks first: "Keep" changes nothing, "Remove" removes.
   await p.click('button[aria-label="Remove Dee from the league"]');
+  await p.waitForSelector('#league-members [role=group]');
+  assert.match(await p.textContent('#league-members [role=group]'), /^Remove Dee from the league\? Their past matches stay in the table\./);
+  await p.click('#league-members [role=group] button:has-text("Keep")');
+  assert.equal(await p.locator('#league-members li').count(), 4, 'kept');
+  await p.click('button[aria-label="Remove Dee from the league"]');
+  await p.click('#league-members [role=group] button.danger');
   await p.waitForFunction(() => document.querySelectorAll('#league-members li').length === 3);
   await d.reload();
   await d.waitForSelector('#missing:not([hidden])');
@@ -103,8 +115,16 @@ test('four friends make a league, two league matches end, the table shows them',
   // Dee's row stays in the table.
   assert.equal(await p.locator('#league-table tr').count(), 4);
 
-  // A new league game from the league's page.
-  await Promise.all([p.waitForURL(/\/g\/[^/]+$/), p.click('#league-game')]);
+  // A new league game from the league's page is set up like any game: the
+  // start page, in the league's rule set, with a computer seat.
+  await Promise.all([p.waitForURL(/\/\?league=/), p.click('#league-game')]);
+  await p.waitForSelector('#league-note:not([hidden])');
+  assert.match(await p.textContent('#league-note'), /^A game of the league Venerdì al bar/);
+  assert.equal(await p.locator('#variants input:not([disabled])').count(), 1, 'the league\'s rule set only');
+  await p.fill('#create input[name=name]', 'Ana');
+  await p.selectOption('#create select[name=players]', '3');
+  await p.selectOption('#seats select[name=seat2]', 'easy');
+  await Promise.all([p.waitForURL(/\/g\/[^/]+$/), p.click('#create button[type=submit]')]);
   const game = p.url().split('/g/')[1];
   const me = await api('GET', '/api/me', null, KEYS[0]);
   assert.equal(me.games.find((g) => g.id === game).league, id, 'the new game is the league\'s');

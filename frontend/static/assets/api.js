@@ -349,6 +349,11 @@ export async function getLeague(key, id, season) {
   return (await call('GET', `/api/leagues/${encodeURIComponent(id)}${q}`, { token: key })).data;
 }
 
+/** previewLeague(id, invite) -> the league as its invite shows it to a visitor (name, adminName, memberCount). */
+export async function previewLeague(id, invite) {
+  return (await call('GET', `/api/leagues/${encodeURIComponent(id)}?invite=${encodeURIComponent(invite)}`)).data;
+}
+
 /** newInvite(key, id) -> {invite}: the admin's new invite (the old one stops working). */
 export async function newInvite(key, id) {
   return (await call('POST', `/api/leagues/${encodeURIComponent(id)}/invite`, { token: key, body: {} })).data;

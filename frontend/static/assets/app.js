@@ -7,6 +7,7 @@ import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName, invitation, seated, announcement } from './log.js';
 import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused, wonLink } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
+import { share } from './share.js';
 import { t, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
 import { when } from './clock.js';
 
@@ -357,20 +358,6 @@ function toggleMenu(open) {
   $('#menu-btn').setAttribute('aria-expanded', String(!m.hidden));
 }
 
-// share offers the invite link to the phone's share sheet (or copies it);
-// the private link is a secret and is only ever copied (private: true).
-async function share(url, title, button, { private: secret = false } = {}) {
-  const old = button.textContent;
-  try {
-    if (navigator.share && !secret) { await navigator.share({ title, url }); return; }
-    await navigator.clipboard.writeText(url);
-    button.textContent = t('share.copied');
-  } catch (e) {
-    if (e && e.name === 'AbortError') return;
-    button.textContent = t('share.selectAbove');
-  }
-  setTimeout(() => { button.textContent = old; }, 2500);
-}
 
 // The rematch: the same players (the same tokens, so the same keys), the
 // same computers; the first to ask starts it for everyone.

@@ -170,7 +170,7 @@ export function renderLog(el, view, me, limit = 60, seenSeq = Infinity) {
     // The time and the "new" mark are drawn by the style sheet from these
     // attributes, so the line's text stays the sentence itself.
     if (l.at) li.dataset.at = when(l.at);
-    if (l.seq > seenSeq && !l.mine) li.classList.add('new');
+    if (l.seq > seenSeq && !l.mine) { li.classList.add('new'); li.dataset.new = t('log.new'); }
     return li;
   }));
 }

@@ -3,10 +3,10 @@
 // invite and the members' removal.
 
 import { t, num, currentLang } from './i18n.js';
-import { createGame, joinLeague, getLeague, newInvite, removeMember, putProfile, ApiError, errorText } from './api.js';
+import { joinLeague, getLeague, previewLeague, newInvite, removeMember, putProfile, ApiError, errorText } from './api.js';
+import { share } from './share.js';
 import { qrSVG } from './qr.js';
 import { playerKey, read, write } from './player.js';
-import { putGame, summarize } from './mygames.js';
 import { ruleTitle } from './rules.js';
 import { $, el, wordsIn, notFound, playerLink, invites, keepInvite, fragmentInvite, myPlayerId, NAME } from './room-common.js';
 
@@ -14,6 +14,7 @@ let league = null;
 let leagueId = '';
 let invite = ''; // the invite in the address, for a visitor not yet a member
 let myPlayer = ''; // this device's player id ('' before a profile)
+let preview = null; // the league as its invite shows it to a visitor
 
 /** leagueLink is a league's invite link. */
 export const leagueLink = (id, invite) => `${location.origin}/l/${encodeURIComponent(id)}#invite=${encodeURIComponent(invite)}`;
@@ -25,11 +26,16 @@ async function loadLeague(season) {
     drawLeague();
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) {
-      if (invite) { // not a member yet: the invite's panel
+      if (invite) { // not a member yet: the invite's panel, with the league's name and who runs it
         $('#league').hidden = false;
         $('#league-join').hidden = false;
-        $('#league-h').textContent = t('league.title');
         $('#league-name').value = read(NAME) || '';
+        try {
+          preview = await previewLeague(leagueId, invite);
+        } catch (err) {
+          leagueMessage(err instanceof ApiError && err.status === 404 ? t('league.badInvite') : errorText(err));
+        }
+        drawLeague();
         return;
       }
       notFound('league.notFound');
@@ -49,11 +55,10 @@ function leagueMessage(text) {
 async function joinThisLeague() {
   const name = $('#league-name').value.trim();
   leagueMessage('');
+  if (!name) { leagueMessage(t('form.nameMissing')); $('#league-name').focus(); return; }
   try {
-    if (name) {
-      write(NAME, name);
-      await putProfile(playerKey(), name);
-    }
+    write(NAME, name);
+    await putProfile(playerKey(), name);
     await joinLeague(playerKey(), leagueId, invite);
     await loadLeague();
   } catch (e) {
@@ -62,11 +67,11 @@ async function joinThisLeague() {
 }
 
 export function drawLeague() {
+  if (!wordsIn()) return; // drawn again when they come (onLangChange)
   if (!league) {
-    if (invite && wordsIn()) $('#league-h').textContent = t('league.title');
+    if (invite) drawInvite();
     return;
   }
-  if (!wordsIn()) return; // drawn again when they come (onLangChange)
   const l = league;
   $('#league').hidden = false;
   $('#league-body').hidden = false;
@@ -101,9 +106,7 @@ export function drawLeague() {
     if (admin && m.player !== l.admin) {
       const b = el('button', { type: 'button', class: 'link', text: t('league.remove') });
       b.setAttribute('aria-label', t('league.removeWho', { name: m.name }));
-      b.addEventListener('click', async () => {
-        try { await removeMember(playerKey(), l.id, m.player); await loadLeague(l.season); } catch (e) { leagueMessage(errorText(e)); }
-      });
+      b.addEventListener('click', () => askRemove(li, b, m));
       li.append(' ', b);
     }
     members.append(li);
@@ -119,15 +122,38 @@ export function drawLeague() {
 }
 
 
-async function newLeagueGame() {
-  const name = read(NAME) || (league.members.find((m) => m.player === myPlayer) || {}).name || 'Player';
-  try {
-    const res = await createGame({ variant: league.variant, name, key: playerKey(), league: league.id });
-    putGame(res.game.id, { token: res.token, seat: res.seat, name, summary: summarize(res.game) });
-    location.assign(`/g/${encodeURIComponent(res.game.id)}`);
-  } catch (e) {
-    leagueMessage(errorText(e));
-  }
+/** drawInvite shows the invite's panel: the league's name, who runs it, its size. */
+function drawInvite() {
+  if (!preview) { $('#league-h').textContent = t('league.title'); return; }
+  $('#league-h').textContent = preview.name;
+  document.title = preview.name + ' — Tessera';
+  $('#league-invited').textContent = t('league.invitedBy', { admin: preview.adminName, name: preview.name });
+  $('#league-facts').textContent = [ruleTitle(preview.variant), t('league.memberCount', { n: preview.memberCount })].join(' · ');
+}
+
+/** askRemove asks the admin to confirm removing member m (li holds the member, b the button that asked). */
+function askRemove(li, b, m) {
+  const ask = el('span', { class: 'confirm', role: 'group', 'aria-label': t('league.removeAsk', { name: m.name }) },
+    el('span', { text: t('league.removeAsk', { name: m.name }) + ' ' }));
+  const yes = el('button', { type: 'button', class: 'danger', text: t('league.removeYes') });
+  const no = el('button', { type: 'button', text: t('league.removeNo') });
+  yes.addEventListener('click', async () => {
+    yes.disabled = true;
+    try { await removeMember(playerKey(), league.id, m.player); await loadLeague(league.season); } catch (e) { leagueMessage(errorText(e)); }
+  });
+  no.addEventListener('click', () => { ask.replaceWith(b); b.focus(); });
+  ask.append(yes, ' ', no);
+  b.replaceWith(ask);
+  no.focus();
+}
+
+/** newLeagueGame sets up a league game like any game: the start page, with the league's rule set. */
+function newLeagueGame() {
+  location.assign(`/?league=${encodeURIComponent(league.id)}`);
+}
+
+async function shareInvite() {
+  await share($('#league-link').value, t('league.shareTitle', { name: league.name }), $('#league-share'));
 }
 
 async function rotate() {
@@ -149,5 +175,6 @@ export async function startLeague(id) {
   $('#league-season').addEventListener('change', () => loadLeague($('#league-season').value));
   $('#league-game').addEventListener('click', newLeagueGame);
   $('#league-rotate').addEventListener('click', rotate);
+  $('#league-share').addEventListener('click', shareInvite);
   loadLeague();
 }

@@ -3,7 +3,7 @@
 // for a new league and a new tournament.
 
 import { t, num } from './i18n.js';
-import { lobby, leaderboard, joinGame, createLeague, createTournament, ApiError, errorText } from './api.js';
+import { lobby, leaderboard, joinGame, createLeague, createTournament, putProfile, myGames, ApiError, errorText } from './api.js';
 import { moveTimeText } from './clock.js';
 import { playerKey, read, write } from './player.js';
 import { putGame, summarize } from './mygames.js';
@@ -118,6 +118,23 @@ function fillSelects() {
   p.value = pool;
 }
 
+/**
+ * named sets the key's profile name from a form's "Your name" (a new
+ * player has none, and a league or a tournament needs one): false, with
+ * the form's message, when it is empty.
+ */
+async function named(form, box) {
+  const have = await profileName; // '' for a key without a profile
+  const you = form.you.value.trim() || have;
+  if (!you) { box.textContent = t('form.nameMissing'); box.hidden = false; form.you.focus(); return false; }
+  write(NAME, you);
+  if (you !== have) await putProfile(playerKey(), you);
+  return true;
+}
+
+/** profileName is the key's profile name ('' without one), read once as /room opens. */
+let profileName = Promise.resolve('');
+
 async function submitLeague(ev) {
   ev.preventDefault();
   const form = $('#league-form');
@@ -126,6 +143,7 @@ async function submitLeague(ev) {
   const name = form.name.value.trim();
   if (!name) { box.textContent = t('league.nameMissing'); box.hidden = false; return; }
   try {
+    if (!await named(form, box)) return;
     const res = await createLeague(playerKey(), name, form.variant.value);
     keepInvite(res.league.id, res.invite);
     location.assign(`/l/${encodeURIComponent(res.league.id)}`);
@@ -149,6 +167,7 @@ async function submitTour(ev) {
   if (VARIANTS[req.variant].players.length === 1) delete req.players; // the rule set seats one count: the server's default
   if (!req.name) { box.textContent = t('league.nameMissing'); box.hidden = false; return; }
   try {
+    if (!await named(f, box)) return;
     const res = await createTournament(playerKey(), req);
     keepInvite(res.tournament.id, res.invite);
     location.assign(`/t/${encodeURIComponent(res.tournament.id)}`);
@@ -180,7 +199,11 @@ export function startLobby() {
   $('#tour-form').addEventListener('submit', submitTour);
   $('#tables').hidden = false;
   $('#boards').hidden = false;
-  $('#name').value = read(NAME) || '';
+  for (const input of [$('#name'), $('#league-form').you, $('#tour-form').you]) input.value = read(NAME) || '';
+  profileName = myGames(playerKey()).then((me) => (me.player ? me.player.name : ''), () => '');
+  profileName.then((name) => {
+    for (const input of [$('#league-form').you, $('#tour-form').you]) if (!input.value) input.value = name;
+  });
   $('#f-variant').addEventListener('change', loadTables);
   $('#f-rated').addEventListener('change', loadTables);
   $('#f-pool').addEventListener('change', loadBoard);

@@ -64,7 +64,7 @@ export function drawProfile() {
     if (!r) continue;
     const head = [t('pool.' + pool), r.rating + (r.provisional ? ' ' + t('profile.provisionalMark') : '')];
     box.append(el('div', { class: 'rating' },
-      el('p', {}, el('strong', { text: head.join(': ') }), el('span', { class: 'muted', text: ' · ' + t('profile.games', { n: r.games, wins: num(r.wins) }) }),
+      el('p', {}, el('strong', { text: head.join(': ') }), el('span', { class: 'muted', text: ' · ' + t('profile.games', { n: r.games }) + ' · ' + t('profile.wins', { n: r.wins }) }),
         r.provisional ? el('span', { class: 'muted', text: ' · ' + t('profile.provisional') }) : null),
       chart(r.history, t('profile.chart', { pool: t('pool.' + pool), from: r.history[0], to: r.history[r.history.length - 1] }))));
   }

@@ -1,7 +1,7 @@
 // start.js: the start page. It builds a create request from the form (the
 // server checks it) and lists the games this device has a seat in.
 
-import { createGame, myGames, vacation, ApiError, errorText } from './api.js';
+import { createGame, myGames, vacation, getLeague, ApiError, errorText } from './api.js';
 import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, isolate } from './mygames.js';
 import { ruleTitle } from './rules.js';
 import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
@@ -91,9 +91,49 @@ function sync() {
   seatRows();
 }
 
+// A league game (/?league=<id>, from the league's page) is set up like any
+// game, in the league's rule set; its seats are the members' (invite
+// links) and computers.
+const leagueId = new URLSearchParams(location.search).get('league');
+let league = null; // the league as its member sees it, once read
+
+async function loadLeague() {
+  if (!leagueId) return;
+  try {
+    league = await getLeague(playerKey(), leagueId);
+  } catch (e) {
+    const err = $('#create-error');
+    err.textContent = e instanceof ApiError && e.status === 404 ? t('league.notFound') : errorText(e);
+    err.hidden = false;
+    return;
+  }
+  for (const input of $('#variants').querySelectorAll('input')) {
+    input.disabled = input.value !== league.variant;
+    if (input.value === league.variant) input.checked = true;
+  }
+  form.open.checked = form.rated.checked = false;
+  $('#room-options').hidden = $('#room-options').disabled = true; // a league's table is its members'
+  sync();
+  paintLeague();
+}
+
+/** paintLeague says, in the page's words, which league the game is for. */
+function paintLeague() {
+  if (!league) return;
+  const note = $('#league-note');
+  note.replaceChildren(t('start.leagueGame', { name: league.name }) + ' ');
+  const back = document.createElement('a');
+  back.href = `/l/${encodeURIComponent(league.id)}`;
+  back.textContent = t('start.leagueBack');
+  note.append(back);
+  note.hidden = false;
+  $('#new-h').textContent = t('start.newLeagueGame');
+}
+
 /** request builds the POST /api/games body from the form. */
 export function request() {
   const req = { variant: variant(), name: form.name.value.trim(), target: Number(form.target.value), key: playerKey() };
+  if (league) req.league = league.id;
   if (facts().players.length > 1) req.players = players();
   if (facts().redeal.length > 1) req.redeal = form.redeal.checked;
   if (pairsChoice().length > 1) req.pairs = form.pairs.checked;
@@ -203,9 +243,11 @@ function gameLine(e, hidden) {
     undo(e.id);
   });
   li.append(a, p);
-  // The game's league or tournament (the room).
-  const where = e.league ? [`/l/${encodeURIComponent(e.league)}`, t('mine.league', { name: serverLeagues[e.league] || '' })]
+  // The game's league or tournament (the room). A league the key is no
+  // longer in (removed) is named without a link: its page would say so.
+  const where = e.league && serverLeagues[e.league] ? [`/l/${encodeURIComponent(e.league)}`, t('mine.league', { name: serverLeagues[e.league] })]
     : e.tournament ? [`/t/${encodeURIComponent(e.tournament)}`, t('mine.tournament')] : null;
+  if (e.league && !serverLeagues[e.league]) li.append(Object.assign(document.createElement('span'), { className: 'game-where muted', textContent: t('mine.leagueGone') }), ' ');
   if (where) {
     const l = document.createElement('a');
     l.href = where[0];
@@ -360,6 +402,7 @@ langSwitch($('#lang'));
 // drawn again in them.
 function redraw() {
   paintVariants();
+  paintLeague();
   seatRows();
   renderHome();
   if (!$('#player-link-box').hidden) $('#player-qr').replaceChildren(qrSVG($('#player-link').value, t('link.qr')));
@@ -369,4 +412,4 @@ onLangChange(redraw);
 // about to change (the form's static text is in the HTML, in English, until
 // the catalog arrives). Loaded, the words redraw the page (onLangChange);
 // when they cannot be read, it is drawn as it is.
-loadLang(undefined, 'start').catch(redraw).then(() => refreshHome().then(scheduleHome));
+loadLang(undefined, 'start').catch(redraw).then(() => Promise.all([loadLeague(), refreshHome().then(scheduleHome)]));
