@@ -88,6 +88,23 @@ test('a four-entrant Swiss tournament through its two rounds', { skip, timeout: 
   assert.ok(t.pairings[0].tables.every((tb) => tb.points !== null), 'round 1 is decided');
   const still = await api('GET', `/api/games/${second.game}`);
   assert.equal(still.status, 'playing', 'a game decided at the deadline plays on');
+  // Its players are told, on the game's page and in the inbox, in their
+  // language: the table is decided, the game goes on; the inbox names each
+  // game's tournament and round.
+  const t1 = t.pairings[0].tables[1];
+  const decided = t1.players.map((x) => KEYS.indexOf(pids[x]));
+  for (const i of decided) {
+    const q = pages[i].page;
+    await q.goto(`${env.server.url}/g/${second.game}`);
+    await q.waitForSelector('#tour-line:not([hidden])');
+    assert.match(await q.textContent('#tour-line'), i % 2
+      ? /^Coppa d'inverno, turno 1 di 2 · decisa alla scadenza del turno con i punteggi di quel momento: .+\. La partita continua per divertimento\.$/
+      : /^Coppa d'inverno, round 1 of 2 · decided at the round's deadline by the scores then: .+\. The game goes on for fun\.$/);
+    await q.goto(env.server.url + '/');
+    await q.waitForSelector(`li[data-game="${second.game}"] a.game-where`);
+    assert.equal(await q.textContent(`li[data-game="${second.game}"] a.game-where`), i % 2 ? "Torneo: Coppa d'inverno" : "Tournament: Coppa d'inverno");
+    assert.ok((await q.textContent(`li[data-game="${second.game}"]`)).includes(i % 2 ? 'decisa alla scadenza; la partita continua' : 'decided at the deadline; the game goes on'));
+  }
 
   // Round 2: both games played to their end; the tournament finishes.
   for (const tb of t.pairings[1].tables) await playOut(tb.game, tb.players.map((x) => pids[x]));
@@ -95,7 +112,7 @@ test('a four-entrant Swiss tournament through its two rounds', { skip, timeout: 
   assert.equal(t.status, 'finished');
   assert.equal(t.winner, t.entries[0].player);
   for (const [i, { page }] of pages.entries()) {
-    await page.reload();
+    await page.goto(`${env.server.url}/t/${id}`);
     await page.waitForFunction(() => document.querySelectorAll('#tour-table tr').length === 4);
     assert.match(await page.textContent('#tour-facts'), i % 2 ? /finito/ : /finished/);
     const rows = await page.locator('#tour-table tr').allTextContents();
@@ -104,5 +121,36 @@ test('a four-entrant Swiss tournament through its two rounds', { skip, timeout: 
   assert.equal(await p.locator('#tour-rounds h2').count(), 2);
   await h.shot(p, 'tournament');
   for (const { context } of pages) await context.close();
+  assert.deepEqual(errors, [], 'no console errors');
+});
+
+// A Swiss round of three: one entrant sits it out, and their inbox says
+// so (a bye, 1 point, and when the next round starts), on a phone, in
+// Italian and in English.
+test('a bye shows in the inbox of the one who sits out', { skip, timeout: 120000 }, async () => {
+  const keys = ['uno', 'due', 'tre'].map((n) => `bye-${n}-key-0123456789abcdef`);
+  const pids = {};
+  for (const [i, k] of keys.entries()) pids[(await api('PUT', '/api/me/profile', { name: ['Uno', 'Due', 'Tre'][i] }, k)).id] = k;
+  const made = await api('POST', '/api/tournaments', { name: 'Coppa a tre', format: 'swiss', rounds: 2, variant: 'fiveup', players: 2, target: 15, moveTime: 86400, roundTime: 86400, size: 3, listed: false }, keys[0]);
+  for (const k of keys) await api('POST', `/api/tournaments/${made.tournament.id}/entries`, { invite: made.invite }, k);
+  const t = await api('POST', `/api/tournaments/${made.tournament.id}/start`, {}, keys[0]);
+  const bye = t.tournament.pairings[0].tables.find((tb) => tb.game === null);
+  const playing = t.tournament.pairings[0].tables.find((tb) => tb.game !== null);
+  for (const locale of ['it-IT', 'en-GB']) {
+    const { page, context } = await h.newPlayer(env.browser, errors, { width: 390, height: 844 }, { locale });
+    await page.goto(`${env.server.url}/#key=${pids[bye.players[0]]}`);
+    await page.waitForSelector('#my-games li.bye a');
+    assert.match(await page.textContent('#my-games li.bye a'), locale === 'it-IT'
+      ? /^Coppa a tre, turno 1: questo turno riposi \(1 punto\)\. Il prossimo turno comincia entro il .+\.$/
+      : /^Coppa a tre, round 1: you sit this round out \(a bye, 1 point\)\. The next round starts by .+\.$/);
+    await context.close();
+    // Who plays sees their game named by the tournament and round instead.
+    const other = await h.newPlayer(env.browser, errors, { width: 390, height: 844 }, { locale });
+    await other.page.goto(`${env.server.url}/#key=${pids[playing.players[0]]}`);
+    await other.page.waitForSelector(`li[data-game="${playing.game}"] a.game-where`);
+    assert.equal(await other.page.textContent(`li[data-game="${playing.game}"] a.game-where`), locale === 'it-IT' ? 'Coppa a tre, turno 1' : 'Coppa a tre, round 1');
+    assert.equal(await other.page.locator('#my-games li.bye').count(), 0, 'no bye for who plays');
+    await other.context.close();
+  }
   assert.deepEqual(errors, [], 'no console errors');
 });

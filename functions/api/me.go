@@ -77,11 +77,17 @@ func (h *Handler) me(c *call) {
 	if player != nil && player.Leagues != nil {
 		leagues = player.Leagues
 	}
+	tours, err := h.com.MyTournaments(c.r.Context(), mine.Player)
+	if err != nil {
+		c.fail(err)
+		return
+	}
 	c.writeJSON(http.StatusOK, struct {
-		Games   []meGame              `json:"games"`
-		Player  *privateProfile       `json:"player"`
-		Leagues []community.LeagueRef `json:"leagues"`
-	}{games, private(player), leagues})
+		Games       []meGame                 `json:"games"`
+		Player      *privateProfile          `json:"player"`
+		Leagues     []community.LeagueRef    `json:"leagues"`
+		Tournaments []community.MyTournament `json:"tournaments"`
+	}{games, private(player), leagues, tours})
 }
 
 // meGameOf is one game of /api/me as JSON.

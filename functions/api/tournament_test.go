@@ -148,6 +148,52 @@ func testSwissTournament(t *testing.T, st store.Store) {
 	if r := s.do("DELETE", "/api/tournaments/"+id+"/entries", `{}`, keys[0]); r.status != 409 {
 		t.Errorf("withdrawing after the start: %d", r.status)
 	}
+	// Each entrant's /api/me says where it stands (an addition): its table
+	// in round 1, a game or a bye (worth 1 at once), the deadline; and a
+	// tournament game's view names its tournament.
+	first := s.tour(id).Pairings[0]
+	for _, k := range keys[:7] {
+		var me struct {
+			Tournaments []struct {
+				ID       string   `json:"id"`
+				Name     string   `json:"name"`
+				Status   string   `json:"status"`
+				Round    int      `json:"round"`
+				Rounds   int      `json:"rounds"`
+				Deadline *string  `json:"deadline"`
+				Game     *string  `json:"game"`
+				Bye      bool     `json:"bye"`
+				Points   []int    `json:"points"`
+				Names    []string `json:"names"`
+			} `json:"tournaments"`
+		}
+		if r := s.do("GET", "/api/me", "", k); r.status != 200 || json.Unmarshal(r.body, &me) != nil || len(me.Tournaments) != 1 {
+			t.Fatalf("/api/me of an entrant: %d %s", r.status, r.body)
+		}
+		mt := me.Tournaments[0]
+		if mt.ID != id || mt.Name != "Coppa d'inverno" || mt.Status != "playing" || mt.Round != 1 || mt.Rounds != 4 || mt.Deadline == nil || *mt.Deadline != first.Deadline {
+			t.Errorf("/api/me's tournament: %+v", mt)
+		}
+		switch {
+		case mt.Bye:
+			if mt.Game != nil || fmt.Sprint(mt.Points) != "[1]" || len(mt.Names) != 1 {
+				t.Errorf("a bye in /api/me: %+v", mt)
+			}
+		case mt.Game == nil || mt.Points != nil || len(mt.Names) != 2:
+			t.Errorf("a table in /api/me: %+v", mt)
+		default:
+			var v struct {
+				Tournament *string `json:"tournament"`
+				League     *string `json:"league"`
+			}
+			if json.Unmarshal(s.do("GET", "/api/games/"+*mt.Game, "", "").body, &v) != nil || v.Tournament == nil || *v.Tournament != id || v.League != nil {
+				t.Errorf("the game's view names tournament %v, league %v; want %s, null", v.Tournament, v.League, id)
+			}
+		}
+	}
+	if r := s.do("GET", "/api/me", "", owner); !strings.Contains(string(r.body), `"tournaments":[]`) {
+		t.Errorf("the creator, not entered: %s", r.body)
+	}
 	// Four rounds, each played to its end: the next begins by itself.
 	byes := map[string]int{}
 	met := map[string]bool{}

@@ -41,6 +41,8 @@ type wireView struct {
 	Winner *int              `json:"winner"`
 	Next   *string           `json:"next"`
 	Prev   *string           `json:"previous"`
+	League *string           `json:"league"`
+	Tour   *string           `json:"tournament"`
 	Series struct {
 		Matches int   `json:"matches"`
 		Wins    []int `json:"wins"`
@@ -144,6 +146,7 @@ func wire(a *viewAnswer) *wireView {
 	v := a.v
 	w := &wireView{ID: a.meta.ID, Version: a.meta.Version, Variant: name(v.Variant), Status: name(v.Status),
 		Scores: v.Scores, Sheet: v.Sheet, Winner: v.Winner, Next: idPtr(a.meta.Next), Prev: idPtr(a.meta.Previous),
+		League: idPtr(a.meta.League), Tour: idPtr(a.meta.Tournament),
 		UpdatedAt: a.updatedAt()}
 	w.Options.Players, w.Options.Pairs, w.Options.Target, w.Options.Redeal = v.Options.Players, v.Options.Pairs, v.Options.Target, v.Options.Redeal
 	w.Options.MoveTime = a.moveTime()

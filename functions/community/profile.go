@@ -59,6 +59,9 @@ type Profile struct {
 	// Tournaments are the last 50 it created (the limit counts those
 	// not finished).
 	Tournaments []string `json:"tournaments,omitempty"`
+	// Entered are the last MaxEntered tournaments it entered (written
+	// before the entry; read against the tournament's entrants).
+	Entered []string `json:"entered,omitempty"`
 	// Trophies are those it earned; OnTime counts its finished matches in
 	// a row without a timeout (the on-time trophy).
 	Trophies []EarnedTrophy `json:"trophies,omitempty"`

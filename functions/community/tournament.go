@@ -390,6 +390,20 @@ func (h *Service) Enter(ctx context.Context, hash []byte, id string) (*Tournamen
 	if err != nil {
 		return nil, false, err
 	}
+	// The profile first (the tournaments it entered, for /api/me): a
+	// crash or a refusal after it leaves an id whose entrants do not
+	// hold the player, which MyTournaments skips.
+	if !slices.Contains(p.Entered, id) {
+		if _, _, err := h.UpdateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
+			if slices.Contains(p.Entered, id) {
+				return false
+			}
+			p.Entered = game.AppendCapped(p.Entered, id, MaxEntered)
+			return true
+		}); err != nil {
+			return nil, false, err
+		}
+	}
 	created := false
 	t, err := h.updateTournament(ctx, id, func(t *Tournament) error {
 		if t.entrant(p.ID) >= 0 {
@@ -732,6 +746,88 @@ func (h *Service) SweepTournament(ctx context.Context, host, id string) error {
 	}
 	_, err = h.makeRound(ctx, host, id)
 	return err
+}
+
+// MaxEntered is how many entered tournaments a profile remembers.
+const MaxEntered = 20
+
+// MyTournament is what GET /api/me says of a tournament the key entered
+// (an addition, "tournaments"): where it stands, and the key's table in
+// its current round: its game (null for a bye, or before the round's
+// games exist), whether it is a bye, its points once decided (at the
+// game's end, or by the scores at the round's deadline: the game then
+// goes on, rated if the tournament is, and its end changes nothing here).
+type MyTournament struct {
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	Status   string  `json:"status"`
+	Rated    bool    `json:"rated"`
+	Round    int     `json:"round"`
+	Rounds   int     `json:"rounds"`
+	Deadline *string `json:"deadline"`
+	Game     *string `json:"game"`
+	Bye      bool    `json:"bye"`
+	Points   []int   `json:"points"`
+	// Names are the table's players' names, in seat order.
+	Names []string `json:"names"`
+}
+
+// MyTournaments are the tournaments player pid entered that take entries
+// or are played, newest entry first (one LoadMany of its profile's
+// Entered).
+func (h *Service) MyTournaments(ctx context.Context, pid string) ([]MyTournament, error) {
+	out := []MyTournament{}
+	if pid == "" {
+		return out, nil
+	}
+	p, _, err := h.LoadProfile(ctx, pid)
+	if errors.Is(err, store.ErrNotFound) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, id := range p.Entered {
+		ids = append(ids, TournamentItemID(id))
+	}
+	items, err := h.store.LoadMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(p.Entered) - 1; i >= 0; i-- {
+		it, ok := items[TournamentItemID(p.Entered[i])]
+		if !ok {
+			continue
+		}
+		t, err := decodeTournament(it.State)
+		if err != nil || t.entrant(pid) < 0 || t.Status == TourFinished {
+			continue
+		}
+		mt := MyTournament{ID: t.ID, Name: t.Name, Status: t.Status, Rated: t.Rated, Round: t.Round, Rounds: t.Rounds}
+		if n := len(t.Played); n > 0 {
+			r := t.Played[n-1]
+			d := r.Deadline.Format(time.RFC3339)
+			mt.Deadline = &d
+			for _, tb := range r.Tables {
+				if !slices.Contains(tb.Players, pid) {
+					continue
+				}
+				if tb.Game != "" {
+					g := tb.Game
+					mt.Game = &g
+				} else {
+					mt.Bye = true
+				}
+				mt.Points = tb.Points
+				for _, q := range tb.Players {
+					mt.Names = append(mt.Names, t.Entrants[t.entrant(q)].Name)
+				}
+			}
+		}
+		out = append(out, mt)
+	}
+	return out, nil
 }
 
 // TournamentView is GET /api/tournaments/{id}.

@@ -162,7 +162,8 @@ func (s *Stored) Meta(id string, version int64, t time.Time) Meta {
 	m := Meta{ID: id, Version: version, UpdatedAt: t, MoveTime: int(s.MoveTime),
 		Deadline: s.deadline(), Next: s.Next, Previous: s.Previous,
 		SeriesMatches: s.SeriesMatches, SeriesWins: s.SeriesWins, EventTimes: s.Times,
-		Open: s.Open, Rated: s.Rated, Chat: s.Chat, Seats: make([]SeatMeta, len(s.Seats))}
+		Open: s.Open, Rated: s.Rated, Chat: s.Chat, Seats: make([]SeatMeta, len(s.Seats)),
+		League: s.League, Tournament: s.Tournament}
 	for i, a := range s.Seats {
 		m.Seats[i] = SeatMeta{Player: a.Player, Rating: -1, RatingAfter: -1, Trophies: SeatTrophies(a.Trophies)}
 		if a.Vacation != 0 {
@@ -212,6 +213,9 @@ type Meta struct {
 	Open, Rated bool
 	Seats       []SeatMeta
 	Chat        int // the table talk's latest seq (a seat's view)
+	// League and Tournament name what the game is a game of ("" none):
+	// additions, so its page can tell the game's story there.
+	League, Tournament string
 }
 
 // EventTime is when the request that caused events up to seq UpTo was made.

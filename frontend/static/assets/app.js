@@ -1,6 +1,6 @@
 // app.js: the game page's wiring (token, polling, renderers, moves); no rules.
 
-import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, nextPlay, errorText } from './api.js';
+import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, nextPlay, errorText, getTournament } from './api.js';
 import { playerKey, pushOn, notifyControl } from './player.js';
 import { renderBoard, tileName, sameTile } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
@@ -8,6 +8,7 @@ import { renderLog, seatName, invitation, seated, announcement } from './log.js'
 import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused, wonLink } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { share } from './share.js';
+import { tableOf, tourLine } from './tourline.js';
 import { t, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
 import { when } from './clock.js';
 
@@ -168,7 +169,32 @@ function show(v, force) {
   showShare(before);
   showSummary(before);
   showTalk();
+  showTournament(before);
   signalTurn();
+}
+
+// A tournament game tells its story (tourline.js): the tournament is read
+// when the page opens, when the game's status changes and once its
+// round's deadline has passed (a public GET, not on every poll).
+let tour = null, tourAt = 0;
+async function showTournament(before) {
+  const line = $('#tour-line');
+  if (!view.tournament) { line.hidden = true; return; }
+  const mine = tour && tableOf(tour, view.id);
+  const stale = !tour || (before && before.status !== view.status) || (mine && !mine.table.points && Date.parse(mine.deadline) <= Date.now() && Date.now() - tourAt > 60000);
+  if (stale) {
+    tourAt = Date.now();
+    try { tour = await getTournament(view.tournament); } catch (e) { return; }
+  }
+  drawTournament();
+}
+function drawTournament() {
+  const line = $('#tour-line');
+  const mine = tour && tableOf(tour, view.id);
+  if (!mine) { line.hidden = true; return; }
+  const names = mine.table.players.map((p) => (tour.entries.find((e) => e.player === p) || {}).name || '');
+  line.textContent = tourLine(tour, mine, names, view.status === 'finished');
+  line.hidden = false;
 }
 
 function showSummary(before) {

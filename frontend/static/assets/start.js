@@ -8,6 +8,7 @@ import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
 import { syncPush } from './pushsync.js';
 import { qrSVG } from './qr.js';
 import { ago, left, day } from './clock.js';
+import { byeLine } from './tourline.js';
 import { LEVELS, TARGET, VARIANTS, ORDER } from './config.js';
 import { t, loadLang, langSwitch, onLangChange } from './i18n.js';
 
@@ -181,6 +182,7 @@ async function submit(ev) {
 
 let serverGames = null; // the last /api/me answer's games, null before one
 let serverLeagues = {}; // league id -> name, from the same answer
+let serverTours = []; // the tournaments the key entered (where each stands), from the same answer
 let me = null; // the key's private profile, from the same answer
 let showHidden = false;
 
@@ -245,8 +247,15 @@ function gameLine(e, hidden) {
   li.append(a, p);
   // The game's league or tournament (the room). A league the key is no
   // longer in (removed) is named without a link: its page would say so.
+  const tour = e.tournament && serverTours.find((mt) => mt.id === e.tournament);
   const where = e.league && serverLeagues[e.league] ? [`/l/${encodeURIComponent(e.league)}`, t('mine.league', { name: serverLeagues[e.league] })]
-    : e.tournament ? [`/t/${encodeURIComponent(e.tournament)}`, t('mine.tournament')] : null;
+    : tour ? [`/t/${encodeURIComponent(e.tournament)}`, tour.game === e.id ? t('mine.tournamentRound', { name: tour.name, n: tour.round }) : t('mine.tournamentOf', { name: tour.name })]
+      : e.tournament ? [`/t/${encodeURIComponent(e.tournament)}`, t('mine.tournament')] : null;
+  // A game still played that is not the current round's was decided at
+  // its round's deadline (a round ends only when every table is decided).
+  if (tour && e.status === 'playing' && (tour.game !== e.id || tour.points)) {
+    li.append(Object.assign(document.createElement('span'), { className: 'game-where muted', textContent: t('mine.decided') }), ' ');
+  }
   if (e.league && !serverLeagues[e.league]) li.append(Object.assign(document.createElement('span'), { className: 'game-where muted', textContent: t('mine.leagueGone') }), ' ');
   if (where) {
     const l = document.createElement('a');
@@ -271,13 +280,25 @@ function undo(id) {
   setTimeout(() => { if (box.contains(b)) box.replaceChildren(); }, 10000);
 }
 
+/** byeItem is the inbox's line for a tournament round the player sits out. */
+function byeItem(mt) {
+  const li = document.createElement('li');
+  li.className = 'bye';
+  const a = document.createElement('a');
+  a.href = `/t/${encodeURIComponent(mt.id)}`;
+  a.textContent = byeLine(mt);
+  li.append(a);
+  return li;
+}
+
 function renderHome() {
   const hidden = hiddenGames();
   const all = entries();
   const shown = all.filter((e) => !hidden.has(e.id));
   const hiddenHere = all.filter((e) => hidden.has(e.id));
   $('#no-games').hidden = shown.length > 0;
-  $('#my-games').replaceChildren(...shown.map((e) => gameLine(e, false)), ...(showHidden ? hiddenHere.map((e) => gameLine(e, true)) : []));
+  $('#my-games').replaceChildren(...serverTours.filter((mt) => mt.bye).map(byeItem),
+    ...shown.map((e) => gameLine(e, false)), ...(showHidden ? hiddenHere.map((e) => gameLine(e, true)) : []));
   // How many games wait for you: beside the heading, in the tab's title
   // and on the app's icon where the platform has a badge.
   const turns = shown.filter((e) => e.yourTurn).length;
@@ -321,6 +342,7 @@ async function refreshHome() {
     serverGames = ans.games;
     me = ans.player;
     serverLeagues = Object.fromEntries((ans.leagues || []).map((l) => [l.id, l.name]));
+    serverTours = ans.tournaments || [];
     for (const g of serverGames) {
       const saved = getGame(g.id);
       if (!saved || saved.token !== playerKey()) putGame(g.id, { token: playerKey(), seat: g.seat });
