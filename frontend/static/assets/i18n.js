@@ -87,9 +87,16 @@ export async function loadLang(l, p, twoParts) {
   try {
     m = await fetchCatalog(want);
   } catch (e) {
-    if (want === 'en') throw e;
-    want = 'en';
-    m = await fetchCatalog('en');
+    try {
+      if (want === 'en') throw e;
+      want = 'en';
+      m = await fetchCatalog('en');
+    } catch (err) {
+      // No catalog at all: the page keeps the English of its HTML, shown
+      // (it waits for html[data-words], style.css).
+      if (typeof document !== 'undefined') document.documentElement.dataset.words = 'en';
+      throw err;
+    }
   }
   // A switch: both parts before anything changes, so the page never shows
   // its new language half drawn (its lang attribute before its words).

@@ -1,0 +1,77 @@
+// fingers.test.js (issue 33): on a phone (390x844, touch), in Italian and
+// English, every control a finger presses is at least 44 px tall and as
+// wide as its words (WCAG 2.5.5): buttons, fields, selects, check boxes'
+// labels, the top links and the links that stand alone (a link inside a
+// sentence is WCAG's inline exception); a 7-tile hand's tiles are 40 px
+// wide or more and fit the screen; and before a page's words come, it
+// shows none of the English in its HTML (html[data-words], style.css).
+
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { createGame } = require('./play.js');
+
+const env = h.suite();
+const { skip } = env;
+const errors = [];
+
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+
+/** small lists the visible controls of the page under 44 px tall (or narrower than 24 px). */
+async function small(page) {
+  return page.evaluate(() => {
+    const visible = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e); return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'; };
+    // A link that stands alone: its parent's text is its own (a list item, a paragraph of one link).
+    const alone = (a) => a.parentElement && a.parentElement.textContent.trim() === a.textContent.trim();
+    const controls = [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden]), label.check, label.choice, .top-nav a, .brand a, a')]
+      .filter((e) => visible(e) && (e.tagName !== 'A' || e.closest('.top-nav') || e.closest('.brand') || alone(e)))
+      .filter((e) => !e.closest('#board') && !e.closest('svg'));
+    return controls.map((e) => { const r = e.getBoundingClientRect(); return { what: `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : ''} "${(e.textContent || e.value || '').trim().slice(0, 30)}"`, w: r.width, h: r.height }; })
+      .filter((c) => c.h < 44 - 0.5 || c.w < 24 - 0.5)
+      .map((c) => `${c.what} ${c.w.toFixed(0)}x${c.h.toFixed(0)}`);
+  });
+}
+
+for (const locale of ['it-IT', 'en-GB']) {
+  test(`a phone in ${locale}: controls are 44 px, a 7-tile hand's tiles 40 px wide`, { skip, timeout: 120000 }, async () => {
+    const context = await env.browser.newContext({ ...PHONE, locale });
+    const page = h.watch(await context.newPage(), errors);
+    // The start page, and the room.
+    for (const path of ['/', '/room']) {
+      await page.goto(env.server.url + path);
+      await page.waitForSelector(`html[data-words="${locale.slice(0, 2)}"]`);
+      assert.deepEqual(await small(page), [], `${path}: controls under 44 px`);
+    }
+    // A game waiting for a player, then a 2-player match: its hand of 7.
+    await createGame(page, env.server.url, { variant: 'block', players: 2, name: 'Ana', seats: ['easy'] });
+    await page.waitForSelector('.hand-tile');
+    await page.waitForSelector(`html[data-words="${locale.slice(0, 2)}"]`);
+    const hand = await page.evaluate(() => [...document.querySelectorAll('.hand-tile')].map((e) => { const r = e.getBoundingClientRect(); return { w: r.width, l: r.left, r: r.right, t: r.top }; }));
+    assert.ok(hand.length >= 6, `a hand of ${hand.length}`);
+    for (const t of hand) assert.ok(t.w >= 40 - 0.5 && t.l >= 0 && t.r <= 390 + 0.5, `a hand tile ${t.w.toFixed(1)} px wide at ${t.l.toFixed(0)}-${t.r.toFixed(0)}`);
+    assert.deepEqual(await small(page), [], 'the game page: controls under 44 px');
+    await context.close();
+  });
+}
+
+// An Italian browser's first paint: until the words come, the page's own
+// text (English in its HTML) is not shown.
+test('before its words come, an Italian page shows no English', { skip, timeout: 60000 }, async () => {
+  const context = await env.browser.newContext({ locale: 'it-IT' });
+  const page = h.watch(await context.newPage(), errors);
+  // The catalog is held back until the check is done.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/\/dist\/start\.it\.json$/, async (route) => { await held; await route.continue(); });
+  await page.goto(env.server.url + '/', { waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('#create');
+  const shown = await page.evaluate(() => [...document.querySelectorAll('[data-i18n]')]
+    .filter((e) => getComputedStyle(e).visibility !== 'hidden' && e.getBoundingClientRect().width > 0).map((e) => e.textContent.trim()).filter(Boolean));
+  release();
+  assert.deepEqual(shown, [], 'English words shown before the Italian ones came');
+  await page.waitForSelector('html[data-words="it"]');
+  assert.equal(await page.textContent('h2#new-h'), 'Nuova partita');
+  await context.close();
+  assert.deepEqual(errors, []);
+});
