@@ -79,6 +79,11 @@ for (const locale of ['it-IT', 'en-GB']) {
     await page.goto(env.server.url + '/t/' + tour.tournament.id);
     await page.waitForSelector('#tour-start:not([hidden])');
     await bothSchemes(page, found, 'tournament');
+    // A game waiting for a friend: its invite link open (issue 33: the
+    // share box and the rules link sat outside every landmark).
+    await createGame(page, env.server.url, { variant: 'fiveup', players: 2, name: 'Ana' });
+    await page.waitForSelector('#menu:not([hidden]) #invite-link');
+    await bothSchemes(page, found, 'game page, waiting for a player');
     await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 100, redeal: false, name: 'Ana', seats: ['easy'] });
     await page.waitForSelector('.hand-tile');
     await page.waitForSelector('#notify button:not(:empty)');

@@ -96,7 +96,7 @@ test('a four-entrant Swiss tournament through its two rounds', { skip, timeout: 
   for (const i of decided) {
     const q = pages[i].page;
     await q.goto(`${env.server.url}/g/${second.game}`);
-    await q.waitForSelector('#tour-line:not([hidden])');
+    await q.waitForSelector('#tour-box:not([hidden]) #tour-line');
     assert.match(await q.textContent('#tour-line'), i % 2
       ? /^Coppa d'inverno, turno 1 di 2 · decisa alla scadenza del turno con i punteggi di quel momento: .+\. La partita continua per divertimento\.$/
       : /^Coppa d'inverno, round 1 of 2 · decided at the round's deadline by the scores then: .+\. The game goes on for fun\.$/);

@@ -178,8 +178,7 @@ function show(v, force) {
 // round's deadline has passed (a public GET, not on every poll).
 let tour = null, tourAt = 0;
 async function showTournament(before) {
-  const line = $('#tour-line');
-  if (!view.tournament) { line.hidden = true; return; }
+  if (!view.tournament) { $('#tour-box').hidden = true; return; }
   const mine = tour && tableOf(tour, view.id);
   const stale = !tour || (before && before.status !== view.status) || (mine && !mine.table.points && Date.parse(mine.deadline) <= Date.now() && Date.now() - tourAt > 60000);
   if (stale) {
@@ -189,12 +188,11 @@ async function showTournament(before) {
   drawTournament();
 }
 function drawTournament() {
-  const line = $('#tour-line');
   const mine = tour && tableOf(tour, view.id);
-  if (!mine) { line.hidden = true; return; }
+  $('#tour-box').hidden = !mine;
+  if (!mine) return;
   const names = mine.table.players.map((p) => (tour.entries.find((e) => e.player === p) || {}).name || '');
-  line.textContent = tourLine(tour, mine, names, view.status === 'finished');
-  line.hidden = false;
+  $('#tour-line').textContent = tourLine(tour, mine, names, view.status === 'finished');
 }
 
 function showSummary(before) {
