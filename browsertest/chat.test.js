@@ -88,6 +88,14 @@ test('the talk is a drawer on a phone; a retried message arrives once', { skip, 
   const input = await ana.page.locator('#talk input[name=text]').boundingBox();
   assert.equal(await ana.page.evaluate(() => getComputedStyle(document.querySelector('#talk')).position), 'fixed', 'a drawer');
   assert.ok(box.y + box.height <= 844 + 1 && input.y >= 0 && input.y + input.height <= 844, `the drawer and its line are on the screen: ${JSON.stringify({ box, input })}`);
+  // The log's last line can be scrolled above the open drawer.
+  const clear = await ana.page.evaluate(() => {
+    const last = [...document.querySelectorAll('#log li')].pop() || document.querySelector('#log');
+    last.scrollIntoView({ block: 'end' });
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    return { bottom: last.getBoundingClientRect().bottom, drawer: document.querySelector('#talk').getBoundingClientRect().top };
+  });
+  assert.ok(clear.bottom <= clear.drawer + 1, `the log's end ${clear.bottom.toFixed(0)} px is under the drawer's top ${clear.drawer.toFixed(0)} px`);
   // The first send reaches the server, but its answer is lost.
   const ids = [];
   let lose = true;
