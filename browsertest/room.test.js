@@ -125,3 +125,24 @@ test('two players meet in the room, play a rated match, and see their ratings ch
   await ana.context.close();
   await bea.context.close();
 });
+
+// Eligibility is told before the form is sent (issue 33): a new key's
+// "Rated" is off, with how many matches it still needs, in its language;
+// one match finished, one fewer.
+test('the start page says how many matches a rated table still needs', { skip, timeout: 90000 }, async () => {
+  const key = 'room-new-key-0123456789abcdefgh';
+  for (const [locale, want] of [['it-IT', /te ne mancano 3\.$/], ['en-GB', /finish 3 more first\.$/]]) {
+    const mine = [];
+    const { page, context } = await h.newPlayer(env.browser, mine, { width: 1000, height: 900 }, { locale });
+    await page.goto(`${env.server.url}/#key=${key}`);
+    await page.waitForSelector('#create');
+    await page.check('input[name=variant][value=fiveup]');
+    await page.waitForSelector('#rated-hint:not([hidden])');
+    assert.match(await page.textContent('#rated-hint'), want);
+    assert.ok(await page.isDisabled('input[name=rated]'), 'rated is off');
+    await page.check('input[name=variant][value=block]');
+    assert.ok(await page.isHidden('#rated-hint'), 'no hint where the rule set is never rated');
+    await context.close();
+    assert.deepEqual(mine, [], 'no console errors');
+  }
+});

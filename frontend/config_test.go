@@ -11,6 +11,7 @@ import (
 
 	"tessera/engine"
 	"tessera/engine/bot"
+	"tessera/functions/community"
 )
 
 var update = flag.Bool("update", false, "rewrite static/assets/config.js")
@@ -114,6 +115,7 @@ func configJS(t *testing.T) []byte {
 		}
 	}
 	fmt.Fprintf(&b, "\n/** POOLS: the rating pools (API.md \"Ratings\"), as the room lists their leaderboards. */\nexport const POOLS = %s;\n", j(pools))
+	fmt.Fprintf(&b, "\n/** MIN_FINISHED: the matches a key must have finished to play at a rated table. */\nexport const MIN_FINISHED = %d;\n", community.MinFinished)
 	return b.Bytes()
 }
 

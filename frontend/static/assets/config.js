@@ -20,3 +20,6 @@ export const VARIANTS = {"block":{"title":"Block","counts":false,"players":[2,3,
 
 /** POOLS: the rating pools (API.md "Ratings"), as the room lists their leaderboards. */
 export const POOLS = ["fiveup-duel","fiveup-multi","fiveup-pairs","partnership"];
+
+/** MIN_FINISHED: the matches a key must have finished to play at a rated table. */
+export const MIN_FINISHED = 3;

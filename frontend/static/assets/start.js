@@ -9,11 +9,12 @@ import { syncPush } from './pushsync.js';
 import { qrSVG } from './qr.js';
 import { ago, left, day } from './clock.js';
 import { byeLine } from './tourline.js';
-import { LEVELS, TARGET, VARIANTS, ORDER } from './config.js';
+import { LEVELS, TARGET, VARIANTS, ORDER, MIN_FINISHED } from './config.js';
 import { t, loadLang, langSwitch, onLangChange } from './i18n.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
+let me = null; // the key's private profile, from GET /api/me (my games, below)
 
 /** variantChoices: a radio per rule set the server offers ("2-4 players alone, block game"). */
 function variantChoices() {
@@ -79,9 +80,10 @@ function sync() {
   $('#table-options').hidden = !choices;
   form.pairs.disabled = pairsChoice().length < 2;
   if (form.pairs.disabled) form.pairs.checked = pairsChoice()[0];
-  // The room: a rated table is listed, and only a rule set with a pool is rated.
-  form.rated.disabled = !facts().rated;
-  if (form.rated.disabled) form.rated.checked = false;
+  // The room: a rated table is listed, and only a rule set with a pool is
+  // rated, by a key that has finished enough matches (told before the form
+  // is sent, with how many are missing).
+  syncRated();
   if (form.rated.checked) form.open.checked = true;
   form.redeal.disabled = facts().redeal.length < 2;
   if (variant() !== lastVariant || form.redeal.disabled) form.redeal.checked = facts().defaultRedeal;
@@ -129,6 +131,16 @@ function paintLeague() {
   note.append(back);
   note.hidden = false;
   $('#new-h').textContent = t('start.newLeagueGame');
+}
+
+/** syncRated offers "Rated" where the rule set has a pool and the key has finished MIN_FINISHED matches. */
+function syncRated() {
+  const more = MIN_FINISHED - (me ? me.finished : 0);
+  const hint = $('#rated-hint');
+  hint.hidden = !(facts().rated && more > 0);
+  hint.textContent = hint.hidden ? '' : t('room.eligibleIn', { n: more, min: MIN_FINISHED });
+  form.rated.disabled = !facts().rated || more > 0;
+  if (form.rated.disabled) form.rated.checked = false;
 }
 
 /** request builds the POST /api/games body from the form. */
@@ -183,7 +195,6 @@ async function submit(ev) {
 let serverGames = null; // the last /api/me answer's games, null before one
 let serverLeagues = {}; // league id -> name, from the same answer
 let serverTours = []; // the tournaments the key entered (where each stands), from the same answer
-let me = null; // the key's private profile, from the same answer
 let showHidden = false;
 
 
@@ -341,6 +352,7 @@ async function refreshHome() {
     const ans = await myGames(playerKey());
     serverGames = ans.games;
     me = ans.player;
+    syncRated();
     serverLeagues = Object.fromEntries((ans.leagues || []).map((l) => [l.id, l.name]));
     serverTours = ans.tournaments || [];
     for (const g of serverGames) {
@@ -424,6 +436,7 @@ langSwitch($('#lang'));
 // drawn again in them.
 function redraw() {
   paintVariants();
+  syncRated();
   paintLeague();
   seatRows();
   renderHome();
