@@ -92,6 +92,9 @@ test('a player on vacation is shown so to the others, with the clock stopped, an
   await card.locator('text=on vacation until').waitFor();
   assert.equal(await card.locator('.countdown').count(), 0, 'the clock of a seat on vacation is stopped');
   assert.match(await card.getAttribute('aria-label'), /on vacation until/);
+  // It says why this clock stops (a friendly game; in a rated or a
+  // tournament game it would run: issue 33).
+  assert.match(await card.textContent(), /on vacation until .+: the clock is stopped/);
   const v = await api('GET', `/api/games/${id}`);
   assert.equal(v.hand.deadline, null);
   assert.equal(v.seats[away].vacation, me.player.vacation.until);

@@ -331,7 +331,7 @@ function renderVacation() {
   if (!me) return;
   const v = me.vacation;
   $('#vac-state').textContent = v.until ? t('vac.on', { date: day(v.until) }) : t('vac.budget', { n: v.budgetDays });
-  $('#vac-take').hidden = !!v.until;
+  $('#vac-take').hidden = $('#vac-begun').hidden = !!v.until;
   $('#vac-days').max = v.budgetDays;
   $('#vac-btn').textContent = t(v.until ? 'vac.end' : 'vac.take');
   $('#vac-btn').disabled = !v.until && v.budgetDays < 1;

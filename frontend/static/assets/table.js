@@ -57,8 +57,10 @@ function seatCard(view, s, me) {
   const sc = el('div', 'score', t(pairs(view) ? 'seat.scoreTeam' : 'seat.score', { score, target: view.options.target }));
   card.append(sc);
   if (s.away) card.append(el('div', 'flag away', t('seat.away')));
-  // Its key is on vacation (API.md): its clock may be stopped.
-  const vac = s.vacation ? t('seat.vacation', { date: day(s.vacation) }) : '';
+  // Its key is on vacation (API.md): its clock stops in a friendly game,
+  // runs in a rated or a tournament game; the seat says which.
+  const clock = view.options.moveTime ? (view.rated || view.tournament ? 'seat.vacationRuns' : 'seat.vacationStops') : 'seat.vacation';
+  const vac = s.vacation ? t(clock, { date: day(s.vacation) }) : '';
   if (vac) card.append(el('div', 'flag away', vac));
   if (hand && hand.turn === s.seat) card.append(el('div', 'flag', t(s.seat === me ? 'seat.yourTurn' : 'seat.toPlay')));
   if (hand && hand.deadline && (hand.turn === s.seat || (hand.confirming || []).includes(s.seat)) && !s.away) {
