@@ -51,6 +51,11 @@ for (const locale of ['it-IT', 'en-GB']) {
     assert.ok(hand.length >= 6, `a hand of ${hand.length}`);
     for (const t of hand) assert.ok(t.w >= 40 - 0.5 && t.l >= 0 && t.r <= 390 + 0.5, `a hand tile ${t.w.toFixed(1)} px wide at ${t.l.toFixed(0)}-${t.r.toFixed(0)}`);
     assert.deepEqual(await small(page), [], 'the game page: controls under 44 px');
+    // No line of the page ends cut short ("…") on the phone.
+    const cut = await page.evaluate(() => [...document.querySelectorAll('body *')]
+      .filter((e) => getComputedStyle(e).textOverflow === 'ellipsis' && e.scrollWidth > e.clientWidth + 1 && e.getBoundingClientRect().width > 0)
+      .map((e) => `${e.className}: ${e.textContent.trim().slice(0, 40)}`));
+    assert.deepEqual(cut, [], 'text cut short');
     await context.close();
   });
 }
