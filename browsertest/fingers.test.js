@@ -46,7 +46,8 @@ for (const locale of ['it-IT', 'en-GB']) {
     // A game waiting for a player, then a 2-player match: its hand of 7.
     await createGame(page, env.server.url, { variant: 'block', players: 2, name: 'Ana', seats: ['easy'] });
     await page.waitForSelector('.hand-tile');
-    await page.waitForSelector(`html[data-words="${locale.slice(0, 2)}"]`);
+    // Both parts of the game page's words (the menus' come second).
+    await page.waitForSelector(`html[data-later="${locale.slice(0, 2)}"]`, { state: 'attached' });
     const hand = await page.evaluate(() => [...document.querySelectorAll('.hand-tile')].map((e) => { const r = e.getBoundingClientRect(); return { w: r.width, l: r.left, r: r.right, t: r.top }; }));
     assert.ok(hand.length >= 6, `a hand of ${hand.length}`);
     for (const t of hand) assert.ok(t.w >= 40 - 0.5 && t.l >= 0 && t.r <= 390 + 0.5, `a hand tile ${t.w.toFixed(1)} px wide at ${t.l.toFixed(0)}-${t.r.toFixed(0)}`);

@@ -64,6 +64,9 @@ export async function loadLater() {
   if (l !== lang) return; // switched meanwhile: setLang loaded both
   msgs = { ...msgs, ...more };
   complete = true;
+  // Both parts are in (html[data-later]): what shows after a choice has
+  // its words too.
+  if (typeof document !== 'undefined') document.documentElement.dataset.later = l;
   changed();
 }
 
@@ -104,6 +107,7 @@ export async function loadLang(l, p, twoParts) {
   if (both) m = { ...m, ...(await fetchCatalog(want, page + '-later')) };
   useCatalog(want, m);
   complete = parts !== 2 || both;
+  if (both && typeof document !== 'undefined') document.documentElement.dataset.later = want;
   changed();
   return lang;
 }
