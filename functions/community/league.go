@@ -137,22 +137,38 @@ func (h *Service) LoadLeague(ctx context.Context, id string) (*League, int64, er
 // updateLeague applies change to league id and writes it on condition,
 // retrying a lost race; change's error (or game.ErrUnchanged) ends it.
 func (h *Service) updateLeague(ctx context.Context, id string, change func(l *League) error) (*League, error) {
-	var out *League
-	err := game.Retry(ctx, game.LeagueWrites, func(int) error {
+	return updateItem(ctx, game.LeagueWrites, func() (*League, func() error, error) {
 		l, version, err := h.LoadLeague(ctx, id)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		out = l
-		if err := change(l); err != nil {
-			return err
-		}
-		b, err := encodeLeague(l)
+		return l, func() error {
+			b, err := encodeLeague(l)
+			if err != nil {
+				return err
+			}
+			now := h.g.Now()
+			return h.store.Save(ctx, LeagueItemID(id), b, version, now, l.due(), now.Add(leagueTTL))
+		}, nil
+	}, change)
+}
+
+// updateItem is the community's one read-change-write of an item (a
+// league, a tournament): load reads it and how to save it on condition,
+// change changes it (game.ErrUnchanged: nothing to write, the item as
+// read is the answer), and a lost race is tried again as kind allows.
+func updateItem[T any](ctx context.Context, kind game.WriteKind, load func() (*T, func() error, error), change func(*T) error) (*T, error) {
+	var out *T
+	err := game.Retry(ctx, kind, func(int) error {
+		v, save, err := load()
 		if err != nil {
 			return err
 		}
-		now := h.g.Now()
-		return h.store.Save(ctx, LeagueItemID(id), b, version, now, l.due(), now.Add(leagueTTL))
+		out = v
+		if err := change(v); err != nil {
+			return err
+		}
+		return save()
 	})
 	if err != nil && !errors.Is(err, game.ErrUnchanged) {
 		return nil, err
@@ -368,16 +384,9 @@ var ErrBadSeason = fmt.Errorf("%w: season must be YYYY-MM", engine.ErrBadInput)
 // ViewLeague is GET /api/leagues/{id} for the key whose hash is hash: 404
 // for anyone but a member.
 func (h *Service) ViewLeague(ctx context.Context, hash []byte, id, season string) (*LeagueView, error) {
-	l, _, err := h.LoadLeague(ctx, id)
+	l, err := h.memberLeague(ctx, hash, id)
 	if err != nil {
 		return nil, err
-	}
-	p, err := h.MyProfile(ctx, hash)
-	if err != nil {
-		return nil, err
-	}
-	if p == nil || !l.Member(p.ID) {
-		return nil, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
 	}
 	current := h.g.Now().UTC().Format(seasonLayout)
 	if season == "" {
@@ -505,10 +514,9 @@ func (h *Service) profileNames(ctx context.Context, ids map[string]bool) (map[st
 	return out, nil
 }
 
-// leagueOfGame checks a create in league id by the key whose hash is hash
-// (a member's; else 404) in the league's rule set (else 400), and returns
-// the league.
-func (h *Service) leagueOfGame(ctx context.Context, hash []byte, id string, o engine.Options) (*League, error) {
+// memberLeague is league id for a member, the key whose hash is hash:
+// store.ErrNotFound for anyone else, as for an unknown league (API.md).
+func (h *Service) memberLeague(ctx context.Context, hash []byte, id string) (*League, error) {
 	l, _, err := h.LoadLeague(ctx, id)
 	if err != nil {
 		return nil, err
@@ -519,6 +527,17 @@ func (h *Service) leagueOfGame(ctx context.Context, hash []byte, id string, o en
 	}
 	if p == nil || !l.Member(p.ID) {
 		return nil, fmt.Errorf("league %q: %w", id, store.ErrNotFound)
+	}
+	return l, nil
+}
+
+// leagueOfGame checks a create in league id by the key whose hash is hash
+// (a member's; else 404) in the league's rule set (else 400), and returns
+// the league.
+func (h *Service) leagueOfGame(ctx context.Context, hash []byte, id string, o engine.Options) (*League, error) {
+	l, err := h.memberLeague(ctx, hash, id)
+	if err != nil {
+		return nil, err
 	}
 	if r := o.Rules(); r == nil || r.Name != l.Variant {
 		return nil, fmt.Errorf("%w: this league plays %s", engine.ErrBadInput, l.Variant)

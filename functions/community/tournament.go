@@ -289,22 +289,13 @@ func (h *Service) saveTournament(ctx context.Context, t *Tournament, item store.
 // updateTournament applies change and writes on condition, retrying a
 // lost race; game.ErrUnchanged from change writes nothing.
 func (h *Service) updateTournament(ctx context.Context, id string, change func(t *Tournament) error) (*Tournament, error) {
-	var out *Tournament
-	err := game.Retry(ctx, game.TournamentWrites, func(int) error {
+	return updateItem(ctx, game.TournamentWrites, func() (*Tournament, func() error, error) {
 		t, item, err := h.LoadTournament(ctx, id)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		out = t
-		if err := change(t); err != nil {
-			return err
-		}
-		return h.saveTournament(ctx, t, item)
-	})
-	if err != nil && !errors.Is(err, game.ErrUnchanged) {
-		return nil, err
-	}
-	return out, nil
+		return t, func() error { return h.saveTournament(ctx, t, item) }, nil
+	}, change)
 }
 
 // CreateTournament is POST /api/tournaments: it returns the tournament and
