@@ -83,6 +83,7 @@ for (const locale of ['it-IT', 'en-GB']) {
     // share box and the rules link sat outside every landmark).
     await createGame(page, env.server.url, { variant: 'fiveup', players: 2, name: 'Ana' });
     await page.waitForSelector('#menu:not([hidden]) #invite-link');
+    await page.waitForSelector('html[data-later]', { state: 'attached' }); // the menu's words come second
     await bothSchemes(page, found, 'game page, waiting for a player');
     await createGame(page, env.server.url, { variant: 'fiveup', players: 2, target: 100, redeal: false, name: 'Ana', seats: ['easy'] });
     await page.waitForSelector('.hand-tile');

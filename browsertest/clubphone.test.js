@@ -19,6 +19,8 @@ const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile:
 /** check runs axe and measures the controls of page, in state name. */
 async function check(page, found, name) {
   await page.waitForSelector('html[data-words]', { state: 'attached' });
+  // A game page's menus and dialogs have their words in a second part.
+  if (await page.$('body.game')) await page.waitForSelector('html[data-later]', { state: 'attached' });
   await page.evaluate(AXE);
   const v = await page.evaluate(async () => {
     // eslint-disable-next-line no-undef
