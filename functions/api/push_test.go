@@ -535,3 +535,55 @@ func TestTableTalkPushes(t *testing.T) {
 		t.Fatalf("on vacation Bea's devices got %+v", got)
 	}
 }
+
+// A new league game with a free seat is an invitation: each other member's
+// devices hear of it (kind "league", in their language), its maker's do
+// not; a league game with no free seat tells nobody (issue 33).
+func TestALeagueGameInvitesTheMembers(t *testing.T) {
+	svc := pushService{t, testenv.WebPush(t)}
+	s := newPushServer(t, memory.New(), 341)
+	key := s.vapidKey()
+	subA, hashA := svc.subscribe(key)
+	subB, hashB := svc.subscribe(key)
+	subB = strings.TrimSuffix(subB, "}") + `,"lang":"it"}`
+	for _, d := range []struct{ key, sub, name string }{{keyAna, subA, "Ana"}, {keyBea, subB, "Bea"}} {
+		if r := s.do("PUT", "/api/me/push", d.sub, d.key); r.status != 204 {
+			t.Fatalf("PUT /api/me/push: %d", r.status)
+		}
+		if r := s.do("PUT", "/api/me/profile", `{"name":"`+d.name+`"}`, d.key); r.status != 200 {
+			t.Fatalf("PUT /api/me/profile: %d", r.status)
+		}
+	}
+	r := s.do("POST", "/api/leagues", `{"name":"Il giovedì","variant":"fiveup"}`, keyAna)
+	var made struct {
+		League struct {
+			ID string `json:"id"`
+		} `json:"league"`
+		Invite string `json:"invite"`
+	}
+	if r.status != 201 || json.Unmarshal(r.body, &made) != nil {
+		t.Fatalf("league: %d %s", r.status, r.body)
+	}
+	if r := s.do("POST", "/api/leagues/"+made.League.ID+"/members", `{"invite":"`+made.Invite+`"}`, keyBea); r.status != 201 {
+		t.Fatalf("join: %d %s", r.status, r.body)
+	}
+	g, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Ana","key":"` + keyAna + `","league":"` + made.League.ID + `"}`)
+	var got []game.Message
+	for try := 0; try < 50 && len(got) == 0; try++ {
+		if got = svc.received(hashB); len(got) == 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if len(got) != 1 || got[0].Kind != "league" || got[0].Game != g || got[0].Title != "Una nuova partita di Il giovedì" || got[0].Body != "Ana ha aperto una partita della lega: prendi posto." {
+		t.Fatalf("Bea's device received %+v, want one league push for %s in Italian", got, g)
+	}
+	// A league game with no free seat (a computer in it) tells nobody.
+	s.create(`{"variant":"fiveup","players":2,"name":"Ana","key":"` + keyAna + `","league":"` + made.League.ID + `","bots":[{"seat":1,"level":"easy"}]}`)
+	time.Sleep(100 * time.Millisecond)
+	if got := svc.received(hashB); len(got) != 1 {
+		t.Errorf("Bea's device received %d pushes after a full league game, want still 1", len(got))
+	}
+	if got := svc.received(hashA); len(got) != 0 {
+		t.Errorf("the maker's device received %+v", got)
+	}
+}

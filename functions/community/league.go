@@ -74,6 +74,9 @@ type LeagueMember struct {
 	Player  string    `json:"player"`
 	Since   time.Time `json:"since"`
 	Removed bool      `json:"removed,omitempty"`
+	// Key is the hash of the member's key (its devices hear of a new
+	// league game); none for a member who joined before it was kept.
+	Key []byte `json:"key,omitempty"`
 }
 
 // LeagueLine is one player's line of a season's table.
@@ -198,7 +201,7 @@ func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant s
 	}
 	now := h.g.Now().UTC().Truncate(time.Second)
 	l := &League{ID: id, Name: name, Variant: variant, Admin: p.ID, Invite: inviteHash,
-		Members: []LeagueMember{{Player: p.ID, Since: now}}}
+		Members: []LeagueMember{{Player: p.ID, Since: now, Key: hash}}}
 	// The creator's profile first (the count of leagues made, the list):
 	// a crash after it leaves a league id that names nothing, which every
 	// read skips.
@@ -256,7 +259,7 @@ func (h *Service) JoinLeague(ctx context.Context, hash []byte, id, invite string
 		}
 		now := h.g.Now().UTC().Truncate(time.Second)
 		l.Members = slices.DeleteFunc(l.Members, func(m LeagueMember) bool { return m.Player == p.ID })
-		l.Members = append(l.Members, LeagueMember{Player: p.ID, Since: now})
+		l.Members = append(l.Members, LeagueMember{Player: p.ID, Since: now, Key: hash})
 		created = true
 		return nil
 	})
@@ -722,4 +725,27 @@ func (h *Service) PreviewLeague(ctx context.Context, id, invite string) (*League
 	}
 	return &LeaguePreview{ID: l.ID, Name: l.Name, Variant: l.Variant, Admin: l.Admin, AdminName: names[l.Admin],
 		Members: l.members(), Invited: true}, nil
+}
+
+// Made tells the league's other members of its new game with a free seat
+// (a push, kind "league": an invitation to take the seat), once, from the
+// request that made it (game.Community). A rematch, full, tells nobody.
+func (h *Service) Made(ctx context.Context, host, id string, st *game.Stored, m *engine.Match) error {
+	if st.League == "" || m.FreeSeat() < 0 {
+		return nil
+	}
+	l, _, err := h.LoadLeague(ctx, st.League)
+	if err != nil {
+		return err
+	}
+	by := m.Seat(0).Name
+	var to []game.Delivery
+	for _, mb := range l.Members {
+		if mb.Removed || mb.Key == nil || game.SeatOfHash(st.Seats, mb.Key) >= 0 {
+			continue
+		}
+		to = append(to, game.Delivery{Key: mb.Key, Seat: -1, Msg: game.LeagueGameMessage(id, l.Name, by)})
+	}
+	h.g.SendTo(ctx, host, id, 1, to)
+	return nil
 }

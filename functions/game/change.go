@@ -22,7 +22,8 @@ import (
 //
 // and then, once written, through after:
 //
-//  5. the pushes of the change (or the caller's own messages);
+//  5. the pushes of the change (or the caller's own messages), and for a
+//     new game the community's (a league tells its members);
 //  6. every keyed seat's list (/api/me) gets the game back if it had
 //     dropped it;
 //  7. a match that ended is settled, exactly once (settleNow; the sweep
@@ -111,6 +112,8 @@ func (h *Service) after(ctx context.Context, op Op, c *Change) {
 	h.Send(ctx, op.Host, c.ID, c.Saved.Version, st, msgs)
 	if c.Saved.Version > 1 {
 		h.relist(ctx, c.ID, st)
+	} else if err := h.community.Made(ctx, op.Host, c.ID, st, c.Match); err != nil {
+		h.log.Warn("community: a new game not told", "gameId", c.ID, "cause", LogCause(err))
 	}
 	h.settleNow(ctx, op.Host, c.ID, st)
 }

@@ -48,6 +48,9 @@ type Community interface {
 	// tournament's round), exactly once whatever retries happen (Settle
 	// calls it until it succeeds).
 	Ended(ctx context.Context, host, id string, st *Stored, m *engine.Match) error
+	// Made: new game id, holding st and m, was written (a league tells
+	// its members of a game with a free seat). Its failure is logged.
+	Made(ctx context.Context, host, id string, st *Stored, m *engine.Match) error
 	// Due does the sweep's work for due item id when it is the
 	// community's; handled is false for an item it does not know.
 	Due(ctx context.Context, host, id string) (handled bool, err error)
@@ -82,3 +85,6 @@ func (noCommunity) Ended(context.Context, string, string, *Stored, *engine.Match
 	return nil
 }
 func (noCommunity) Due(context.Context, string, string) (bool, error) { return false, nil }
+func (noCommunity) Made(context.Context, string, string, *Stored, *engine.Match) error {
+	return nil
+}

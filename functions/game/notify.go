@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -190,7 +191,25 @@ func endText(v *engine.View, l lang) string {
 
 // Send delivers msgs, by seat, to the devices of each seat's key.
 func (h *Service) Send(ctx context.Context, host, id string, version int64, st *Stored, msgs map[int]Message) {
-	if h.push == nil || len(msgs) == 0 {
+	to := make([]Delivery, 0, len(msgs))
+	for seat, msg := range msgs {
+		to = append(to, Delivery{Key: st.Seats[seat].TokenHash, Seat: seat, Msg: msg})
+	}
+	h.SendTo(ctx, host, id, version, to)
+}
+
+// Delivery is one push: its message to the devices of the key whose hash
+// is Key (Seat, for the log: the key's seat in the game, -1 none).
+type Delivery struct {
+	Key  []byte
+	Seat int
+	Msg  Message
+}
+
+// SendTo delivers pushes of game id to keys' devices, within PushBudget
+// (beside a sweep: never holding its next game).
+func (h *Service) SendTo(ctx context.Context, host, id string, version int64, to []Delivery) {
+	if h.push == nil || len(to) == 0 {
 		return
 	}
 	if q, ok := ctx.Value(sendQueueKey{}).(*sendQueue); ok {
@@ -200,11 +219,11 @@ func (h *Service) Send(ctx context.Context, host, id string, version int64, st *
 		q.slots <- struct{}{}
 		go func() {
 			defer func() { <-q.slots; q.wg.Done() }()
-			h.sendNow(context.WithoutCancel(ctx), host, id, version, st, msgs)
+			h.sendNow(context.WithoutCancel(ctx), host, id, version, to)
 		}()
 		return
 	}
-	h.sendNow(ctx, host, id, version, st, msgs)
+	h.sendNow(ctx, host, id, version, to)
 }
 
 // sendQueue holds a sweep's pushes: at most cap(slots) games' pushes at
@@ -219,8 +238,8 @@ type sendQueueKey struct{}
 // sweepSends is how many games' pushes a sweep sends at once.
 const sweepSends = 32
 
-// sendNow delivers msgs within pushBudget.
-func (h *Service) sendNow(ctx context.Context, host, id string, version int64, st *Stored, msgs map[int]Message) {
+// sendNow delivers to within pushBudget.
+func (h *Service) sendNow(ctx context.Context, host, id string, version int64, to []Delivery) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), PushBudget)
 	defer cancel()
 	keys, err := h.VAPID(ctx)
@@ -228,9 +247,11 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, s
 		h.log.Warn("push: no VAPID keys", "gameId", id, "cause", err.Error())
 		return
 	}
-	ids := make([]string, 0, len(msgs))
-	for s := range msgs {
-		ids = append(ids, PlayerID(st.Seats[s].TokenHash))
+	ids := make([]string, 0, len(to))
+	for _, d := range to {
+		if d.Key != nil && !slices.Contains(ids, PlayerID(d.Key)) {
+			ids = append(ids, PlayerID(d.Key))
+		}
 	}
 	items, err := h.store.LoadMany(ctx, ids)
 	if err != nil {
@@ -254,10 +275,10 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, s
 			sender.Subject = "https://" + host
 		}
 	}
-	for s, msg := range msgs {
-		hash := st.Seats[s].TokenHash
+	for _, dv := range to {
+		hash, s, msg := dv.Key, dv.Seat, dv.Msg
 		item, ok := items[PlayerID(hash)]
-		if !ok {
+		if hash == nil || !ok {
 			continue
 		}
 		p, err := DecodePlayer(item.State)

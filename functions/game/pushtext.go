@@ -51,7 +51,7 @@ var pushKeys = []string{"sent.turn", "sent.away", "sent.computerPlays", "sent.en
 	"sent.redealOrKeep", "sent.played", "sent.played.scored", "sent.handDealt", "sent.youNeed", "sent.score",
 	"sent.over", "sent.won", "sent.won.one", "sent.reminder", "sent.yourMoveIn", "sent.days", "sent.hours",
 	"sent.mins", "sent.lessThanAMinute", "sent.rematch", "sent.startedRematch", "sent.startedRematch.yourTurn",
-	"sent.round", "sent.roundBody", "sent.says", "team.join"}
+	"sent.round", "sent.roundBody", "sent.says", "sent.leagueGame", "sent.leagueGameBody", "team.join"}
 
 // ruleTitle is the rule set's name in l.
 func ruleTitle(v engine.Variant, l lang) string {
@@ -112,5 +112,14 @@ func RematchMessage(id string, v *engine.View, s, by int, yours bool) Message {
 func RoundMessage(id string, number int, name string) Message {
 	return inEveryLang(id, 1, "round", func(l lang) (string, string) {
 		return say(l, "sent.round", "n", strconv.Itoa(number), "name", name), say(l, "sent.roundBody")
+	})
+}
+
+// LeagueGameMessage tells a member of league (its name) that by started
+// game id of it with a free seat: an invitation (kind "league", an
+// addition to API.md's kinds).
+func LeagueGameMessage(id, league, by string) Message {
+	return inEveryLang(id, 1, "league", func(l lang) (string, string) {
+		return say(l, "sent.leagueGame", "league", league), say(l, "sent.leagueGameBody", "name", isolate(by))
 	})
 }
