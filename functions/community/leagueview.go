@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
+
 	"tessera/engine"
 	"tessera/functions/game"
 	"tessera/functions/store"
-	"time"
 )
 
 // What a league shows: its page for a member (ViewLeague, its table by

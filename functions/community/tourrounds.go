@@ -5,12 +5,13 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"time"
+
 	"tessera/engine"
 	"tessera/engine/pairing"
 	"tessera/engine/rating"
 	"tessera/functions/game"
 	"tessera/functions/store"
-	"time"
 )
 
 // A tournament's rounds: made, their games made through the game

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
+
 	"tessera/engine"
 	"tessera/engine/pairing"
 	"tessera/functions/store"
-	"time"
 )
 
 // What a tournament shows: its page (View), the lobby's cards, and the
