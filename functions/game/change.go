@@ -102,16 +102,22 @@ func (h *Service) write(ctx context.Context, c *Change) error {
 
 // after runs steps 5 to 7 above for a change commit wrote. Nothing here
 // fails the change: what cannot be done now is logged and left to the
-// sweep (the settling) or lost (a push).
+// sweep (the settling) or lost (a push). The records of a stored game's
+// keyed seats are read once (one LoadMany) for both the pushes' devices
+// and the lists.
 func (h *Service) after(ctx context.Context, op Op, c *Change) {
 	st := c.Game.State
 	msgs := c.Messages
 	if msgs == nil && h.push != nil {
 		msgs = Messages(c.ID, c.Saved.Version, c.Match, st, c.Was, c.Cause)
 	}
-	h.Send(ctx, op.Host, c.ID, c.Saved.Version, st, msgs)
+	var records map[string]store.Item // nil: not read (a new game, or a failure, logged)
 	if c.Saved.Version > 1 {
-		h.relist(ctx, c.ID, st)
+		records = h.seatRecords(ctx, c.ID, st)
+	}
+	h.sendWith(ctx, op.Host, c.ID, c.Saved.Version, deliveries(st, msgs), records)
+	if c.Saved.Version > 1 {
+		h.relist(ctx, c.ID, st, records)
 	} else if err := h.community.Made(ctx, op.Host, c.ID, st, c.Match); err != nil {
 		h.log.Warn("community: a new game not told", "gameId", c.ID, "cause", LogCause(err))
 	}
@@ -152,14 +158,9 @@ func (h *Service) update(ctx context.Context, op Op, kind WriteKind, id string, 
 	return c, nil
 }
 
-// relist puts game id back in the list of every keyed seat of st that
-// no longer has it: a key's record keeps the 100 games it
-// joined last, so a key in more than 100 games dropped the oldest, and
-// API.md's /api/me lists the most recently updated, whoever updated them
-// (docs/players.md). One LoadMany of the records; a write only for a
-// record without the game. A failure is logged: the next change tries
-// again.
-func (h *Service) relist(ctx context.Context, id string, st *Stored) {
+// seatRecords reads the records of st's keyed seats (by PlayerID), nil
+// when the read fails (logged: the next change reads them again).
+func (h *Service) seatRecords(ctx context.Context, id string, st *Stored) map[string]store.Item {
 	var ids []string
 	for _, a := range st.Seats {
 		if a.TokenHash != nil && !slices.Contains(ids, PlayerID(a.TokenHash)) {
@@ -167,20 +168,32 @@ func (h *Service) relist(ctx context.Context, id string, st *Stored) {
 		}
 	}
 	if len(ids) == 0 {
-		return
+		return map[string]store.Item{}
 	}
-	ctx = SaveContext(ctx)
-	items, err := h.store.LoadMany(ctx, ids)
+	items, err := h.store.LoadMany(SaveContext(ctx), ids)
 	if err != nil {
 		h.log.Warn("records: not read after a change", "gameId", id, "cause", LogCause(err))
-		return
+		return nil
 	}
+	return items
+}
+
+// relist puts game id back in the list of every keyed seat of st whose
+// record (records, as seatRecords read them) no longer has it: a key's
+// record keeps the 100 games it joined last, so a key in more than 100
+// games dropped the oldest, and API.md's /api/me lists the most recently
+// updated, whoever updated them (docs/players.md). A write only for a
+// record without the game; a failure is logged, and the next change
+// tries again.
+func (h *Service) relist(ctx context.Context, id string, st *Stored, records map[string]store.Item) {
+	ctx = SaveContext(ctx)
+	done := map[string]bool{}
 	for _, a := range st.Seats {
-		item, ok := items[PlayerID(a.TokenHash)]
-		if a.TokenHash == nil || !ok {
+		item, ok := records[PlayerID(a.TokenHash)]
+		if a.TokenHash == nil || !ok || done[PlayerID(a.TokenHash)] {
 			continue // a seat's token that is no key has no record
 		}
-		delete(items, PlayerID(a.TokenHash))
+		done[PlayerID(a.TokenHash)] = true
 		rec, err := DecodePlayer(item.State)
 		if err != nil || slices.Contains(rec.Games, id) {
 			continue

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"tessera/engine"
 	"tessera/functions/push"
+	"tessera/functions/store"
 )
 
 // PushBudget bounds what a request spends on pushes after its change is
@@ -191,11 +193,16 @@ func endText(v *engine.View, l lang) string {
 
 // Send delivers msgs, by seat, to the devices of each seat's key.
 func (h *Service) Send(ctx context.Context, host, id string, version int64, st *Stored, msgs map[int]Message) {
+	h.SendTo(ctx, host, id, version, deliveries(st, msgs))
+}
+
+// deliveries are msgs, by seat of st, as pushes to the seats' keys.
+func deliveries(st *Stored, msgs map[int]Message) []Delivery {
 	to := make([]Delivery, 0, len(msgs))
 	for seat, msg := range msgs {
 		to = append(to, Delivery{Key: st.Seats[seat].TokenHash, Seat: seat, Msg: msg})
 	}
-	h.SendTo(ctx, host, id, version, to)
+	return to
 }
 
 // Delivery is one push: its message to the devices of the key whose hash
@@ -209,6 +216,12 @@ type Delivery struct {
 // SendTo delivers pushes of game id to keys' devices, within PushBudget
 // (beside a sweep: never holding its next game).
 func (h *Service) SendTo(ctx context.Context, host, id string, version int64, to []Delivery) {
+	h.sendWith(ctx, host, id, version, to, nil)
+}
+
+// sendWith is SendTo with the records the caller has read already (by
+// PlayerID; nil none): only the others are read for the devices.
+func (h *Service) sendWith(ctx context.Context, host, id string, version int64, to []Delivery, records map[string]store.Item) {
 	if h.push == nil || len(to) == 0 {
 		return
 	}
@@ -219,11 +232,11 @@ func (h *Service) SendTo(ctx context.Context, host, id string, version int64, to
 		q.slots <- struct{}{}
 		go func() {
 			defer func() { <-q.slots; q.wg.Done() }()
-			h.sendNow(context.WithoutCancel(ctx), host, id, version, to)
+			h.sendNow(context.WithoutCancel(ctx), host, id, version, to, records)
 		}()
 		return
 	}
-	h.sendNow(ctx, host, id, version, to)
+	h.sendNow(ctx, host, id, version, to, records)
 }
 
 // sendQueue holds a sweep's pushes: at most cap(slots) games' pushes at
@@ -239,7 +252,7 @@ type sendQueueKey struct{}
 const sweepSends = 32
 
 // sendNow delivers to within pushBudget.
-func (h *Service) sendNow(ctx context.Context, host, id string, version int64, to []Delivery) {
+func (h *Service) sendNow(ctx context.Context, host, id string, version int64, to []Delivery, records map[string]store.Item) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), PushBudget)
 	defer cancel()
 	keys, err := h.VAPID(ctx)
@@ -249,14 +262,22 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, t
 	}
 	ids := make([]string, 0, len(to))
 	for _, d := range to {
-		if d.Key != nil && !slices.Contains(ids, PlayerID(d.Key)) {
+		if _, read := records[PlayerID(d.Key)]; d.Key != nil && !read && !slices.Contains(ids, PlayerID(d.Key)) {
 			ids = append(ids, PlayerID(d.Key))
 		}
 	}
-	items, err := h.store.LoadMany(ctx, ids)
-	if err != nil {
-		h.log.Warn("push: devices not read", "gameId", id, "cause", err.Error())
-		return
+	items := maps.Clone(records)
+	if len(ids) > 0 {
+		more, err := h.store.LoadMany(ctx, ids)
+		if err != nil {
+			h.log.Warn("push: devices not read", "gameId", id, "cause", err.Error())
+			return
+		}
+		if items == nil {
+			items = more
+		} else {
+			maps.Copy(items, more)
+		}
 	}
 	type gone struct {
 		hash     []byte
