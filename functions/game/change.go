@@ -47,7 +47,8 @@ type Change struct {
 	// Messages, when set, are the pushes to send in place of the
 	// change's own (a rematch, a tournament's round).
 	Messages map[int]Message
-	// Saved is the item written.
+	// Saved is the item written (zero: nothing was); Game.Item is it too
+	// once written.
 	Saved store.Item
 }
 
@@ -90,13 +91,14 @@ func (h *Service) write(ctx context.Context, c *Change) error {
 			return err
 		}
 		c.Saved = store.Written(1, SealStored(c.ID, 1, st), now, st.Due(), gameExpiry(now))
+		c.Game.Item = c.Saved
 		return nil
 	}
 	saved, err := h.saveGame(ctx, c.ID, st, c.Game.Item, now)
 	if err != nil {
 		return err
 	}
-	c.Saved = saved
+	c.Saved, c.Game.Item = saved, saved // the game is now as written
 	return nil
 }
 

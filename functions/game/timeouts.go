@@ -26,9 +26,6 @@ func (h *Service) catchUp(ctx context.Context, host, id string, g *Loaded, t *Th
 	if err != nil {
 		return nil, err
 	}
-	if c.Saved.Version != 0 {
-		c.Game.Item = c.Saved
-	}
 	return c.Game, nil
 }
 
@@ -164,7 +161,8 @@ func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 		if timedOut != nil && !errors.Is(timedOut, ErrUnchanged) {
 			return timedOut
 		}
-		if vacationsOver(c, h.now()) || timedOut == nil {
+		ended := vacationsOver(c, h.now())
+		if timedOut == nil || ended {
 			return nil
 		}
 		return ErrUnchanged
