@@ -183,6 +183,16 @@ func (h *Service) newInvite() (string, []byte, error) {
 	return h.g.SeatToken("")
 }
 
+// newInvited draws a new league's or tournament's id, its invite and the
+// invite's hash.
+func (h *Service) newInvited() (id, invite string, inviteHash []byte, err error) {
+	if id, err = game.NewGameID(h.g.Rand()); err != nil {
+		return "", "", nil, err
+	}
+	invite, inviteHash, err = h.newInvite()
+	return id, invite, inviteHash, err
+}
+
 // CreateLeague is POST /api/leagues: the creator is its first member and
 // its admin. It returns the league and its invite.
 func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant string) (*League, string, error) {
@@ -190,11 +200,7 @@ func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant s
 	if err != nil {
 		return nil, "", err
 	}
-	id, err := game.NewGameID(h.g.Rand())
-	if err != nil {
-		return nil, "", err
-	}
-	invite, inviteHash, err := h.newInvite()
+	id, invite, inviteHash, err := h.newInvited()
 	if err != nil {
 		return nil, "", err
 	}

@@ -321,11 +321,7 @@ func (h *Service) CreateTournament(ctx context.Context, hash []byte, req Tournam
 	if n >= MaxRunning {
 		return nil, "", fmt.Errorf("%w: a key may run %d tournaments that have not finished", game.ErrLimitReached, MaxRunning)
 	}
-	id, err := game.NewGameID(h.g.Rand())
-	if err != nil {
-		return nil, "", err
-	}
-	invite, inviteHash, err := h.newInvite()
+	id, invite, inviteHash, err := h.newInvited()
 	if err != nil {
 		return nil, "", err
 	}
