@@ -118,6 +118,32 @@ func (p pushService) devices(s *server, keys ...string) map[string]string {
 	return out
 }
 
+// person is a key with a name and its device's language ("" English).
+type person struct{ key, name, lang string }
+
+// named registers a device of the push service for each person, in its
+// language, and sets its profile's name; it returns the devices'
+// clientHashes by key.
+func (p pushService) named(s *server, people ...person) map[string]string {
+	p.t.Helper()
+	vapid := s.vapidKey()
+	out := map[string]string{}
+	for _, d := range people {
+		sub, hash := p.subscribe(vapid)
+		if d.lang != "" {
+			sub = strings.TrimSuffix(sub, "}") + `,"lang":"` + d.lang + `"}`
+		}
+		out[d.key] = hash
+		if r := s.do("PUT", "/api/me/push", sub, d.key); r.status != 204 {
+			p.t.Fatalf("PUT /api/me/push: %d", r.status)
+		}
+		if r := s.do("PUT", "/api/me/profile", `{"name":"`+d.name+`"}`, d.key); r.status != 200 {
+			p.t.Fatalf("PUT /api/me/profile: %d", r.status)
+		}
+	}
+	return out
+}
+
 func (s *server) vapidKey() string {
 	s.t.Helper()
 	r := s.do("GET", "/api/push", "", "")
@@ -306,20 +332,9 @@ func TestPushTextsIsolateRightToLeftNames(t *testing.T) {
 func TestARoundBeginsWithAPush(t *testing.T) {
 	svc := pushService{t, testenv.WebPush(t)}
 	s := newPushServer(t, memory.New(), 340)
-	key := s.vapidKey()
-	subA, hashA := svc.subscribe(key)
-	subB, hashB := svc.subscribe(key)
-	subB = strings.TrimSuffix(subB, "}") + `,"lang":"it"}`
-	subC, hashC := svc.subscribe(key)
 	keyCy := testKey("cy")
-	for _, d := range []struct{ key, sub, name string }{{keyAna, subA, "Ana"}, {keyBea, subB, "Bea"}, {keyCy, subC, "Cy"}} {
-		if r := s.do("PUT", "/api/me/push", d.sub, d.key); r.status != 204 {
-			t.Fatalf("PUT /api/me/push: %d", r.status)
-		}
-		if r := s.do("PUT", "/api/me/profile", `{"name":"`+d.name+`"}`, d.key); r.status != 200 {
-			t.Fatalf("PUT /api/me/profile: %d", r.status)
-		}
-	}
+	hashes := svc.named(s, person{keyAna, "Ana", ""}, person{keyBea, "Bea", "it"}, person{keyCy, "Cy", ""})
+	hashA, hashB, hashC := hashes[keyAna], hashes[keyBea], hashes[keyCy]
 	r := s.do("POST", "/api/tournaments", `{"name":"Coppa","format":"roundrobin","variant":"fiveup","players":2,"moveTime":86400,"roundTime":86400,"listed":true}`, keyAna)
 	var made struct {
 		Tournament struct {
@@ -542,18 +557,8 @@ func TestTableTalkPushes(t *testing.T) {
 func TestALeagueGameInvitesTheMembers(t *testing.T) {
 	svc := pushService{t, testenv.WebPush(t)}
 	s := newPushServer(t, memory.New(), 341)
-	key := s.vapidKey()
-	subA, hashA := svc.subscribe(key)
-	subB, hashB := svc.subscribe(key)
-	subB = strings.TrimSuffix(subB, "}") + `,"lang":"it"}`
-	for _, d := range []struct{ key, sub, name string }{{keyAna, subA, "Ana"}, {keyBea, subB, "Bea"}} {
-		if r := s.do("PUT", "/api/me/push", d.sub, d.key); r.status != 204 {
-			t.Fatalf("PUT /api/me/push: %d", r.status)
-		}
-		if r := s.do("PUT", "/api/me/profile", `{"name":"`+d.name+`"}`, d.key); r.status != 200 {
-			t.Fatalf("PUT /api/me/profile: %d", r.status)
-		}
-	}
+	hashes := svc.named(s, person{keyAna, "Ana", ""}, person{keyBea, "Bea", "it"})
+	hashA, hashB := hashes[keyAna], hashes[keyBea]
 	r := s.do("POST", "/api/leagues", `{"name":"Il giovedì","variant":"fiveup"}`, keyAna)
 	var made struct {
 		League struct {
