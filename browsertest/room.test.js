@@ -63,7 +63,7 @@ test('two players meet in the room, play a rated match, and see their ratings ch
   const entry = b.locator(`#lobby li[data-game="${id}"]`);
   assert.match(await entry.textContent(), /Five Up · 2 giocatori · a 15 · 1 giorno a mossa/);
   assert.match(await entry.textContent(), /Classificata/);
-  assert.match(await entry.textContent(), /Ana · 1500/);
+  assert.match(await entry.textContent(), /Ana · 1500 \(provvisorio\)/); // fewer than 10 rated matches
   await b.fill('#name', 'Bea');
   await Promise.all([b.waitForURL(new RegExp(`/g/${id}$`)), entry.locator('button').click()]);
   await b.waitForSelector('body[data-version]');
@@ -71,14 +71,14 @@ test('two players meet in the room, play a rated match, and see their ratings ch
 
   // The table shows each seat's rating; the match is played to its end.
   await p.waitForFunction(() => document.body.dataset.status === 'playing');
-  assert.match(await p.textContent('.seat[data-seat="1"]'), /1500/);
+  assert.match(await p.textContent('.seat[data-seat="1"]'), /1500 \(provisional\)/);
   await playToEnd([p, b]);
   const after = await api('GET', `/api/games/${id}`);
-  assert.ok(after.rated && after.seats.every((s) => s.rating === 1500 && s.ratingAfter !== null), JSON.stringify(after.seats));
-  for (const [page, seat] of [[p, 0], [b, 1]]) {
+  assert.ok(after.rated && after.seats.every((s) => s.rating === 1500 && s.provisional && s.ratingAfter !== null), JSON.stringify(after.seats));
+  for (const [page, seat, word] of [[p, 0, 'provisional'], [b, 1, 'provvisorio']]) {
     const s = after.seats[seat];
     await page.waitForFunction((want) => document.querySelector(`.seat[data-seat="${want.seat}"]`)?.textContent.includes(want.text),
-      { seat, text: `1500 → ${s.ratingAfter}` });
+      { seat, text: `1500 (${word}) → ${s.ratingAfter}` });
   }
 
   // The name on the table leads to the profile: the new rating, provisional, and the match.

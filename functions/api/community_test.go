@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -42,6 +43,7 @@ type roomView struct {
 		Player      *string `json:"player"`
 		Rating      *int    `json:"rating"`
 		RatingAfter *int    `json:"ratingAfter"`
+		Provisional bool    `json:"provisional"`
 	} `json:"seats"`
 }
 
@@ -340,7 +342,8 @@ func testRatedPlay(t *testing.T, st store.Store) {
 		t.Fatalf("after 3 unrated matches: %+v", p)
 	}
 	id, toks := s.openDuel(ana, bea, true)
-	if v := s.room(id, toks[0]); !v.Rated || *v.Seats[0].Rating != 1500 || *v.Seats[1].Rating != 1500 || v.Seats[0].RatingAfter != nil {
+	if v := s.room(id, toks[0]); !v.Rated || *v.Seats[0].Rating != 1500 || *v.Seats[1].Rating != 1500 || v.Seats[0].RatingAfter != nil ||
+		!v.Seats[0].Provisional || !v.Seats[1].Provisional {
 		t.Fatalf("rated view at the start: %+v", v)
 	}
 	s.awayAll(id, toks)
@@ -430,6 +433,17 @@ func testRatedPlay(t *testing.T, st store.Store) {
 	a, b := s.profile(board.Players[0].Player).Ratings["fiveup-duel"], s.profile(board.Players[1].Player).Ratings["fiveup-duel"]
 	if a.Mu-3*a.Sigma < b.Mu-3*b.Sigma {
 		t.Errorf("the leaderboard is not by μ − 3σ: %+v before %+v", a, b)
+	}
+	// After ten rated matches a rating is no longer provisional: in the
+	// lobby's entry and on the table (it was before: the first rated view).
+	tid, tok, _ := s.create(`{"variant":"fiveup","players":2,"target":100,"name":"A","key":"` + ana + `","open":true,"rated":true,"moveTime":3600}`)
+	lr := s.do("GET", "/api/lobby?rated=true", "", "")
+	if lr.status != 200 || !strings.Contains(string(lr.body), `"id":"`+tid+`"`) ||
+		!regexp.MustCompile(`"rating":\d+,"reliability":\d+,"provisional":false`).Match(lr.body) {
+		t.Errorf("the lobby entry of a player with ten rated matches: %s", lr.body)
+	}
+	if v := s.room(tid, tok); v.Seats[0].Rating == nil || v.Seats[0].Provisional {
+		t.Errorf("the table of a player with ten rated matches: %+v", v.Seats[0])
 	}
 	for _, pool := range []string{"nothing", "block"} {
 		if r := s.do("GET", "/api/leaderboard/"+pool, "", ""); r.status != 404 {

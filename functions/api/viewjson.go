@@ -124,6 +124,8 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 			b = appendRating(b, sm.Rating)
 			b = append(b, `,"ratingAfter":`...)
 			b = appendRating(b, sm.RatingAfter)
+			b = append(b, `,"provisional":`...)
+			b = strconv.AppendBool(b, sm.Provisional)
 			b = append(b, `,"vacation":`...)
 			if sm.Vacation.IsZero() || v.Status == engine.StatusFinished {
 				b = append(b, "null"...)

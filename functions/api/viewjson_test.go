@@ -70,6 +70,7 @@ type wireSeat struct {
 	Player      *string `json:"player"`
 	Rating      *int    `json:"rating"`
 	RatingAfter *int    `json:"ratingAfter"`
+	Provisional bool    `json:"provisional"`
 	Vacation    *string `json:"vacation"`
 }
 
@@ -191,7 +192,7 @@ func wire(a *viewAnswer) *wireView {
 				u := sm.Vacation.UTC().Format(time.RFC3339)
 				until = &u
 			}
-			w.Seats[i] = wireSeat{st.Seat, st.Name, st.Team, st.Bot, st.Taken, st.Tiles, st.Away, idPtr(sm.Player), ratingPtr(sm.Rating), ratingPtr(sm.RatingAfter), until}
+			w.Seats[i] = wireSeat{st.Seat, st.Name, st.Team, st.Bot, st.Taken, st.Tiles, st.Away, idPtr(sm.Player), ratingPtr(sm.Rating), ratingPtr(sm.RatingAfter), sm.Provisional, until}
 		}
 	}
 	w.Series.Matches, w.Series.Wins = a.series()
@@ -261,6 +262,7 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 				}
 				if k%4 == 0 {
 					meta.Seats[i].RatingAfter = 1500 + i
+					meta.Seats[i].Provisional = i == 0
 					meta.Seats[i].Trophies = []string{"domino", "thirty"}[:i%3]
 				}
 			}

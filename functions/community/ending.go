@@ -248,6 +248,7 @@ func setSeatRating(st *game.Stored, m *engine.Match, seat int, p *Profile) {
 	if pool := game.PoolOf(m.Options()); st.Rated && pool != "" {
 		ps := p.Pool(pool)
 		a.Rating = rating.Shown(ps.Rating())
+		a.Provisional = ps.Games < Provisional
 	}
 }
 

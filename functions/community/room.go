@@ -56,6 +56,7 @@ type LobbySeat struct {
 	Player      *string `json:"player"`
 	Rating      *int    `json:"rating"`
 	Reliability *int    `json:"reliability"`
+	Provisional bool    `json:"provisional"` // Rating is provisional (docs/api-decisions.md)
 }
 
 // BoardRow is one row of a leaderboard.
@@ -129,6 +130,7 @@ func roomEntry(id string, st *game.Stored, m *engine.Match) (store.Entry, error)
 		if a.Rating >= 0 {
 			v := a.Rating
 			ls.Rating = &v
+			ls.Provisional = a.Provisional
 		}
 		if a.Reliability >= 0 {
 			v := a.Reliability

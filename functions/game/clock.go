@@ -171,6 +171,7 @@ func (s *Stored) Meta(id string, version int64, t time.Time) Meta {
 		}
 		if s.Rated {
 			m.Seats[i].Rating, m.Seats[i].RatingAfter = a.Rating, a.RatingAfter
+			m.Seats[i].Provisional = a.Rating >= 0 && a.Provisional
 		}
 	}
 	return m
@@ -183,6 +184,7 @@ type SeatMeta struct {
 	Player      string
 	Rating      int
 	RatingAfter int
+	Provisional bool      // Rating was provisional when it sat down
 	Trophies    []string  // earned in this match (shown once it is finished)
 	Vacation    time.Time // when its key's vacation ends (zero: none)
 }

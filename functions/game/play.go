@@ -440,6 +440,7 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 		st.Seats[s].TokenHash = g.State.Seats[s].TokenHash
 		st.Seats[s].Player = g.State.Seats[s].Player
 		st.Seats[s].Rating, st.Seats[s].Reliability, st.Seats[s].RatingAfter = -1, -1, -1
+		st.Seats[s].Provisional = false
 	}
 	if err := h.community.Rematching(ctx, st, m); err != nil {
 		return false, err

@@ -66,6 +66,8 @@ import (
 //	with flag 32 (a seat's key is on vacation), per seat: when its vacation
 //	  ends, Unix seconds varint (0: none)
 //	with flag 64, the seq of the table talk's latest message uvarint
+//	with flag 128 (a seat's rating was provisional when it sat down), a
+//	  byte per seat: 1 when its rating was provisional
 //
 // The reminded byte counts the seat's reminders this turn (0, 1 or 2).
 //
@@ -85,13 +87,14 @@ const (
 )
 
 const (
-	flagOpen     = 1
-	flagRated    = 2
-	flagSettling = 4
-	flagSettled  = 8
-	flagResult   = 16
-	flagVacation = 32
-	flagChat     = 64
+	flagOpen        = 1
+	flagRated       = 2
+	flagSettling    = 4
+	flagSettled     = 8
+	flagResult      = 16
+	flagVacation    = 32
+	flagChat        = 64
+	flagProvisional = 128
 )
 
 // moveDigest is a remembered moveId.
@@ -163,6 +166,7 @@ type SeatRoom struct {
 	Rating      int
 	Reliability int
 	RatingAfter int
+	Provisional bool   // Rating was provisional (fewer rated matches in its pool than the room's bar)
 	Feats       byte   // what it did in this match that earns trophies (trophies.go)
 	Trophies    uint16 // the trophies it earned at the match's end (a mask of TrophyIDs)
 	Before      rating.Rating
@@ -237,7 +241,7 @@ func EncodeStored(s *Stored) []byte {
 		on   bool
 		flag byte
 	}{{s.Open, flagOpen}, {s.Rated, flagRated}, {s.Settle == SettlePending, flagSettling},
-		{s.Settle == SettleDone, flagSettled}, {s.HasResult, flagResult}, {s.onVacation(), flagVacation}, {s.Chat > 0, flagChat}} {
+		{s.Settle == SettleDone, flagSettled}, {s.HasResult, flagResult}, {s.onVacation(), flagVacation}, {s.Chat > 0, flagChat}, {s.anyProvisional(), flagProvisional}} {
 		if f.on {
 			flags |= f.flag
 		}
@@ -273,7 +277,26 @@ func EncodeStored(s *Stored) []byte {
 	if s.Chat > 0 {
 		b = binary.AppendUvarint(b, uint64(s.Chat))
 	}
+	if s.anyProvisional() {
+		for _, a := range s.Seats {
+			if a.Provisional {
+				b = append(b, 1)
+			} else {
+				b = append(b, 0)
+			}
+		}
+	}
 	return b
+}
+
+// anyProvisional reports whether a seat's rating was provisional.
+func (s *Stored) anyProvisional() bool {
+	for _, a := range s.Seats {
+		if a.Provisional {
+			return true
+		}
+	}
+	return false
 }
 
 // onVacation reports whether a seat's key is on vacation.
@@ -415,7 +438,7 @@ func DecodeStored(b []byte) (*Stored, error) {
 		s.Seats[i].Rating, s.Seats[i].Reliability, s.Seats[i].RatingAfter = -1, -1, -1
 	}
 	if format == StoredFormat {
-		flags := r.count("flags", 127)
+		flags := r.count("flags", 255)
 		s.Open, s.Rated, s.HasResult = flags&flagOpen != 0, flags&flagRated != 0, flags&flagResult != 0
 		switch {
 		case flags&flagSettling != 0:
@@ -453,6 +476,11 @@ func DecodeStored(b []byte) (*Stored, error) {
 		}
 		if flags&flagChat != 0 {
 			s.Chat = int(r.uvarint("chat", 1<<31))
+		}
+		if flags&flagProvisional != 0 {
+			for i := range s.Seats {
+				s.Seats[i].Provisional = r.count("provisional", 1) == 1
+			}
 		}
 	}
 	if r.err == nil && len(r.b) != 0 {

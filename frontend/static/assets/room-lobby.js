@@ -38,7 +38,8 @@ function drawTables() {
     for (const s of g.seats) {
       const who = s.taken ? playerLink(s.name, s.player) : el('span', { class: 'muted', text: t('room.freeSeat') });
       const facts = [];
-      if (g.rated && s.rating !== null) facts.push(String(s.rating)); // ratings are written plain, as on the table
+      // Ratings are written as on the table: plain, or provisional (fewer than 10 rated matches).
+      if (g.rated && s.rating !== null) facts.push(s.provisional ? t('rating.provisional', { rating: s.rating }) : String(s.rating));
       if (s.reliability !== null) facts.push(t('room.reliability', { n: s.reliability }));
       seats.append(el('li', {}, who, facts.length ? el('span', { class: 'muted', text: ' · ' + facts.join(' · ') }) : null));
     }

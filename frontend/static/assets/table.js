@@ -49,7 +49,11 @@ function seatCard(view, s, me) {
   card.append(name);
   const info = [];
   // A rated game: the rating when seated, and after the match its change.
-  if (s.rating != null) info.push(s.ratingAfter != null ? s.rating + ' → ' + s.ratingAfter : s.rating);
+  // A provisional rating (fewer than 10 rated matches) says so, as the profile does.
+  if (s.rating != null) {
+    const r = s.provisional ? t('rating.provisional', { rating: s.rating }) : String(s.rating);
+    info.push(s.ratingAfter != null ? r + ' → ' + s.ratingAfter : r);
+  }
   if (view.status !== 'open' || s.taken) info.push(t('seat.tiles', { n: s.tiles }));
   if (s.bot) info.push(t('seat.bot', { level: t('level.' + s.bot) }));
   card.append(el('div', 'meta', info.join(' · ')));
