@@ -8,35 +8,11 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const h = require('./harness.js');
 
 const env = h.suite();
 const { skip } = env;
-const AXE = skip ? '' : fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
-
-/** check runs axe and measures the controls of page, in state name. */
-async function check(page, found, name) {
-  await page.waitForSelector('html[data-words]', { state: 'attached' });
-  // A game page's menus and dialogs have their words in a second part.
-  if (await page.$('body.game')) await page.waitForSelector('html[data-later]', { state: 'attached' });
-  await page.evaluate(AXE);
-  const v = await page.evaluate(async () => {
-    // eslint-disable-next-line no-undef
-    const r = await axe.run(document);
-    return r.violations.map((x) => `${x.id}: ${x.help}; ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-  const small = await page.evaluate(() => {
-    const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
-    const alone = (a) => a.parentElement && a.parentElement.textContent.trim() === a.textContent.trim();
-    return [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden]), label.check, label.choice, .top-nav a, a')]
-      .filter((e) => visible(e) && (e.tagName !== 'A' || e.closest('.top-nav') || alone(e)) && !e.closest('svg'))
-      .filter((e) => e.getBoundingClientRect().height < 44 - 0.5)
-      .map((e) => `${e.tagName.toLowerCase()} "${(e.textContent || '').trim().slice(0, 30)}" ${e.getBoundingClientRect().height.toFixed(0)} px`);
-  });
-  found[name] = [...v, ...small.map((s) => `under 44 px: ${s}`)];
-}
+const { PHONE, check, failures } = require('./phone.js');
 
 for (const [mine, theirs] of [['it-IT', 'en-GB'], ['en-GB', 'it-IT']]) {
   test(`a league of friends on phones (${mine} makes it, ${theirs} joins)`, { skip, timeout: 180000 }, async () => {
@@ -100,7 +76,7 @@ for (const [mine, theirs] of [['it-IT', 'en-GB'], ['en-GB', 'it-IT']]) {
     await check(p, found, 'the league game, waiting for friends');
     await admin.context.close();
     await friend.context.close();
-    const all = Object.entries(found).filter(([, x]) => x.length).map(([k, x]) => `${k}:\n  ${x.join('\n  ')}`);
+    const all = failures(found);
     assert.deepEqual(all, [], all.join('\n'));
     // The browser logs the one answer the flow expects: the friend's page
     // reads the league as a member first (404 before joining), then its

@@ -16,22 +16,7 @@ const env = h.suite();
 const { skip } = env;
 const errors = [];
 
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
-
-/** small lists the visible controls of the page under 44 px tall (or narrower than 24 px). */
-async function small(page) {
-  return page.evaluate(() => {
-    const visible = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e); return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'; };
-    // A link that stands alone: its parent's text is its own (a list item, a paragraph of one link).
-    const alone = (a) => a.parentElement && a.parentElement.textContent.trim() === a.textContent.trim();
-    const controls = [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden]), label.check, label.choice, .top-nav a, .brand a, a')]
-      .filter((e) => visible(e) && (e.tagName !== 'A' || e.closest('.top-nav') || e.closest('.brand') || alone(e)))
-      .filter((e) => !e.closest('#board') && !e.closest('svg'));
-    return controls.map((e) => { const r = e.getBoundingClientRect(); return { what: `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : ''} "${(e.textContent || e.value || '').trim().slice(0, 30)}"`, w: r.width, h: r.height }; })
-      .filter((c) => c.h < 44 - 0.5 || c.w < 24 - 0.5)
-      .map((c) => `${c.what} ${c.w.toFixed(0)}x${c.h.toFixed(0)}`);
-  });
-}
+const { PHONE, small } = require('./phone.js');
 
 for (const locale of ['it-IT', 'en-GB']) {
   test(`a phone in ${locale}: controls are 44 px, a 7-tile hand's tiles 40 px wide`, { skip, timeout: 120000 }, async () => {

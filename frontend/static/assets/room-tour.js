@@ -1,9 +1,9 @@
 // room-tour.js: /t/{id}, a tournament: its standings, its rounds and
 // their deadlines, and entering, withdrawing and starting it.
 
-import { t, num } from './i18n.js';
+import { t, num, list } from './i18n.js';
 import { getTournament, enterTournament, startTournament, ApiError, errorText } from './api.js';
-import { countdown } from './clock.js';
+import { countdown, left, day } from './clock.js';
 import { playerKey } from './player.js';
 import { ruleTitle } from './rules.js';
 import { $, el, wordsIn, notFound, playerLink, invites, fragmentInvite, myPlayerId } from './room-common.js';
@@ -54,6 +54,7 @@ export function drawTour() {
   const invite = invites()[tr.id];
   $('#tour-invite').hidden = !(myPlayer === tr.creator && invite && !tr.listed && tr.status === 'entries');
   if (invite) $('#tour-link').value = `${location.origin}/t/${encodeURIComponent(tr.id)}#invite=${encodeURIComponent(invite)}`;
+  drawYou(tr, names);
   const body = $('#tour-table');
   body.replaceChildren();
   for (const e of tr.entries) {
@@ -68,6 +69,42 @@ export function drawTour() {
       list.append(el('li', {}, tb.game ? el('a', { href: `/g/${encodeURIComponent(tb.game)}`, text: who }) : el('span', { text: who + ' · ' + t('tour.bye') })));
     }
     rounds.append(el('h2', { text: t('tour.roundTitle', { n: r.round }) }), list);
+  }
+}
+
+/**
+ * drawYou answers an entrant's questions at the top of the page: what do
+ * I play now, until when, and what has been decided (issue 33). Nothing
+ * for a visitor who is not entered.
+ */
+function drawYou(tr, names) {
+  const box = $('#tour-you');
+  const me = tr.entries.find((e) => e.player === myPlayer);
+  const go = $('#tour-you-go');
+  go.hidden = true;
+  box.hidden = !me || tr.status === 'entries';
+  if (box.hidden) return;
+  const line = $('#tour-you-line');
+  if (tr.status === 'finished') {
+    line.textContent = t('tour.you.finished', { rank: num(me.rank), count: num(tr.entries.length), n: me.points });
+    return;
+  }
+  const r = tr.pairings[tr.pairings.length - 1];
+  const tb = r && r.tables.find((x) => x.players.includes(myPlayer));
+  if (!tb) { // entered, and the round has no table for them: cannot happen after the start (no withdrawing)
+    box.hidden = true;
+    return;
+  }
+  const then = t(r.round >= tr.rounds ? 'tour.you.lastRound' : 'tour.you.nextRound', { date: day(r.deadline) });
+  if (!tb.game) {
+    line.textContent = t('tour.you.bye', { round: r.round }) + ' ' + then;
+  } else if (tb.points) { // its game ended (a deadline would have begun the next round)
+    line.textContent = t('tour.you.decided', { round: r.round, n: tb.points[tb.players.indexOf(myPlayer)] }) + ' ' + then;
+  } else {
+    const others = tb.players.filter((p) => p !== myPlayer).map((p) => names[p] || p);
+    line.textContent = t('tour.you.play', { round: r.round, who: list(others), date: day(r.deadline), left: left(r.deadline) });
+    $('#tour-you-game').href = `/g/${encodeURIComponent(tb.game)}`;
+    go.hidden = false;
   }
 }
 
