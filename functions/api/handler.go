@@ -49,7 +49,8 @@ func New(cfg Config) *Handler {
 	if cfg.Store == nil {
 		panic("api: Config.Store is required")
 	}
-	svc := game.New(game.Config{Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Rand: cfg.Rand, Bots: cfg.Bots, Push: cfg.Push, AfterEnd: cfg.AfterEnd})
+	svc := game.New(game.Config{Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Rand: cfg.Rand, Bots: cfg.Bots, Push: cfg.Push, AfterEnd: cfg.AfterEnd,
+		ViewJSON: pushedView})
 	h := &Handler{svc: svc, com: community.New(svc), log: svc.Log(), push: cfg.Push}
 	if cfg.RateLimit != nil {
 		h.limit = newLimiter(*cfg.RateLimit)
@@ -90,6 +91,7 @@ const (
 	routeStart
 	routeVacation
 	routeChat
+	routeWatch
 )
 
 // allowed is each route's methods.
@@ -100,14 +102,15 @@ var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.Met
 	routeLeagues: {http.MethodPost}, routeLeague: {http.MethodGet}, routeLeagueMembers: {http.MethodPost},
 	routeLeagueMember: {http.MethodDelete}, routeLeagueInvite: {http.MethodPost},
 	routeTournaments: {http.MethodPost}, routeTournament: {http.MethodGet}, routeEntries: {http.MethodPost, http.MethodDelete},
-	routeStart: {http.MethodPost}, routeVacation: {http.MethodPost, http.MethodDelete}, routeChat: {http.MethodGet, http.MethodPost}}
+	routeStart: {http.MethodPost}, routeVacation: {http.MethodPost, http.MethodDelete}, routeChat: {http.MethodGet, http.MethodPost},
+	routeWatch: {http.MethodPut, http.MethodDelete}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
 	routeProfile: "profile", routePlayer: "player", routeLobby: "lobby", routeBoard: "leaderboard",
 	routeLeagues: "leagues", routeLeague: "league", routeLeagueMembers: "leagueMembers", routeLeagueMember: "leagueMember",
 	routeLeagueInvite: "leagueInvite", routeTournaments: "tournaments", routeTournament: "tournament",
-	routeEntries: "entries", routeStart: "start", routeVacation: "vacation", routeChat: "chat"}
+	routeEntries: "entries", routeStart: "start", routeVacation: "vacation", routeChat: "chat", routeWatch: "watch"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -142,6 +145,8 @@ func parseRoute(path string) (route, string) {
 		return routeRematch, id
 	case sub == "chat":
 		return routeChat, id
+	case sub == "watch":
+		return routeWatch, id
 	}
 	return routeNone, ""
 }
@@ -259,6 +264,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.vacation(c, body)
 	case routeChat:
 		h.chat(c, body)
+	case routeWatch:
+		h.watch(c, body)
 	case routeLeagues:
 		h.createLeague(c, body)
 	case routeLeagueMembers:

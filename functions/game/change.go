@@ -114,10 +114,15 @@ func (h *Service) after(ctx context.Context, op Op, c *Change) {
 		msgs = Messages(c.ID, c.Saved.Version, c.Match, st, c.Was, c.Cause)
 	}
 	var records map[string]store.Item // nil: not read (a new game, or a failure, logged)
+	to := deliveries(st, msgs)
 	if c.Saved.Version > 1 {
 		records = h.seatRecords(ctx, c.ID, st)
+		// The pages that show the game hear of every move (watch.go); its
+		// leases come in the same read as the records.
+		w, ok := records[WatchItemID(c.ID)]
+		to = h.watchDeliveries(c, to, watchers(w, ok, h.now()))
 	}
-	h.sendWith(ctx, op.Host, c.ID, c.Saved.Version, deliveries(st, msgs), records)
+	h.sendWith(ctx, op.Host, c.ID, c.Saved.Version, to, records)
 	if c.Saved.Version > 1 {
 		h.relist(ctx, c.ID, st, records)
 	} else if err := h.community.Made(ctx, op.Host, c.ID, st, c.Match); err != nil {
@@ -160,17 +165,15 @@ func (h *Service) update(ctx context.Context, op Op, kind WriteKind, id string, 
 	return c, nil
 }
 
-// seatRecords reads the records of st's keyed seats (by PlayerID), nil
-// when the read fails (logged: the next change reads them again).
+// seatRecords reads the records of st's keyed seats (by PlayerID) and
+// the game's watch leases (WatchItemID) in one read, nil when the read
+// fails (logged: the next change reads them again).
 func (h *Service) seatRecords(ctx context.Context, id string, st *Stored) map[string]store.Item {
-	var ids []string
+	ids := []string{WatchItemID(id)}
 	for _, a := range st.Seats {
 		if a.TokenHash != nil && !slices.Contains(ids, PlayerID(a.TokenHash)) {
 			ids = append(ids, PlayerID(a.TokenHash))
 		}
-	}
-	if len(ids) == 0 {
-		return map[string]store.Item{}
 	}
 	items, err := h.store.LoadMany(SaveContext(ctx), ids)
 	if err != nil {

@@ -53,7 +53,11 @@ type Message struct {
 	Kind    string `json:"kind"`
 	Title   string `json:"title"`
 	Body    string `json:"body"`
-	texts   [numLangs]pushText
+	// View and ETag: to a watching page (watch.go), the seat's new view
+	// (gzipped, base64) and the ETag a GET would answer with it.
+	View  string `json:"view,omitempty"`
+	ETag  string `json:"etag,omitempty"`
+	texts [numLangs]pushText
 }
 
 // Messages lists, by seat, what the change from b to m tells each person:
@@ -210,7 +214,10 @@ func deliveries(st *Stored, msgs map[int]Message) []Delivery {
 type Delivery struct {
 	Key  []byte
 	Seat int
-	Msg  Message
+	Msg  Message // none when Kind is "" (only watching devices hear)
+	// Watching devices (deviceDigest) get Watch in place of Msg.
+	Watching map[string]bool
+	Watch    *Message
 }
 
 // SendTo delivers pushes of game id to keys' devices, within PushBudget
@@ -307,17 +314,25 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, t
 			h.log.Warn("push: a player record does not decode", "gameId", id, "cause", err.Error())
 			continue
 		}
-		if p.Vac.Active(h.now()) && msg.Kind != "end" {
-			continue // on vacation: no push but the end (API.md "Vacation")
-		}
-		var payloads [numLangs][]byte
+		// On vacation: no push but the end (API.md "Vacation"); a page
+		// that shows the game still hears of its moves (it notifies nothing).
+		quiet := p.Vac.Active(h.now()) && msg.Kind != "end"
+		var payloads, watchPayloads [numLangs][]byte
 		for l := range numLangs {
 			payloads[l], _ = json.Marshal(msg.In(l))
+			if dv.Watch != nil {
+				watchPayloads[l], _ = json.Marshal(dv.Watch.In(l))
+			}
 		}
 		for _, d := range p.Devices {
+			payload := payloads[d.Lang]
+			if dv.Watching[deviceDigest(d.Endpoint)] && dv.Watch != nil {
+				payload = watchPayloads[d.Lang]
+			} else if msg.Kind == "" || quiet {
+				continue
+			}
 			wg.Add(1)
 			sent++
-			payload := payloads[d.Lang]
 			go func() {
 				defer wg.Done()
 				err := sender.Send(ctx, d.subscription(), payload)

@@ -51,7 +51,7 @@ var pushKeys = []string{"sent.turn", "sent.away", "sent.computerPlays", "sent.en
 	"sent.redealOrKeep", "sent.played", "sent.played.scored", "sent.handDealt", "sent.youNeed", "sent.score",
 	"sent.over", "sent.won", "sent.won.one", "sent.reminder", "sent.yourMoveIn", "sent.days", "sent.hours",
 	"sent.mins", "sent.lessThanAMinute", "sent.rematch", "sent.startedRematch", "sent.startedRematch.yourTurn",
-	"sent.round", "sent.roundBody", "sent.says", "sent.leagueGame", "sent.leagueGameBody", "team.join"}
+	"sent.round", "sent.roundBody", "sent.says", "sent.leagueGame", "sent.leagueGameBody", "sent.moved", "team.join"}
 
 // ruleTitle is the rule set's name in l.
 func ruleTitle(v engine.Variant, l lang) string {

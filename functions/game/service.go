@@ -28,6 +28,10 @@ type Config struct {
 	// match and its settling (settle.go): the local server's test build
 	// kills itself there to prove a crash loses nothing.
 	AfterEnd func(gameID string)
+	// ViewJSON writes seat's view of a game as a GET answers it, and that
+	// answer's ETag (package api): what a watching page is pushed
+	// (watch.go). Nil: watching pages are told of a move without it.
+	ViewJSON func(v *engine.View, m Meta, seat int) (body []byte, etag string)
 }
 
 // Service is the game service: stored games, clocks and the sweep, the
@@ -43,6 +47,7 @@ type Service struct {
 	push  *PushConfig
 	// afterEnd is Config.AfterEnd.
 	afterEnd func(string)
+	viewJSON func(*engine.View, Meta, int) ([]byte, string)
 	// community is what the service calls at its seams (hooks.go).
 	community Community
 	// vapidKeys caches the deployment's VAPID pair.
@@ -58,7 +63,7 @@ func New(cfg Config) *Service {
 		panic("game: Config.Store is required")
 	}
 	h := &Service{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push, afterEnd: cfg.AfterEnd,
-		community: noCommunity{}}
+		viewJSON: cfg.ViewJSON, community: noCommunity{}}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}

@@ -52,6 +52,9 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"GET", "/api/players/{id}", "StateFunction"},
 	{"GET", "/api/lobby", "StateFunction"},
 	{"GET", "/api/leaderboard/{pool}", "StateFunction"},
+	// Additions (docs/api-decisions.md).
+	{"PUT", "/api/games/{id}/watch", "PlayerFunction"},
+	{"DELETE", "/api/games/{id}/watch", "PlayerFunction"},
 }
 
 // tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn

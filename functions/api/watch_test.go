@@ -1,0 +1,200 @@
+package api
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"tessera/functions/game"
+	"tessera/functions/store/memory"
+	"tessera/internal/testenv"
+)
+
+// unpack undoes a pushed view's packing (gzip, base64), as watch.js does.
+func unpack(t *testing.T, b64 string) []byte {
+	t.Helper()
+	z, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A page that watches its game (PUT /api/games/{id}/watch, docs/watch.md)
+// is pushed every move the others make, each with its seat's view exactly
+// as a GET answers it and that answer's ETag; a device that does not
+// watch hears only its turns, never a view; DELETE ends the watch with
+// the endpoint alone, and a lease not renewed ends after game.WatchLease.
+// The watch item lives until its last lease ends. Bad input first.
+func TestAWatchedPageHearsEveryMove(t *testing.T) {
+	svc := pushService{t, testenv.WebPush(t)}
+	mem := memory.New()
+	s, clock := newClockPushServer(t, mem, 401)
+	keyCy := testKey("cy")
+	vapid := s.vapidKey()
+	subs, hashes := map[string]string{}, map[string]string{}
+	for _, k := range []string{keyAna, keyBea, keyCy} {
+		subs[k], hashes[k] = svc.subscribe(vapid)
+		if r := s.do("PUT", "/api/me/push", subs[k], k); r.status != 204 {
+			t.Fatalf("PUT /api/me/push: %d %s", r.status, r.body)
+		}
+	}
+	var sub struct {
+		Endpoint string `json:"endpoint"`
+	}
+	json.Unmarshal([]byte(subs[keyCy]), &sub)
+	watchBody := `{"endpoint":"` + sub.Endpoint + `"}`
+	r := s.do("POST", "/api/games", `{"variant":"fiveup","players":3,"target":250,"name":"Ana","key":"`+keyAna+`"}`, "")
+	var a seatAnswerJSON
+	json.Unmarshal(r.body, &a)
+	id := mustView(t, a.Game).ID
+	for i, k := range []string{keyBea, keyCy} {
+		if r := s.do("POST", "/api/games/"+id+"/seats", `{"name":"`+[]string{"Bea", "Cy"}[i]+`","key":"`+k+`"}`, ""); r.status != 201 {
+			t.Fatalf("join: %d %s", r.status, r.body)
+		}
+	}
+	for _, c := range []struct {
+		method, path, body, token string
+		status                    int
+	}{
+		{"PUT", "/api/games/" + id + "/watch", `{}`, keyCy, 400},
+		{"PUT", "/api/games/" + id + "/watch", `{"endpoint":"ftp://x"}`, keyCy, 400},
+		{"PUT", "/api/games/" + id + "/watch", `{"endpoint":"https://x","more":1}`, keyCy, 400},
+		{"PUT", "/api/games/" + id + "/watch", `not json`, keyCy, 400},
+		{"PUT", "/api/games/aaaaaaaaaaaaaaaa/watch", watchBody, keyCy, 404},
+		{"PUT", "/api/games/" + id + "/watch", watchBody, testKey("nobody"), 401},
+		{"PUT", "/api/games/" + id + "/watch", watchBody, "", 401},
+		{"GET", "/api/games/" + id + "/watch", "", keyCy, 405},
+		{"DELETE", "/api/games/" + id + "/watch", watchBody, "", 204}, // nothing to end
+	} {
+		if r := s.do(c.method, c.path, c.body, c.token); r.status != c.status {
+			t.Errorf("%s %s %s: %d %s, want %d", c.method, c.path, c.body, r.status, r.body, c.status)
+		}
+	}
+	if _, err := mem.Load(t.Context(), game.WatchItemID(id)); err == nil {
+		t.Fatal("bad input wrote a watch")
+	}
+	r = s.do("PUT", "/api/games/"+id+"/watch", watchBody, keyCy)
+	var w struct {
+		Until string `json:"until"`
+	}
+	if r.status != 200 || json.Unmarshal(r.body, &w) != nil || w.Until != clock.Now().Add(game.WatchLease).UTC().Format(time.RFC3339) {
+		t.Fatalf("PUT watch: %d %s", r.status, r.body)
+	}
+	if item, err := mem.Load(t.Context(), game.WatchItemID(id)); err != nil || !item.Expires.Equal(clock.Now().Add(game.WatchLease).Truncate(time.Second)) {
+		t.Fatalf("the watch item: %+v %v, want it to expire with its lease", item, err)
+	}
+	keys := []string{keyAna, keyBea, keyCy}
+	// play makes n moves by Ana and Bea (Cy passes his turns to them: he
+	// plays too when it is his turn, which the watch must not echo to him).
+	played := map[int]bool{} // versions made by Ana or Bea
+	lastActor := -1
+	play := func(n int) {
+		t.Helper()
+		for range n {
+			v := s.poll(id, keyAna)
+			if v.Status != "playing" {
+				t.Fatal("the match ended early")
+			}
+			actor := *v.Hand.Turn
+			you := s.poll(id, keys[actor]).You
+			body := `{"version":` + itoa(v.Version) + `,"type":"draw"}`
+			if len(you.Legal) > 0 {
+				lm := you.Legal[0]
+				body = `{"version":` + itoa(v.Version) + `,"type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` +
+					itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"}`
+			}
+			if r := s.do("POST", "/api/games/"+id+"/moves", body, keys[actor]); r.status != 200 {
+				t.Fatalf("move: %d %s", r.status, r.body)
+			}
+			if actor != 2 {
+				played[int(v.Version)+1] = true
+			}
+			lastActor = actor
+		}
+	}
+	play(8)
+	for lastActor == 2 { // the last move is another's: its view was pushed
+		play(1)
+	}
+	got := svc.received(hashes[keyCy])
+	views := 0
+	for _, m := range got {
+		if m.View == "" {
+			if m.Kind != "turn" {
+				t.Errorf("a push without a view to a watching device: %+v", m)
+			}
+			continue
+		}
+		views++
+		if !played[int(m.Version)] {
+			t.Errorf("version %d pushed to the watching device, not made by another seat", m.Version)
+		}
+		if m.Kind != "move" && m.Kind != "turn" {
+			t.Errorf("kind %q", m.Kind)
+		}
+		if m.Kind == "move" && (m.Title == "" || m.Body != "The game moved on.") {
+			t.Errorf("a move push's words (shown only when no page shows the game): %q %q", m.Title, m.Body)
+		}
+	}
+	if views != len(played) {
+		t.Fatalf("the watching device got %d views for %d moves by the others: %+v", views, len(played), got)
+	}
+	// The last view pushed is the GET's, byte for byte, with its ETag.
+	last := got[len(got)-1]
+	g := s.do("GET", "/api/games/"+id, "", keyCy)
+	if mustView(t, g.body).Version != last.Version || !bytes.Equal(bytes.TrimSpace(unpack(t, last.View)), bytes.TrimSpace(g.body)) || last.ETag != g.header.Get("ETag") {
+		t.Errorf("the pushed view is not the GET's:\n%s\n%s\n%s %s", unpack(t, last.View), g.body, last.ETag, g.header.Get("ETag"))
+	}
+	// No one else watches: Ana and Bea hear their turns only, no view.
+	for _, k := range []string{keyAna, keyBea} {
+		for _, m := range svc.received(hashes[k]) {
+			if m.View != "" || m.Kind != "turn" {
+				t.Errorf("a device that does not watch got %+v", m)
+			}
+		}
+	}
+	// DELETE ends the watch: no more views.
+	if r := s.do("DELETE", "/api/games/"+id+"/watch", watchBody, ""); r.status != 204 {
+		t.Fatalf("DELETE watch: %d %s", r.status, r.body)
+	}
+	before := len(svc.received(hashes[keyCy]))
+	play(4)
+	for _, m := range svc.received(hashes[keyCy])[before:] {
+		if m.View != "" {
+			t.Errorf("a view after the watch ended: %+v", m)
+		}
+	}
+	// A lease not renewed ends by itself.
+	if r := s.do("PUT", "/api/games/"+id+"/watch", watchBody, keyCy); r.status != 200 {
+		t.Fatalf("PUT watch again: %d %s", r.status, r.body)
+	}
+	clock.Add(game.WatchLease + time.Second)
+	before = len(svc.received(hashes[keyCy]))
+	play(4)
+	for _, m := range svc.received(hashes[keyCy])[before:] {
+		if m.View != "" {
+			t.Errorf("a view after the lease ended: %+v", m)
+		}
+	}
+	for _, k := range keys {
+		for _, m := range svc.received(hashes[k]) {
+			if strings.Contains(m.Title+m.Body+m.View, k) {
+				t.Errorf("a push holds a key")
+			}
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package game
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"tessera/engine"
+	"tessera/functions/push"
+	"tessera/functions/store"
+)
+
+// A page that shows a game watches it (issue 34, docs/watch.md): while
+// its lease lasts, every move of the game is pushed to that device with
+// the seat's new view, so the page polls only as a safety net. A lease
+// names a seat and a device (its push endpoint's digest), never a
+// person's words; the page renews it while it is visible and ends it
+// when it is hidden.
+const (
+	// WatchLease is how long a watch lasts unless renewed or ended.
+	WatchLease = time.Hour
+	// maxWatchers bounds a game's leases (the oldest ending goes first).
+	maxWatchers = 16
+	// maxWatchView is the largest view, gzipped and in base64, a push
+	// carries; a larger one is left out and the page reads it (a push's
+	// payload is at most push.MaxPayload bytes).
+	maxWatchView = push.MaxPayload - 400
+)
+
+// watchWrites: leases of one game, renewed by its seats' pages.
+var watchWrites = WriteKind{name: "watch", attempts: 20, backOff: true}
+
+// WatchItemID is the item holding game id's leases; it lives until its
+// last lease ends (docs/expiry.md).
+func WatchItemID(id string) string { return "watch-" + id }
+
+type watchLease struct {
+	Seat   int    `json:"s"`
+	Device string `json:"d"` // deviceDigest of its endpoint
+	Until  int64  `json:"u"` // Unix seconds
+}
+
+type watchItem struct {
+	Leases []watchLease `json:"w"`
+}
+
+// deviceDigest names a device in a lease without keeping its endpoint
+// (the device's secret) a second time.
+func deviceDigest(endpoint string) string {
+	sum := sha256.Sum256([]byte(endpoint))
+	return base64.RawURLEncoding.EncodeToString(sum[:12])
+}
+
+// ValidEndpoint: a push subscription's endpoint, as a watch names it (the
+// API answers 400 otherwise).
+func ValidEndpoint(e string) bool {
+	return len(e) <= 2048 && (strings.HasPrefix(e, "https://") || strings.HasPrefix(e, "http://"))
+}
+
+// Watch starts or renews the lease of the seat token holds in game id for
+// the device of endpoint, until now + WatchLease, and answers that time.
+// An unknown game is ErrNotFound, a token holding no seat ErrUnauthorized
+// (as a read); the caller checks the endpoint (ValidEndpoint).
+func (h *Service) Watch(ctx context.Context, id, token, endpoint string) (time.Time, error) {
+	g, err := h.Load(ctx, id)
+	if err != nil {
+		return time.Time{}, err
+	}
+	seat, err := seatOf(g, token)
+	if err != nil {
+		return time.Time{}, err
+	}
+	now := h.now().UTC().Truncate(time.Second)
+	until := now.Add(WatchLease)
+	d := deviceDigest(endpoint)
+	err = h.changeWatch(ctx, id, now, func(w *watchItem) {
+		w.Leases = slices.DeleteFunc(w.Leases, func(l watchLease) bool { return l.Device == d })
+		w.Leases = append(w.Leases, watchLease{Seat: seat, Device: d, Until: until.Unix()})
+		if len(w.Leases) > maxWatchers {
+			slices.SortFunc(w.Leases, func(a, b watchLease) int { return int(a.Until - b.Until) })
+			w.Leases = slices.Clone(w.Leases[len(w.Leases)-maxWatchers:])
+		}
+	})
+	return until, err
+}
+
+// Unwatch ends the leases of the device of endpoint in game id (its page
+// was hidden, or a push found no page showing the game). The endpoint is
+// the device's secret, so it needs no token; nothing to end is no error.
+func (h *Service) Unwatch(ctx context.Context, id, endpoint string) error {
+	if !ValidGameID(id) {
+		return fmt.Errorf("unwatch %q: %w", id, store.ErrNotFound)
+	}
+	d := deviceDigest(endpoint)
+	return h.changeWatch(ctx, id, h.now().UTC().Truncate(time.Second), func(w *watchItem) {
+		w.Leases = slices.DeleteFunc(w.Leases, func(l watchLease) bool { return l.Device == d })
+	})
+}
+
+// changeWatch applies f to game id's leases (the ended ones dropped) and
+// writes them, retried on a race; an item with no lease left is written
+// to expire now (no write when there was none and is none).
+func (h *Service) changeWatch(ctx context.Context, id string, now time.Time, f func(*watchItem)) error {
+	return Retry(ctx, watchWrites, func(int) error {
+		var w watchItem
+		var version int64
+		item, err := h.store.Load(ctx, WatchItemID(id))
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return err
+		default:
+			if json.Unmarshal(item.State, &w) != nil {
+				w = watchItem{} // leases are a hint: a bad item is replaced
+			}
+			version = item.Version
+		}
+		had := len(w.Leases)
+		w.Leases = slices.DeleteFunc(w.Leases, func(l watchLease) bool { return l.Until <= now.Unix() })
+		f(&w)
+		if version == 0 && len(w.Leases) == 0 {
+			return nil
+		}
+		if version != 0 && had == 0 && len(w.Leases) == 0 {
+			return nil
+		}
+		last := now.Unix()
+		for _, l := range w.Leases {
+			last = max(last, l.Until)
+		}
+		expires := time.Unix(last, 0).UTC()
+		b, err := json.Marshal(w)
+		if err != nil {
+			return err
+		}
+		if version == 0 {
+			return h.store.Create(ctx, WatchItemID(id), b, now, time.Time{}, expires)
+		}
+		return h.store.Save(ctx, WatchItemID(id), b, version, now, time.Time{}, expires)
+	})
+}
+
+// watchers are the devices watching game id at now, by seat (their
+// digests), from its leases' item as read (nil: none).
+func watchers(item store.Item, ok bool, now time.Time) map[int]map[string]bool {
+	if !ok {
+		return nil
+	}
+	var w watchItem
+	if json.Unmarshal(item.State, &w) != nil {
+		return nil
+	}
+	out := map[int]map[string]bool{}
+	for _, l := range w.Leases {
+		if l.Until > now.Unix() {
+			if out[l.Seat] == nil {
+				out[l.Seat] = map[string]bool{}
+			}
+			out[l.Seat][l.Device] = true
+		}
+	}
+	return out
+}
+
+// watchDeliveries adds to msgs' deliveries a push for every watching
+// device of every seat but the cause's: the seat's message (kind "move"
+// when it has none) with its new view and ETag, so the page needs no
+// read. The view is the one a GET by that seat answers (Config.ViewJSON).
+func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map[string]bool) []Delivery {
+	if len(watching) == 0 || h.viewJSON == nil {
+		return to
+	}
+	st := c.Game.State
+	meta := st.Meta(c.ID, c.Saved.Version, c.Saved.UpdatedAt)
+	for seat, devices := range watching {
+		if seat < 0 || seat >= len(st.Seats) || st.Seats[seat].TokenHash == nil || bytes.Equal(st.Seats[seat].TokenHash, c.Cause) {
+			continue
+		}
+		i := slices.IndexFunc(to, func(d Delivery) bool { return d.Seat == seat })
+		var msg Message
+		if i >= 0 {
+			msg = to[i].Msg
+		} else {
+			msg = moveMessage(c.ID, c.Saved.Version, c.Match.View(seat), seat)
+		}
+		body, etag := h.viewJSON(c.Match.View(seat), meta, seat)
+		if z := packView(body); len(z) <= maxWatchView {
+			msg.View, msg.ETag = z, etag
+		}
+		if i >= 0 {
+			to[i].Watching, to[i].Watch = devices, &msg
+		} else {
+			to = append(to, Delivery{Key: st.Seats[seat].TokenHash, Seat: seat, Watching: devices, Watch: &msg})
+		}
+	}
+	return to
+}
+
+// moveMessage is the push of a move to a watching page: its words are
+// shown only when no page shows the game any more (sw.js: silently).
+func moveMessage(id string, version int64, v *engine.View, s int) Message {
+	return inEveryLang(id, version, "move", func(l lang) (string, string) {
+		return TableName(v, s, l), say(l, "sent.moved")
+	})
+}
+
+// packView gzips a view and writes it in base64 (sw.js and the page
+// undo it with DecompressionStream).
+func packView(b []byte) string {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
