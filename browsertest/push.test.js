@@ -232,3 +232,67 @@ test('notify me says so when no push service answers within 10 s', { skip, timeo
   assert.equal(await ana.page.getAttribute('#notify-home', 'data-state'), 'off');
   await ana.context.close();
 });
+
+// A page in view with push on watches its game (issue 34, docs/watch.md):
+// the server pushes it the others' moves with its view, the service
+// worker hands the view to the page, and the page shows it without
+// reading the game; a move push reaching a page in view is never a
+// notification.
+test('a watched page shows a pushed view without reading the game', { skip, timeout: 120000 }, async () => {
+  const url = env.server.url;
+  const standIn = await h.startPushStandIn();
+  try {
+    const { publicKey } = await (await fetch(url + '/api/push')).json();
+    const made = (await post(standIn.base + '/subscribe', { userVisibleOnly: 'true', applicationServerKey: publicKey })).data;
+    const ana = await h.newPlayer(env.browser, errors);
+    await ana.context.grantPermissions(['notifications'], { origin: url });
+    await h.stubPush(ana.context, made);
+    const id = await createGame(ana.page, url, { variant: 'fiveup', players: 2, redeal: false, target: 100, name: 'Ana' });
+    await ana.page.click('#notify button');
+    await ana.page.waitForSelector('#notify[data-state=on]');
+    const watched = ana.page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/api/games/${id}/watch`));
+    const bea = await h.newPlayer(env.browser, errors);
+    await joinGame(bea.page, `${url}/g/${id}`, 'Bea');
+    await watched; // the view with Ana's seat in it: she watches
+    const beaKey = await bea.page.evaluate(() => localStorage.getItem('tessera.key'));
+    let view = await (await fetch(`${url}/api/games/${id}`, { headers: { Authorization: 'Bearer ' + beaKey } })).json();
+    if (view.hand.turn === 0) { // Bea moves: Ana plays first by the API
+      const anaKey = await ana.page.evaluate(() => localStorage.getItem('tessera.key'));
+      const a = await (await fetch(`${url}/api/games/${id}`, { headers: { Authorization: 'Bearer ' + anaKey } })).json();
+      const lm = a.you.legal[0];
+      view = await post(`${url}/api/games/${id}/moves`, { version: a.version, type: 'play', tile: lm.tile, end: lm.end }, anaKey);
+    }
+    await waitFor(() => ana.page.evaluate((v) => Number(document.body.dataset.version) >= v, view.version), 'Ana\'s page at the version before Bea\'s move');
+    const before = (await post(standIn.base + '/get-notifications', { clientHash: made.clientHash })).data.messages.length;
+    const lm = view.you.legal[0];
+    const moved = await post(`${url}/api/games/${id}/moves`, { version: view.version, type: 'play', tile: lm.tile, end: lm.end }, beaKey);
+    assert.ok(moved.version > view.version, 'Bea moved');
+    const pushed = await waitFor(async () => {
+      const m = (await post(standIn.base + '/get-notifications', { clientHash: made.clientHash })).data.messages;
+      return m.length > before ? JSON.parse(m[m.length - 1]) : null;
+    }, 'the push of Bea\'s move');
+    assert.equal(pushed.version, moved.version);
+    assert.ok(pushed.view && pushed.etag, 'the push carries the view and its ETag');
+    // Delivered to the worker (DevTools): the page shows it, no GET.
+    const reads = [];
+    ana.page.on('request', (r) => { if (r.method() === 'GET' && r.url().endsWith(`/api/games/${id}`)) reads.push(r.url()); });
+    const cdp = await ana.context.newCDPSession(ana.page);
+    const regs = new Map();
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (ev) => { for (const r of ev.registrations) regs.set(r.scopeURL, r.registrationId); });
+    await cdp.send('ServiceWorker.enable');
+    const registrationId = await waitFor(() => regs.get(url + '/'), 'the service worker registration');
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: url, registrationId, data: JSON.stringify(pushed) });
+    await waitFor(() => ana.page.evaluate((v) => Number(document.body.dataset.version) === v, moved.version), 'Ana\'s page showing Bea\'s move');
+    assert.deepEqual(reads, [], 'the page read the game instead of using the pushed view');
+    // A move push (another seat's move, not Ana's turn) to a page in view: no notification.
+    await ana.page.evaluate(async () => { for (const n of await (await navigator.serviceWorker.ready).getNotifications()) n.close(); });
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: url, registrationId, data: JSON.stringify({ ...pushed, kind: 'move', view: undefined, etag: undefined, version: moved.version }) });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await ana.page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length), 0, 'a move push to a page in view shows nothing');
+    await ana.context.close();
+    await bea.context.close();
+  } finally {
+    standIn.stop();
+  }
+  assert.deepEqual(errors, []);
+});

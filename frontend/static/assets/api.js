@@ -144,12 +144,17 @@ export function newMoveId() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** sendMove posts a move, retrying network errors with its moveId (1, 2, 4 … 30 s). */
+/**
+ * sendMove posts a move, retrying network errors with its moveId (1, 2, 4
+ * … 30 s) -> {data: the new view, etag: its ETag}, the ETag a poll of the
+ * same seat and version would answer (so the next poll can be a 304).
+ */
 export async function sendMove(id, token, move, onRetry) {
   const body = { ...move, moveId: move.moveId || newMoveId() };
   for (let attempt = 1; ; attempt++) {
     try {
-      return (await call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { token, body })).data;
+      const r = await call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { token, body });
+      return { data: r.data, etag: r.etag };
     } catch (e) {
       if (!(e instanceof NetworkError) || attempt >= 8) throw e;
       const delay = Math.max(e.retryAfterMs || 0, Math.min(30000, 1000 * 2 ** (attempt - 1)));
@@ -188,9 +193,13 @@ export function pollDelay(s) {
 
 const TALK_POLL = 3 * SECOND;
 
-function delayOf({ visible, waiting, finished, idleMs, gapMs = 0, push, next }) {
+/** WATCHED_POLL: a watched page's safety net (every move is pushed to it with its view). */
+export const WATCHED_POLL = 30 * MINUTE;
+
+function delayOf({ visible, waiting, finished, idleMs, gapMs = 0, push, next, watched }) {
   if (finished) return 0; // 0: stop polling
   if (!visible && push) return 0; // the push wakes the page (sw.js), and showing it polls at once
+  if (push && watched) return WATCHED_POLL; // every move comes by push, with the view (watch.js)
   const live = idleMs < MINUTE && (!push || gapMs < 2 * MINUTE);
   let d = live ? 2 * SECOND // a friend's move shows within a poll
     : idleMs < 3 * MINUTE ? 10 * SECOND : idleMs < 15 * MINUTE ? 30 * SECOND : idleMs < 60 * MINUTE ? 2 * MINUTE : 5 * MINUTE;
@@ -208,18 +217,43 @@ export function errorDelay(failures) {
   return Math.min(60 * SECOND, 2 * SECOND * 2 ** Math.max(0, failures - 1));
 }
 
-/** Poller keeps one game fresh: onView(view), onError(err, failures), state(). */
+/** myTurn: the view's seat must act (play, draw, pass or confirm). */
+export function myTurn(view) {
+  return !!(view && view.you && view.hand &&
+    ((view.hand.phase === 'play' && view.hand.turn === view.you.seat) || view.you.confirm));
+}
+
+/** pollState is what a game page tells its Poller of its view (state()). */
+export function pollState(view, { push, talking, watched }) {
+  return { waiting: !myTurn(view), finished: !!view && view.status === 'finished', push, next: nextPlay(view), talking, watched };
+}
+
+// The page's clock, timers, reads and visibility; a model of the page
+// (browsertest/perf/cost-model.mjs) gives its own on a fake clock.
+const pageEnv = {
+  now: () => Date.now(),
+  setTimer: (f, d) => setTimeout(f, d),
+  clearTimer: (t) => clearTimeout(t),
+  read: (id, token, etag) => readGame(id, token, etag),
+  hidden: () => document.hidden,
+};
+
+/**
+ * Poller keeps one game fresh: onView(view), onError(err, failures),
+ * state() (pollState). env: pageEnv's parts to replace (a model's clock).
+ */
 export class Poller {
-  constructor(id, { token, onView, onError, state }) {
+  constructor(id, { token, onView, onError, state, env }) {
     this.id = id;
     this.token = token;
     this.onView = onView;
     this.onError = onError;
     this.state = state;
+    this.env = { ...pageEnv, ...env };
     this.etag = null;
     this.timer = null;
     this.failures = 0;
-    this.changedAt = Date.now();
+    this.changedAt = this.env.now();
     this.gap = Infinity; // between the last two changes seen
     this.busy = false;
     this.again = false;
@@ -229,11 +263,38 @@ export class Poller {
 
   setToken(token) { this.token = token; this.etag = null; }
 
-  /** seen tells the poller a view arrived another way (a move's answer). */
-  seen() { this.etag = null; this.changed(); }
+  /**
+   * moved tells the poller its page's move answered a new view with its
+   * ETag: the next poll asks for anything newer (a 304 until then) and is
+   * timed again (the turn has moved on).
+   */
+  moved(etag) {
+    this.etag = etag || null;
+    this.changed();
+    this.schedule();
+  }
+
+  /**
+   * pushed: a push for this game reached the page (sw.js), of version; the
+   * page holds version have. It polls at once, without its ETag when the
+   * push names a newer version (an eventual read might not have it yet).
+   */
+  pushed(version, have) { this.now(!(have >= version)); }
+
+  /**
+   * got: a view came with a push (a watched page): shown as a poll's
+   * answer would be, with its ETag; the next poll is timed again.
+   */
+  got(view, etag) {
+    if (this.stopped) return;
+    this.etag = etag || null;
+    this.changed();
+    this.onView(view);
+    if (!this.busy) this.schedule();
+  }
 
   changed() {
-    const now = Date.now();
+    const now = this.env.now();
     this.gap = now - this.changedAt;
     this.changedAt = now;
   }
@@ -242,7 +303,7 @@ export class Poller {
   now(fresh) {
     if (this.stopped) return;
     if (fresh) this.fresh = true;
-    clearTimeout(this.timer);
+    this.env.clearTimer(this.timer);
     this.timer = null;
     if (this.busy) { this.again = true; return; }
     this.tick();
@@ -257,7 +318,7 @@ export class Poller {
    */
   wake() {
     if (this.stopped || this.busy) return;
-    const now = Date.now();
+    const now = this.env.now();
     if (now - this.polledAt >= 2 * SECOND) { this.now(); return; }
     const at = this.polledAt + 2 * SECOND;
     if (this.timer && this.dueAt <= at) return;
@@ -265,21 +326,21 @@ export class Poller {
   }
 
   /** later polls d ms after now (one reading of the clock: dueAt is exact). */
-  later(d, now = Date.now()) {
-    clearTimeout(this.timer);
+  later(d, now = this.env.now()) {
+    this.env.clearTimer(this.timer);
     this.dueAt = now + d;
-    this.timer = setTimeout(() => { this.timer = null; this.tick(); }, d);
+    this.timer = this.env.setTimer(() => { this.timer = null; this.tick(); }, d);
   }
 
-  stop() { this.stopped = true; clearTimeout(this.timer); }
+  stop() { this.stopped = true; this.env.clearTimer(this.timer); }
 
   async tick() {
     this.busy = true;
     try {
       const tag = this.fresh ? null : this.etag;
       this.fresh = false;
-      const r = await readGame(this.id, this.token, tag);
-      this.polledAt = Date.now();
+      const r = await this.env.read(this.id, this.token, tag);
+      this.polledAt = this.env.now();
       if (this.failures) { this.failures = 0; this.onError(null, 0); }
       if (r.status !== 304) {
         this.etag = r.etag;
@@ -304,11 +365,11 @@ export class Poller {
 
   schedule() {
     if (this.stopped) return;
-    clearTimeout(this.timer);
+    this.env.clearTimer(this.timer);
     const s = this.state();
     let d = this.failures
       ? Math.max(errorDelay(this.failures), this.retryAfter || 0)
-      : pollDelay({ ...s, visible: !document.hidden, idleMs: Date.now() - this.changedAt, gapMs: this.gap });
+      : pollDelay({ ...s, visible: !this.env.hidden(), idleMs: this.env.now() - this.changedAt, gapMs: this.gap });
     if (d === 0) return;
     this.later(d);
   }

@@ -1,7 +1,8 @@
 // app.js: the game page's wiring (token, polling, renderers, moves); no rules.
 
-import { Poller, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, nextPlay, errorText, getTournament } from './api.js';
+import { Poller, pollState, myTurn as isMyTurn, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, errorText, getTournament } from './api.js';
 import { playerKey, pushOn, notifyControl } from './player.js';
+import { Watch, unpackView, canUnpack } from './watch.js';
 import { renderBoard, tileName, sameTile } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName, invitation, seated, announcement } from './log.js';
@@ -26,8 +27,7 @@ let seenEnd = 0;
 let summaryOpen = false;
 
 const me = () => (view && view.you ? view.you.seat : null);
-const myTurn = () => !!(view && view.you && view.hand &&
-  ((view.hand.phase === 'play' && view.hand.turn === view.you.seat) || view.you.confirm));
+const myTurn = () => isMyTurn(view);
 
 function banner(text) {
   const b = $('#banner');
@@ -126,6 +126,8 @@ function showTalk() {
 
 function show(v, force) {
   if (view && v.id === view.id && v.version < view.version) return; // an older answer arriving late
+  // Watching follows the view: a seat taken or the match over (watch.js).
+  queueMicrotask(() => { if (watch.want() !== watch.watched) watch.on(); });
   // The same version for the same seat is the same view: redrawing it would
   // only risk swallowing a tap that is under way.
   const same = view && v.id === view.id && v.version === view.version && (v.you ? v.you.seat : null) === me();
@@ -258,14 +260,14 @@ async function send(move) {
     if (fromBoard && !summaryOpen && view && view.you && view.you.tiles.length) input.focusTile(Math.min(focusIndex, view.you.tiles.length - 1));
   };
   try {
-    const v = await sendMove(id, token, { ...move, version: view.version, moveId: newMoveId() },
+    const { data: v, etag } = await sendMove(id, token, { ...move, version: view.version, moveId: newMoveId() },
       (n, ms) => banner(t('banner.retryMove', { n: Math.round(ms / 1000) })));
     banner('');
     moving = false;
-    poller.seen();
     show(v);
-    // Others are to play now: time the next poll again.
-    poller.schedule();
+    // Others are to play now: the next poll is timed again, with the
+    // answer's ETag (a 304 until someone else moves).
+    poller.moved(etag);
     tellOtherTabs();
     done();
   } catch (e) {
@@ -453,7 +455,7 @@ const poller = new Poller(id, {
   // A view that comes before the words waits for them, then the next poll
   // is timed again on it (the poller timed it on the view before).
   onView: (v) => { if (wordsIn) show(v); else words.then(() => { show(v); poller.schedule(); }); },
-  state: () => ({ waiting: !myTurn(), finished: !!view && view.status === 'finished', push: pushOn(), next: nextPlay(view), talking: $('#talk').open }),
+  state: () => pollState(view, { push: pushOn(), talking: $('#talk').open, watched: watch.watched }),
   onError: (e, failures) => { if (wordsIn) pollError(e, failures); else words.then(() => pollError(e, failures)); },
 });
 
@@ -486,8 +488,26 @@ $('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#se
 notifyControl($('#notify'));
 // A push for this game (sw.js tells its open pages) means: poll now.
 if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.addEventListener('message', (ev) => { if (ev.data && ev.data.type === 'push' && ev.data.game === id) poller.now(!view || ev.data.version > view.version); });
+  navigator.serviceWorker.addEventListener('message', async (ev) => {
+    const d = ev.data;
+    if (!d || d.type !== 'push' || d.game !== id) return;
+    if (view && d.version <= view.version) return; // ours already (our own move's, or an older one)
+    if (d.view && d.etag && canUnpack) {
+      // A watched page: the push brought the view (issue 34).
+      try { poller.got(await unpackView(d.view), d.etag); return; } catch (e) { /* read it instead */ }
+    }
+    poller.pushed(d.version, view && view.version);
+  });
 }
+// While in view with push on and a seat, the page watches the game: every
+// move is pushed to it with its view, and it polls only as a safety net.
+const watch = new Watch(id, {
+  token: () => token,
+  want: () => !document.hidden && pushOn() && !!view && !!view.you && view.status !== 'finished',
+  onChange: () => poller.schedule(),
+});
+document.addEventListener('visibilitychange', () => watch.on());
+window.addEventListener('pagehide', () => watch.off());
 $('#redeal-btn').addEventListener('click', () => send({ type: 'redeal' }));
 $('#away-btn').addEventListener('click', () => { toggleMenu(false); send({ type: 'away' }); });
 $('#away-link').addEventListener('click', () => send({ type: 'away' }));
