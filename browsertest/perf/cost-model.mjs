@@ -1,190 +1,271 @@
-// cost-model.mjs: what one match costs on AWS at list prices, with the
-// page's own polling schedule (pollDelay from frontend/static/assets/api.js,
-// imported, not copied). Not a test: a model, run by hand:
+// cost-model.mjs: what one match costs on AWS at list prices. It runs the
+// page's own code: each person's game page is a real Poller (api.js, with
+// pollState, pollDelay and nextPlay) on a fake clock, and the match is the
+// engine's (browsertest/perf/trace: every move, each seat's view as the
+// poll schedule reads it, and the pushes the server's game.Messages sends
+// for it). Not a test: a model, run by hand (cost-model.test.mjs keeps it
+// honest):
 //
-//   node browsertest/perf/cost-model.mjs
+//   node browsertest/perf/cost-model.mjs [matches]      (default 8)
 //
-// Four people play a 4-player Five Up match over about three days: 245
-// plays, the length of the real matches the issue replayed through the
-// local server (a match to 250).
-// Scenario "2 h a day": all four have the game page open and visible from
-// 20:00 to 22:00 each day, and closed otherwise; a person whose turn it is
-// plays after a think time drawn from an exponential of mean 90 s (5 s to
-// 10 min). Scenario "visible all day": every page is open and visible from
-// 08:00 to 24:00, and a turn is played after a mean of 14 minutes (the
-// person is doing other things). A turn that reaches someone whose page is
-// closed waits for their next session. Both spread the match over about
-// three days. Push is on
-// (a closed page costs nothing; a turn push makes an open page poll at
-// once, as sw.js does). Each open page polls on pollDelay's schedule: a
-// GET that is a 200 when the game changed since its last view, else a 304;
-// a move is a POST whose answer is the new view. The tiles are dealt and
-// played at random (7 each, no boneyard, a line with two open ends: no
-// spinner, which only adds ends), so that nextPlay sees real hands and ends;
-// a seat that cannot play passes within the move before, as the server does.
-import { pollDelay, nextPlay, SECOND, MINUTE } from '../../frontend/static/assets/api.js';
+// Four people play 4-player Five Up matches to 250. Scenario "2 h a day":
+// every page is open and visible from 20:00 to 22:00 each day, closed
+// otherwise; a person whose page shows their turn acts after a think time
+// drawn from an exponential of mean 90 s (5 s to 10 min). "Visible all
+// day": every page is open and visible from 08:00 to 24:00, and a turn is
+// played after a mean of 14 minutes (5 s to 1 h; the person is doing other
+// things). A turn that comes while a page is closed waits for its next
+// session. Push is on: a closed page costs nothing; a push to an open page
+// makes it poll at once (sw.js, Poller.pushed). A move is a POST whose
+// answer is the new view and its ETag (Poller.moved).
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { Poller, pollState, myTurn, SECOND, MINUTE } from '../../frontend/static/assets/api.js';
+import { renewAt } from '../../frontend/static/assets/watch.js';
 
-const HOUR = 60 * MINUTE, DAY = 24 * HOUR, LIMIT = 5 * DAY; // a match not over by then is reported unfinished
-const PLAYS = 245;
+const HOUR = 60 * MINUTE, DAY = 24 * HOUR, LIMIT = 10 * DAY; // a match not over by then is reported unfinished
+const WATCH_LEASE = HOUR; // game.WatchLease (functions/game/watch.go)
 
-// Prices (us-east-1 list prices, the ones the issue's figures used).
-const PRICE = {
-  apiGateway: 1.00 / 1e6, // HTTP API, per request
-  cloudFront: 0.0100 / 1e4, // HTTPS requests through the distribution (/api/* goes through it), per request
-  cloudFrontGB: 0.085, // data out to the internet, per GB
+/**
+ * LEVERS are the page as it was and as it is, side by side (issue 34):
+ * keepETag, the move's ETag kept (Poller.moved); watch, a page in view
+ * watches its game (watch.js) and is pushed every move with its view.
+ */
+export const LEVERS = {
+  'before (0.1 page)': { keepETag: false, watch: false },
+  'the move\'s ETag kept': { keepETag: true, watch: false },
+  'now: ETag kept, pages watch': { keepETag: true, watch: true },
+};
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+// List prices, us-east-1, December 2026 (docs/deploy.md "What a match costs").
+export const PRICE = {
+  apiGateway: 1.00 / 1e6, // HTTP API, per request (first 300 million a month)
+  cloudFront: 0.0100 / 1e4, // HTTPS requests (North America and Europe), per request
+  cloudFrontOutGB: 0.085, // data out to the internet, per GB (first 10 TB)
+  cloudFrontOriginGB: 0.020, // data from CloudFront to the origin (requests' bodies and headers), per GB
   lambdaRequest: 0.20 / 1e6,
   lambdaGBs: 0.0000133334, // arm64, per GB-second
-  read: 0.25 / 1e6, // DynamoDB on-demand, per read request unit (a strong read <= 4 KB; an eventual one is half)
-  write: 1.25 / 1e6, // per write request unit (1 KB)
+  read: 0.125 / 1e6, // DynamoDB on-demand, per read request unit (since November 2024; a strong read <= 4 KB, an eventual one half)
+  write: 0.625 / 1e6, // per write request unit (1 KB)
 };
 const MEMORY_GB = 0.25; // the functions' 256 MB
-const MS = { poll304: 4, poll200: 8, move: 25, push: 40 }; // billed duration per request, ms (1 ms steps); push: a move waits for its push service (about one round trip)
-// A move writes one unit: 90% of the stored items written are <= 1 KB
-// (functions/api/size_test.go).
-const WRITE_UNITS = 1;
-const KB = { poll304: 0.3, poll200: 1.5, move: 1.5 }; // answer bytes on the wire, gzipped (CloudFront's data out)
+// Billed duration per request, ms (1 ms steps); a push: the move's
+// function waits for its push service (about one round trip).
+const MS = { poll304: 4, poll200: 8, move: 25, watch: 8, push: 40 };
+const WRITE_UNITS = 1; // a move: 90% of stored games are <= 1 KB (functions/api/size_test.go)
+// Bytes on the wire, gzipped, in KB: answers (CloudFront's data out) and
+// requests (to the origin: headers, a move's body).
+const KB = { poll304: 0.3, poll200: 1.5, move: 1.5, request: 0.5 };
+// A page opened: its HTML, script, styles and words from CloudFront (S3
+// behind it), about 6 requests and 25 KB gzipped (frontend/static/dist).
+const STATIC = { requests: 6, kb: 25 };
 
 function rng(seed) {
   let x = seed >>> 0 || 1;
   return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 2 ** 32; };
 }
 
-function simulate(scenario, seed) {
+/** traces plays n matches through the engine (browsertest/perf/trace). */
+export function traces(n, seed = 1) {
+  const out = execFileSync('go', ['run', './browsertest/perf/trace', '-n', String(n), '-seed', String(seed)], { cwd: ROOT, maxBuffer: 1 << 28 });
+  return JSON.parse(out);
+}
+
+/** Clock is the fake clock the pages' Pollers run on: timers in a queue. */
+class Clock {
+  constructor(t) { this.t = t; this.queue = []; this.seq = 0; }
+  now() { return this.t; }
+  at(t, f) { const e = { t, f, seq: this.seq++ }; this.queue.push(e); return e; }
+  cancel(e) { if (e) e.f = null; }
+  /** next runs the earliest timer; false when none is left before limit. */
+  next(limit) {
+    this.queue = this.queue.filter((e) => e.f);
+    let best = null;
+    for (const e of this.queue) if (!best || e.t < best.t || (e.t === best.t && e.seq < best.seq)) best = e;
+    if (!best || best.t > limit) return false;
+    this.t = Math.max(this.t, best.t);
+    const f = best.f;
+    best.f = null;
+    f();
+    return true;
+  }
+}
+
+// Lets the Pollers' awaited reads (resolved promises) finish before the
+// clock moves on.
+const settle = () => new Promise((r) => setImmediate(r));
+
+/**
+ * simulate plays trace tr in scenario; returns what was sent, by kind:
+ * getFirst (a page's first GET, read strongly), get200 and get304 (polls;
+ * with an ETag an eventual read, without one strong), strong (GETs read
+ * strongly), move, push (pushes sent), pushOpen (pushes that reached an
+ * open page), opens (pages opened), and for the test: served (every GET
+ * the pages' Pollers made), late (the longest an open page showed an old
+ * version, ms).
+ */
+export async function simulate(tr, scenario, seed, { keepETag = true, watch = true } = {}) {
   const rand = rng(seed);
-  const players = 4, plays = PLAYS;
-  const online = (p, t) => {
+  const players = tr.players;
+  const online = (t) => {
     const tod = t % DAY;
-    if (scenario === 'visible all day') return tod >= 8 * HOUR;
-    return tod >= 20 * HOUR && tod < 22 * HOUR;
+    return scenario === 'visible all day' ? tod >= 8 * HOUR : tod >= 20 * HOUR && tod < 22 * HOUR;
   };
   const mean = scenario === 'visible all day' ? 14 * MINUTE : 90 * SECOND;
-  const think = () => Math.min(10 * MINUTE * (mean > 10 * MINUTE ? 6 : 1), Math.max(5 * SECOND, -Math.log(1 - rand()) * mean));
-  const nextOnline = (p, t) => { while (!online(p, t) && t < LIMIT) t += MINUTE; return t; };
-  const count = { poll304: 0, poll200: 0, move: 0, strong: 0, push: 0 }; // strong: polls read strongly (no ETag), the rest read eventually
-  let version = 1, turn = 0, done = 0, t = 8 * HOUR;
-  // The hand: hands[p] the tiles of seat p, ends the two open ends' pips.
-  let hands, ends, played;
-  const canPlay = (p) => ends.length === 0 || hands[p].some((x) => x.includes(ends[0]) || x.includes(ends[1]));
-  const deal = (leader) => {
-    const all = [];
-    for (let a = 0; a <= 6; a++) for (let b = a; b <= 6; b++) all.push([a, b]);
-    for (let i = all.length - 1; i > 0; i--) { const j = Math.floor(rand() * (i + 1)); [all[i], all[j]] = [all[j], all[i]]; }
-    hands = [0, 1, 2, 3].map((p) => all.slice(7 * p, 7 * p + 7));
-    ends = [];
-    played = [];
-    turn = leader;
-  };
-  const play = () => { // the seat to act plays a random legal tile; then the turn passes to the next seat that can play
-    const options = [];
-    for (const [i, x] of hands[turn].entries()) {
-      if (ends.length === 0) options.push([i, -1]);
-      else for (const e of [0, 1]) if (x.includes(ends[e])) options.push([i, e]);
-    }
-    const [i, e] = options[Math.floor(rand() * options.length)];
-    const [x] = hands[turn].splice(i, 1);
-    played.push(x);
-    if (e < 0) ends = [x[0], x[1]]; else ends[e] = x[0] === ends[e] ? x[1] : x[0];
-    if (hands[turn].length === 0) { deal(turn); return; } // domino: the winner leads
-    for (let k = 1; k <= players; k++) {
-      if (canPlay((turn + k) % players)) { turn = (turn + k) % players; return; }
-    }
-    deal((turn + 1) % players); // blocked
-  };
-  // answers is the view's you.answers (the engine's Match.answers) for
-  // this model's game, a line with two ends: the seat before p plays and,
-  // whatever tile it plays (one p cannot see, at an end it fits), p holds
-  // a tile that fits after it.
-  const answers = (p) => {
-    if ((turn + 1) % players !== p || hands[turn].length <= 1 || ends.length === 0) return false;
-    const key = ([x, y]) => x < y ? x * 7 + y : y * 7 + x;
-    const seen = new Set([...played, ...hands[p]].map(key));
-    for (let x = 0; x < 7; x++) for (let y = x; y < 7; y++) {
-      if (seen.has(x * 7 + y)) continue;
-      for (const [i, pips] of ends.entries()) {
-        if (pips !== x && pips !== y) continue;
-        const after = ends.map((q, j) => j !== i ? q : pips === x ? y : x);
-        if (!hands[p].some((t) => after.some((q) => t.includes(q)))) return false;
-      }
-    }
-    return true;
-  };
-  const viewOf = (p) => ({
-    status: 'playing',
-    seats: hands.map((h) => ({ tiles: h.length, away: false })),
-    hand: { phase: 'play', turn, board: { line: played, ends: ends.map((pips) => ({ pips })) } },
-    you: { seat: p, tiles: hands[p], answers: answers(p) },
+  const cap = scenario === 'visible all day' ? HOUR : 10 * MINUTE;
+  const think = () => Math.min(cap, Math.max(5 * SECOND, -Math.log(1 - rand()) * mean));
+  const clock = new Clock(8 * HOUR);
+  const count = { getFirst: 0, get200: 0, get304: 0, strong: 0, move: 0, push: 0, pushOpen: 0, pushView: 0, watch: 0, opens: 0, served: 0, late: 0 };
+  let version = 1, views = tr.start, i = 0; // i: the next move of the trace
+  const etagOf = (seat, v) => `"v${v}-s${seat}"`;
+  const serverView = (seat) => ({
+    version, status: views[seat].status, seats: new Array(views[seat].seats).fill({}),
+    hand: views[seat].phase ? { phase: views[seat].phase, turn: views[seat].turn } : null,
+    you: { seat, confirm: views[seat].confirm, answers: views[seat].answers },
   });
-  deal(0);
-  const page = Array.from({ length: players }, () => ({ open: false, seen: 0, changedAt: 0, gap: Infinity, next: Infinity, fresh: false }));
-  const changed = (pg, now) => { pg.gap = now - pg.changedAt; pg.changedAt = now; };
-  let moveAt = nextOnline(0, t) + think();
-  const delay = (p, now) => pollDelay({ visible: true, waiting: turn !== p, finished: done >= plays, idleMs: now - page[p].changedAt, gapMs: page[p].gap, push: true, next: nextPlay(viewOf(p)) });
-  const poll = (p, now, fresh) => { // fresh: without the ETag (a first GET, one a push asked for): a strong read
-    const pg = page[p];
-    // After its own move the page forgets its ETag (Poller.seen): its
-    // next poll is a full GET, a 200 read strongly.
-    if (pg.fresh) { fresh = true; pg.fresh = false; count.poll200++; count.strong++; pg.seen = version; pg.next = now + delay(p, now); return; }
-    if (fresh) count.strong++;
-    if (pg.seen < version) { count.poll200++; pg.seen = version; changed(pg, now); } else count.poll304++;
-    const d = delay(p, now);
-    pg.next = d === 0 ? Infinity : now + d;
+  const pages = Array.from({ length: players }, (_, seat) => ({ seat, open: false, poller: null, view: null, staleSince: null, moveTimer: null, turnAt: null, watched: false, renew: null }));
+  // A page in view with push on watches its game: PUT at once and at
+  // renewAt (watch.js), DELETE when it closes; each a request and a write.
+  const watchOn = (pg) => {
+    count.watch++;
+    pg.watched = true;
+    const until = clock.now() + WATCH_LEASE;
+    pg.renew = clock.at(renewAt(until, clock.now()), () => { if (pg.open) watchOn(pg); });
   };
-  for (; t < LIMIT && done < plays; t += SECOND) {
-    for (let p = 0; p < players; p++) {
-      const pg = page[p], on = online(p, t);
-      if (on && !pg.open) { pg.open = true; pg.changedAt = t; pg.gap = Infinity; poll(p, t, true); } // the page opens: its first GET
-      if (!on && pg.open) { pg.open = false; pg.next = Infinity; }
-      if (pg.open && t >= pg.next) poll(p, t);
+  // A person acts on their page: when it shows that they must act, after
+  // a think time (the trace says whose move comes next).
+  const plan = (pg) => {
+    if (!pg.open || i >= tr.moves.length || tr.moves[i].seat !== pg.seat || pg.moveTimer) return;
+    if (!myTurn(pg.view) || pg.view.version !== version) return;
+    pg.moveTimer = clock.at(Math.max(clock.now() + SECOND, pg.turnAt + think()), () => { pg.moveTimer = null; move(pg); });
+  };
+  const show = (pg, v) => {
+    const was = myTurn(pg.view);
+    pg.view = v;
+    if (myTurn(v) && !was) pg.turnAt = clock.now();
+    if (v.version >= version && pg.staleSince !== null) { count.late = Math.max(count.late, clock.now() - pg.staleSince); pg.staleSince = null; }
+    plan(pg);
+  };
+  const read = (seat) => async (id, token, etag) => {
+    count.served++;
+    if (etag === undefined || etag === null) count.strong++;
+    if (etag && etag === etagOf(seat, version)) { count.get304++; return { status: 304, etag }; }
+    count.get200++;
+    return { status: 200, data: serverView(seat), etag: etagOf(seat, version) };
+  };
+  const open = (pg) => {
+    pg.open = true;
+    count.opens++;
+    pg.view = null;
+    pg.poller = new Poller('g', {
+      token: String(pg.seat),
+      onView: (v) => show(pg, v),
+      onError: () => {},
+      state: () => pollState(pg.view, { push: true, talking: false, watched: pg.watched }),
+      env: { now: () => clock.now(), setTimer: (f, d) => clock.at(clock.now() + d, f), clearTimer: (e) => clock.cancel(e), read: read(pg.seat), hidden: () => false },
+    });
+    count.getFirst++;
+    pg.poller.now(); // the page's first GET (start())
+    if (watch) watchOn(pg);
+  };
+  const close = (pg) => {
+    pg.open = false;
+    if (pg.watched) { count.watch++; pg.watched = false; clock.cancel(pg.renew); } // the DELETE as it goes
+    pg.poller.stop();
+    clock.cancel(pg.moveTimer);
+    pg.moveTimer = null;
+    pg.staleSince = null;
+  };
+  const move = (pg) => {
+    const m = tr.moves[i++];
+    version++;
+    views = m.views;
+    count.move++;
+    for (const other of pages) if (other !== pg && other.open && other.staleSince === null) other.staleSince = clock.now();
+    // The move's answer: the new view and its ETag (app.js send()).
+    show(pg, serverView(pg.seat));
+    pg.poller.moved(keepETag ? etagOf(pg.seat, version) : null);
+    for (const q of pages) {
+      const kind = m.pushes[q.seat];
+      const watched = q.watched && q !== pg; // the server pushes a watching device every move but its own seat's
+      if (!kind && !watched) continue;
+      count.push++;
+      if (!q.open) continue;
+      count.pushOpen++;
+      if (watched) { count.pushView++; q.poller.got(serverView(q.seat), etagOf(q.seat, version)); } else q.poller.pushed(version, q.view && q.view.version);
     }
-    if (t >= moveAt) {
-      count.move++; version++; done++;
-      const mover = turn;
-      play();
-      const pg = page[mover];
-      pg.seen = version; changed(pg, t); pg.fresh = true; // the move's answer is the new view
-      if (turn !== mover) count.push++; // the turn push to the seat that must act now
-      const d = delay(mover, t);
-      pg.next = d === 0 ? Infinity : t + d;
-      if (page[turn].open && turn !== mover) poll(turn, t, true); // the turn push makes the open page poll now
-      moveAt = nextOnline(turn, t + SECOND) + think();
-      if (!online(turn, moveAt)) moveAt = nextOnline(turn, moveAt) + think(); // the session ended first
+    for (const q of pages) plan(q);
+  };
+  // Sessions: every page opens and closes with its person's day.
+  const day = (t) => {
+    const on = online(t);
+    for (const pg of pages) {
+      if (on && !pg.open) open(pg);
+      if (!on && pg.open) close(pg);
     }
-  }
-  return { count, done, days: (t - 8 * HOUR) / DAY };
+    clock.at(t + MINUTE, () => day(clock.now()));
+  };
+  day(clock.now());
+  while (i < tr.moves.length && clock.next(LIMIT)) await settle();
+  count.finished = i >= tr.moves.length;
+  count.players = players;
+  count.watchItem = watch ? 1 : 0;
+  count.days = (clock.now() - 8 * HOUR) / DAY;
+  for (const pg of pages) if (pg.open) close(pg);
+  return count;
 }
 
-function cost({ poll304, poll200, move, strong, push }, eventual = true) {
-  const requests = poll304 + poll200 + move;
-  const gbs = MEMORY_GB * (poll304 * MS.poll304 + poll200 * MS.poll200 + move * MS.move + push * MS.push) / 1000;
-  const gb = (poll304 * KB.poll304 + poll200 * KB.poll200 + move * KB.move) / 1e6;
-  // A move reads strongly; a poll with an ETag reads eventually (half a unit)
-  // unless the read is older than the page's version (then again, strongly:
-  // left out, it is the moment after a write).
-  // A push reads the record of the seat it goes to (BatchGetItem,
-  // eventually consistent: half a unit).
-  const readUnits = (eventual ? move + strong + (poll304 + poll200 - strong) / 2 : requests) + push / 2;
+/** cost prices what simulate counted; eventual: polls with an ETag read eventually. */
+export function cost(c, eventual = true) {
+  const gets = c.get200 + c.get304;
+  const api = gets + c.move + c.watch;
+  const gbs = MEMORY_GB * (c.get304 * MS.poll304 + c.get200 * MS.poll200 + c.move * MS.move + c.watch * MS.watch + c.push * MS.push) / 1000;
+  const outGB = (c.get304 * KB.poll304 + c.get200 * KB.poll200 + c.move * KB.move + c.watch * KB.poll304 + c.opens * STATIC.kb) / 1e6;
+  const originGB = api * KB.request / 1e6;
+  // A move reads strongly; a GET without an ETag too, one with an ETag
+  // eventually (half a unit). After a move the server reads its seats'
+  // records and its watch item in one strong BatchGetItem (a unit each,
+  // players + 1); a watch reads the game and its item, and writes the item.
+  const readUnits = (eventual ? c.move + c.strong + (gets - c.strong) / 2 : api) + c.move * (c.players + c.watchItem) + c.watch * 2;
   const parts = {
-    'CloudFront': requests * PRICE.cloudFront + gb * PRICE.cloudFrontGB,
-    'API Gateway': requests * PRICE.apiGateway,
-    'Lambda requests': requests * PRICE.lambdaRequest,
+    'CloudFront': (api + c.opens * STATIC.requests) * PRICE.cloudFront + outGB * PRICE.cloudFrontOutGB + originGB * PRICE.cloudFrontOriginGB,
+    'API Gateway': api * PRICE.apiGateway,
+    'Lambda requests': api * PRICE.lambdaRequest,
     'Lambda compute': gbs * PRICE.lambdaGBs,
     'DynamoDB reads': readUnits * PRICE.read,
-    'DynamoDB writes': move * WRITE_UNITS * PRICE.write,
+    'DynamoDB writes': (c.move * WRITE_UNITS + c.watch) * PRICE.write,
   };
-  return { requests, parts, total: Object.values(parts).reduce((a, b) => a + b, 0) };
+  return { requests: api, parts, total: Object.values(parts).reduce((a, b) => a + b, 0) };
 }
 
-console.log('| scenario | days | requests (304 / 200 / moves) | CloudFront | API Gateway | Lambda req | Lambda compute | DDB reads | DDB writes | $/match | $/match, all reads strong |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-for (const scenario of ['2 h a day', 'visible all day']) {
-  const runs = [1, 2, 3, 4, 5].map((s) => simulate(scenario, s));
-  const days = runs.reduce((a, r) => a + r.days, 0) / runs.length;
-  const avg = (k) => runs.reduce((a, r) => a + r.count[k], 0) / runs.length;
-  const c = { poll304: avg('poll304'), poll200: avg('poll200'), move: avg('move'), strong: avg('strong'), push: avg('push') };
-  const { parts, total } = cost(c);
-  const pct = (x) => `${(100 * x / total).toFixed(0)}%`;
-  console.log(`| ${scenario} | ${days.toFixed(1)} | ${Math.round(c.poll304 + c.poll200 + c.move)} (${Math.round(c.poll304)} / ${Math.round(c.poll200)} / ${Math.round(c.move)}) | ` +
-    `${pct(parts['CloudFront'])} | ${pct(parts['API Gateway'])} | ${pct(parts['Lambda requests'])} | ${pct(parts['Lambda compute'])} | ${pct(parts['DynamoDB reads'])} | ${pct(parts['DynamoDB writes'])} | **$${total.toFixed(4)}** | $${cost(c, false).total.toFixed(4)} |`);
-  const unfinished = runs.filter((r) => r.done < PLAYS).length;
-  if (unfinished) console.log(`| (${unfinished} of ${runs.length} runs did not finish in 5 days) | | | | | | | | | | |`);
+/** report runs every trace in both scenarios with each lever and prints the table docs/deploy.md keeps. */
+export async function report(trs) {
+  const rows = [];
+  console.log(`${trs.length} matches, ${Math.round(trs.reduce((a, t) => a + t.moves.length, 0) / trs.length)} moves each on average`);
+  console.log('| page | scenario | days | API requests: first GETs / GETs 200 / 304 / moves / watches | pushes (to open pages, with a view) | CloudFront | API Gateway | Lambda | DynamoDB | $/match |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const [lever, opts] of Object.entries(LEVERS)) {
+    for (const scenario of ['2 h a day', 'visible all day']) {
+      const runs = [];
+      for (const [k, tr] of trs.entries()) runs.push(await simulate(tr, scenario, k + 1, opts));
+      const avg = (key) => runs.reduce((a, r) => a + r[key], 0) / runs.length;
+      const c = Object.fromEntries(['getFirst', 'get200', 'get304', 'strong', 'move', 'watch', 'push', 'pushOpen', 'pushView', 'opens', 'days', 'players', 'watchItem'].map((key) => [key, avg(key)]));
+      const { parts, total, requests } = cost(c);
+      const usd = (x) => `$${x.toFixed(5)}`;
+      const r = Math.round;
+      console.log(`| ${lever} | ${scenario} | ${c.days.toFixed(1)} | ${r(requests)}: ${r(c.getFirst)} / ${r(c.get200 - c.getFirst)} / ${r(c.get304)} / ${r(c.move)} / ${r(c.watch)} | ${r(c.push)} (${r(c.pushOpen)}, ${r(c.pushView)}) | ` +
+        `${usd(parts['CloudFront'])} | ${usd(parts['API Gateway'])} | ${usd(parts['Lambda requests'] + parts['Lambda compute'])} | ${usd(parts['DynamoDB reads'] + parts['DynamoDB writes'])} | **$${total.toFixed(4)}** |`);
+      const unfinished = runs.filter((x) => !x.finished).length;
+      if (unfinished) console.log(`| (${unfinished} of ${runs.length} matches did not finish in ${LIMIT / DAY} days) | | | | | | | | | |`);
+      rows.push({ lever, scenario, counts: c, total });
+    }
+  }
+  return rows;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const n = Number(process.argv[2] || 8);
+  await report(traces(n));
 }
