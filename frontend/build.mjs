@@ -32,8 +32,9 @@ const pages = {
       'prompt.chooseEnd', 'prompt.confirmPlay', 'board.leadHere', 'board.playOn', 'board.playOnPips', 'count.',
       'invite.', 'moveTime.', 'game.privateWarn', 'game.keyNote', 'game.awayNote', 'game.awayBtn', 'game.copyPrivate', 'game.privateLink', 'game.inviteLink',
       'game.shareInvite', 'game.confirm', 'game.redeal', 'game.keep', 'game.backBtn', 'game.handResult', 'game.sheet', 'game.startPage',
-      // at a match's end; the table talk (its own chunk)
-      'won.', 'trophy.', 'chat.'],
+      // at a match's end; the table talk (its own chunk); a tournament's
+      // line (its own chunk, drawn after the tournament's GET)
+      'won.', 'trophy.', 'chat.', 'tour.'],
   },
   start: { js: 'start.js', css: ['style.css', 'start.css'], html: 'index.html' },
   rules: { js: 'rulespage.js', html: 'rules.html' },

@@ -16,7 +16,7 @@
 // played after a mean of 14 minutes (5 s to 1 h; the person is doing other
 // things). A turn that comes while a page is closed waits for its next
 // session. Push is on: a closed page costs nothing; a push to an open page
-// makes it poll at once (sw.js, Poller.pushed). A move is a POST whose
+// makes it poll at once (sw.js; app.js: Poller.now(true)). A move is a POST whose
 // answer is the new view and its ETag (Poller.moved).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,6 @@ import { Poller, pollState, myTurn, SECOND, MINUTE } from '../../frontend/static
 import { renewAt } from '../../frontend/static/assets/watch.js';
 
 const HOUR = 60 * MINUTE, DAY = 24 * HOUR, LIMIT = 10 * DAY; // a match not over by then is reported unfinished
-const WATCH_LEASE = HOUR; // game.WatchLease (functions/game/watch.go)
 
 /**
  * LEVERS are the page as it was and as it is, side by side (issue 34):
@@ -131,7 +130,7 @@ export async function simulate(tr, scenario, seed, { keepETag = true, watch = tr
   const watchOn = (pg) => {
     count.watch++;
     pg.watched = true;
-    const until = clock.now() + WATCH_LEASE;
+    const until = clock.now() + tr.watchLeaseMs; // game.WatchLease, from the trace
     pg.renew = clock.at(renewAt(until, clock.now()), () => { if (pg.open) watchOn(pg); });
   };
   // A person acts on their page: when it shows that they must act, after
@@ -164,7 +163,7 @@ export async function simulate(tr, scenario, seed, { keepETag = true, watch = tr
       onView: (v) => show(pg, v),
       onError: () => {},
       state: () => pollState(pg.view, { push: true, talking: false, watched: pg.watched }),
-      env: { now: () => clock.now(), setTimer: (f, d) => clock.at(clock.now() + d, f), clearTimer: (e) => clock.cancel(e), read: read(pg.seat), hidden: () => false },
+      env: { now: () => clock.now(), setTimer: (f, d) => clock.at(clock.now() + d, f), clearTimer: (e) => clock.cancel(e), read: read(pg.seat), hidden: () => false }, // every part of api.js's pageEnv
     });
     count.getFirst++;
     pg.poller.now(); // the page's first GET (start())
@@ -189,12 +188,13 @@ export async function simulate(tr, scenario, seed, { keepETag = true, watch = tr
     pg.poller.moved(keepETag ? etagOf(pg.seat, version) : null);
     for (const q of pages) {
       const kind = m.pushes[q.seat];
-      const watched = q.watched && q !== pg; // the server pushes a watching device every move but its own seat's
+      const watched = q.watched; // the server pushes a watching device every move, its own seat's too
       if (!kind && !watched) continue;
       count.push++;
       if (!q.open) continue;
       count.pushOpen++;
-      if (watched) { count.pushView++; q.poller.got(serverView(q.seat), etagOf(q.seat, version)); } else q.poller.pushed(version, q.view && q.view.version);
+      if (q.view && q.view.version >= version) continue; // app.js: a push of a version the page has is ignored
+      if (watched) { count.pushView++; q.poller.got(serverView(q.seat), etagOf(q.seat, version)); } else q.poller.now(true); // app.js: a push of a newer version
     }
     for (const q of pages) plan(q);
   };

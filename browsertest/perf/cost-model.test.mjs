@@ -47,10 +47,10 @@ test('the model calls the page\'s own methods where app.js does', () => {
   const app = fs.readFileSync(here('../../frontend/static/assets/app.js'), 'utf8');
   const model = fs.readFileSync(here('./cost-model.mjs'), 'utf8');
   // After a move, on a push, on a pushed view; the state a Poller reads.
-  for (const call of ['poller.moved(', 'poller.pushed(', 'poller.got(', 'pollState(view, {']) {
+  for (const call of ['poller.moved(', 'else poller.now(true);', 'poller.got(', 'pollState(view, {']) {
     assert.ok(app.includes(call), `app.js calls ${call}`);
   }
-  for (const call of ['.poller.moved(', '.poller.pushed(', '.poller.got(', 'pollState(pg.view, {', 'new Poller(', 'renewAt(']) {
+  for (const call of ['.poller.moved(', 'else q.poller.now(true);', '.poller.got(', 'pollState(pg.view, {', 'new Poller(', 'renewAt(']) {
     assert.ok(model.includes(call), `the model calls ${call}`);
   }
   assert.match(app, /pollState\(view, \{ push: pushOn\(\), talking: [^,]+, watched: watch\.watched \}\)/, 'the page tells its Poller push, talk and watch');

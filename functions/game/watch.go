@@ -26,7 +26,7 @@ import (
 // when it is hidden.
 const (
 	// WatchLease is how long a watch lasts unless renewed or ended.
-	WatchLease = time.Hour
+	WatchLease = 2 * time.Hour
 	// maxWatchers bounds a game's leases (the oldest ending goes first).
 	maxWatchers = 16
 	// maxWatchView is the largest view, gzipped and in base64, a push
@@ -171,9 +171,11 @@ func watchers(item store.Item, ok bool, now time.Time) map[int]map[string]bool {
 }
 
 // watchDeliveries adds to msgs' deliveries a push for every watching
-// device of every seat but the cause's: the seat's message (kind "move"
-// when it has none) with its new view and ETag, so the page needs no
-// read. The view is the one a GET by that seat answers (Config.ViewJSON).
+// device of every seat: the seat's message (kind "move" when it has none)
+// with its new view and ETag, so the page needs no read. The mover's seat
+// too: its other devices (a laptop watching while the phone plays) learn
+// of it; the page that moved already has that version and ignores it.
+// The view is the one a GET by that seat answers (Config.ViewJSON).
 func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map[string]bool) []Delivery {
 	if len(watching) == 0 || h.viewJSON == nil {
 		return to
@@ -181,7 +183,7 @@ func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map
 	st := c.Game.State
 	meta := st.Meta(c.ID, c.Saved.Version, c.Saved.UpdatedAt)
 	for seat, devices := range watching {
-		if seat < 0 || seat >= len(st.Seats) || st.Seats[seat].TokenHash == nil || bytes.Equal(st.Seats[seat].TokenHash, c.Cause) {
+		if seat < 0 || seat >= len(st.Seats) || st.Seats[seat].TokenHash == nil {
 			continue
 		}
 		i := slices.IndexFunc(to, func(d Delivery) bool { return d.Seat == seat })

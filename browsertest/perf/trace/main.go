@@ -39,11 +39,14 @@ type move struct {
 }
 
 type trace struct {
-	Variant string `json:"variant"`
-	Players int    `json:"players"`
-	Target  int    `json:"target"`
-	Start   []view `json:"start"`
-	Moves   []move `json:"moves"`
+	// WatchLeaseMs is game.WatchLease: how long a page's watch lasts (the
+	// model renews it as watch.js does).
+	WatchLeaseMs int64  `json:"watchLeaseMs"`
+	Variant      string `json:"variant"`
+	Players      int    `json:"players"`
+	Target       int    `json:"target"`
+	Start        []view `json:"start"`
+	Moves        []move `json:"moves"`
 }
 
 func views(m *engine.Match) []view {
@@ -73,7 +76,7 @@ func play(opts engine.Options, seed uint64) (trace, error) {
 		}
 		st.Seats[s].TokenHash = []byte{byte(s + 1)}
 	}
-	t := trace{Variant: opts.Rules().Name, Players: opts.Players, Target: opts.Target, Start: views(m)}
+	t := trace{WatchLeaseMs: game.WatchLease.Milliseconds(), Variant: opts.Rules().Name, Players: opts.Players, Target: opts.Target, Start: views(m)}
 	for version := int64(2); m.Status() == engine.StatusPlaying; version++ {
 		acts := m.ToAct()
 		if len(acts) == 0 {

@@ -146,15 +146,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * sendMove posts a move, retrying network errors with its moveId (1, 2, 4
- * … 30 s) -> {data: the new view, etag: its ETag}, the ETag a poll of the
+ * … 30 s) -> {status, data: the new view, etag: its ETag}, the ETag a poll of the
  * same seat and version would answer (so the next poll can be a 304).
  */
 export async function sendMove(id, token, move, onRetry) {
   const body = { ...move, moveId: move.moveId || newMoveId() };
   for (let attempt = 1; ; attempt++) {
     try {
-      const r = await call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { token, body });
-      return { data: r.data, etag: r.etag };
+      return await call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { token, body });
     } catch (e) {
       if (!(e instanceof NetworkError) || attempt >= 8) throw e;
       const delay = Math.max(e.retryAfterMs || 0, Math.min(30000, 1000 * 2 ** (attempt - 1)));
@@ -230,17 +229,12 @@ export function pollState(view, { push, talking, watched }) {
 
 // The page's clock, timers, reads and visibility; a model of the page
 // (browsertest/perf/cost-model.mjs) gives its own on a fake clock.
-const pageEnv = {
-  now: () => Date.now(),
-  setTimer: (f, d) => setTimeout(f, d),
-  clearTimer: (t) => clearTimeout(t),
-  read: (id, token, etag) => readGame(id, token, etag),
-  hidden: () => document.hidden,
-};
+// (setTimeout called as another object's method is an "Illegal invocation".)
+const pageEnv = { now: Date.now, setTimer: (f, d) => setTimeout(f, d), clearTimer: (h) => clearTimeout(h), read: readGame, hidden: () => document.hidden };
 
 /**
  * Poller keeps one game fresh: onView(view), onError(err, failures),
- * state() (pollState). env: pageEnv's parts to replace (a model's clock).
+ * state() (pollState). env: in place of pageEnv (a model's fake clock).
  */
 export class Poller {
   constructor(id, { token, onView, onError, state, env }) {
@@ -249,7 +243,7 @@ export class Poller {
     this.onView = onView;
     this.onError = onError;
     this.state = state;
-    this.env = { ...pageEnv, ...env };
+    this.env = env || pageEnv;
     this.etag = null;
     this.timer = null;
     this.failures = 0;
@@ -275,22 +269,13 @@ export class Poller {
   }
 
   /**
-   * pushed: a push for this game reached the page (sw.js), of version; the
-   * page holds version have. It polls at once, without its ETag when the
-   * push names a newer version (an eventual read might not have it yet).
-   */
-  pushed(version, have) { this.now(!(have >= version)); }
-
-  /**
    * got: a view came with a push (a watched page): shown as a poll's
    * answer would be, with its ETag; the next poll is timed again.
    */
   got(view, etag) {
     if (this.stopped) return;
-    this.etag = etag || null;
-    this.changed();
     this.onView(view);
-    if (!this.busy) this.schedule();
+    this.moved(etag);
   }
 
   changed() {

@@ -2,16 +2,14 @@
 
 import { Poller, pollState, myTurn as isMyTurn, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, errorText, getTournament } from './api.js';
 import { playerKey, pushOn, notifyControl } from './player.js';
-import { Watch, unpackView, canUnpack } from './watch.js';
 import { renderBoard, tileName, sameTile } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName, invitation, seated, announcement } from './log.js';
 import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused, wonLink } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { share } from './share.js';
-import { tableOf, tourLine } from './tourline.js';
-import { t, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
-import { when } from './clock.js';
+import { t, has, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
+import { when, left } from './clock.js';
 
 const $ = (s) => document.querySelector(s);
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -127,7 +125,7 @@ function showTalk() {
 function show(v, force) {
   if (view && v.id === view.id && v.version < view.version) return; // an older answer arriving late
   // Watching follows the view: a seat taken or the match over (watch.js).
-  queueMicrotask(() => { if (watch.want() !== watch.watched) watch.on(); });
+  queueMicrotask(() => watch.on());
   // The same version for the same seat is the same view: redrawing it would
   // only risk swallowing a tap that is under way.
   const same = view && v.id === view.id && v.version === view.version && (v.you ? v.you.seat : null) === me();
@@ -178,10 +176,11 @@ function show(v, force) {
 // A tournament game tells its story (tourline.js): the tournament is read
 // when the page opens, when the game's status changes and once its
 // round's deadline has passed (a public GET, not on every poll).
-let tour = null, tourAt = 0;
+let tour = null, tourAt = 0, tl = null;
 async function showTournament(before) {
   if (!view.tournament) { $('#tour-box').hidden = true; return; }
-  const mine = tour && tableOf(tour, view.id);
+  tl = tl || await import('./tourline.js'); // a chunk: only tournament games need it
+  const mine = tour && tl.tableOf(tour, view.id);
   const stale = !tour || (before && before.status !== view.status) || (mine && !mine.table.points && Date.parse(mine.deadline) <= Date.now() && Date.now() - tourAt > 60000);
   if (stale) {
     tourAt = Date.now();
@@ -190,11 +189,12 @@ async function showTournament(before) {
   drawTournament();
 }
 function drawTournament() {
-  const mine = tour && tableOf(tour, view.id);
+  // Its words come in the page's second part (drawn again then).
+  const mine = tl && tour && has('tour.gameOf') && tl.tableOf(tour, view.id);
   $('#tour-box').hidden = !mine;
   if (!mine) return;
   const names = mine.table.players.map((p) => (tour.entries.find((e) => e.player === p) || {}).name || '');
-  $('#tour-line').textContent = tourLine(tour, mine, names, view.status === 'finished');
+  $('#tour-line').textContent = tl.tourLine(tour, mine, names, view.status === 'finished', { t, left });
 }
 
 function showSummary(before) {
@@ -488,24 +488,27 @@ $('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#se
 notifyControl($('#notify'));
 // A push for this game (sw.js tells its open pages) means: poll now.
 if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.addEventListener('message', async (ev) => {
-    const d = ev.data;
-    if (!d || d.type !== 'push' || d.game !== id) return;
-    if (view && d.version <= view.version) return; // ours already (our own move's, or an older one)
-    if (d.view && d.etag && canUnpack) {
-      // A watched page: the push brought the view (issue 34).
-      try { poller.got(await unpackView(d.view), d.etag); return; } catch (e) { /* read it instead */ }
-    }
-    poller.pushed(d.version, view && view.version);
+  // A watched page's push brings the view (issue 34): no read then.
+  navigator.serviceWorker.addEventListener('message', async ({ data: d }) => {
+    if (!d || d.type !== 'push' || d.game !== id || (view && d.version <= view.version)) return;
+    const v = d.view && d.etag && watch.unpack ? await watch.unpack(d.view).catch(() => null) : null;
+    // Else poll now, without the ETag (an eventual read may not have it yet).
+    if (v) poller.got(v, d.etag); else poller.now(true);
   });
 }
 // While in view with push on and a seat, the page watches the game: every
 // move is pushed to it with its view, and it polls only as a safety net.
-const watch = new Watch(id, {
-  token: () => token,
-  want: () => !document.hidden && pushOn() && !!view && !!view.you && view.status !== 'finished',
-  onChange: () => poller.schedule(),
-});
+// watch.js comes only for a page with push on (the game page's budget):
+// follow() gives this its watcher (w) and unpack; on() is called after
+// every view and visibility change (the watcher acts only on a change).
+const watch = {
+  watched: false, unpack: null, w: null, m: null,
+  on() {
+    if (this.w) this.w.sync();
+    else if (!this.m && pushOn() && view && view.you) this.m = import('./watch.js').then((m) => m.follow(this, { id, token: () => token, view: () => view, poller, push: pushOn }));
+  },
+  off() { if (this.w) this.w.off(); },
+};
 document.addEventListener('visibilitychange', () => watch.on());
 window.addEventListener('pagehide', () => watch.off());
 $('#redeal-btn').addEventListener('click', () => send({ type: 'redeal' }));

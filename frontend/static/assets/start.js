@@ -8,7 +8,6 @@ import { playerKey, adoptKey, playerLink, notifyControl } from './player.js';
 import { syncPush } from './pushsync.js';
 import { qrSVG } from './qr.js';
 import { ago, left, day } from './clock.js';
-import { byeLine } from './tourline.js';
 import { LEVELS, TARGET, VARIANTS, ORDER, MIN_FINISHED } from './config.js';
 import { t, loadLang, langSwitch, onLangChange } from './i18n.js';
 
@@ -297,7 +296,7 @@ function byeItem(mt) {
   li.className = 'bye';
   const a = document.createElement('a');
   a.href = `/t/${encodeURIComponent(mt.id)}`;
-  a.textContent = byeLine(mt);
+  a.textContent = t('tour.byeLine', { name: mt.name, n: mt.round, date: day(mt.deadline) }); // a round the player sits out
   li.append(a);
   return li;
 }

@@ -3,8 +3,9 @@
 // round's deadline decides a table still playing by its scores then; the
 // game goes on, and its end changes nothing of the tournament).
 
-import { t } from './i18n.js';
-import { left, day } from './clock.js';
+// It imports nothing: the game page loads it as a chunk of its own, only
+// for a tournament's game (frontend/build.mjs), and hands it the words
+// (t) and the clock's left.
 
 /**
  * tableOf finds game id's table in tournament tr (GET /api/tournaments):
@@ -23,7 +24,7 @@ export function tableOf(tr, id) {
  * decided and what the game still counts for. names: the table's players'
  * names in seat order; finished: the game is over.
  */
-export function tourLine({ name, rated, rounds }, { round, deadline, table }, names, finished) {
+export function tourLine({ name, rated, rounds }, { round, deadline, table }, names, finished, { t, left }) {
   const head = t('tour.gameOf', { name, n: round, of: rounds });
   if (table.points && !finished) {
     const score = names.map((n, i) => `${n} ${table.points[i]}`).join(' – ');
@@ -31,9 +32,4 @@ export function tourLine({ name, rated, rounds }, { round, deadline, table }, na
   }
   if (table.points || finished) return head;
   return head + ' · ' + t('tour.deadline', { left: left(deadline) });
-}
-
-/** byeLine is the inbox's line for a round the player sits out. */
-export function byeLine(mt) {
-  return t('tour.byeLine', { name: mt.name, n: mt.round, date: day(mt.deadline) });
 }

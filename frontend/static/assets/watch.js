@@ -4,7 +4,8 @@
 // view (sw.js hands it to the page) and the page polls only as a safety
 // net. Renewed while the page is in view, ended when it is hidden.
 
-import { SECOND } from './api.js';
+// No import of api.js: this is a chunk of its own (frontend/build.mjs).
+const SECOND = 1000;
 
 /** unpackView undoes the server's packing of a pushed view (gzip, base64). */
 export async function unpackView(b64) {
@@ -29,9 +30,24 @@ async function endpointOf() {
 }
 
 /**
- * Watch keeps game id watched while want() holds (in view, push on, a
- * seat): on() after any change of those, off() when the page goes. token()
- * is the seat's token; onChange(watched) tells the poller.
+ * follow gives the game page's watch stub (app.js) its watcher: the game
+ * is watched while the page is in view with push on, holds a seat and the
+ * match is not over. ctx: {id, token(), view(), poller, push()}.
+ */
+export function follow(stub, ctx) {
+  stub.unpack = canUnpack ? unpackView : null;
+  stub.w = new Watch(ctx.id, {
+    token: ctx.token,
+    want: () => { const v = ctx.view(); return !document.hidden && ctx.push() && !!v && !!v.you && v.status !== 'finished'; },
+    onChange: (w) => { stub.watched = w; ctx.poller.schedule(); },
+  });
+  stub.w.sync();
+}
+
+/**
+ * Watch keeps game id watched while want() holds: sync() after any change
+ * of it, off() when the page goes. token() is the seat's token;
+ * onChange(watched) tells the poller.
  */
 export class Watch {
   constructor(id, { token, want, onChange }) {
@@ -39,6 +55,9 @@ export class Watch {
   }
 
   path() { return `/api/games/${encodeURIComponent(this.id)}/watch`; }
+
+  /** sync starts or ends the watch when want() changed. */
+  sync() { if (this.want() !== this.watched) this.on(); }
 
   set(w) {
     if (w === this.watched) return;
