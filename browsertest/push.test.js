@@ -296,3 +296,57 @@ test('a watched page shows a pushed view without reading the game', { skip, time
   }
   assert.deepEqual(errors, []);
 });
+
+// The start page in view reads /api/me every 30 s; with push on every 5
+// minutes, and at once when a push comes (issue 34).
+test('the start page polls its inbox every 5 minutes with push on, and at once on a push', { skip, timeout: 120000 }, async () => {
+  const url = env.server.url;
+  const standIn = await h.startPushStandIn();
+  try {
+    const { publicKey } = await (await fetch(url + '/api/push')).json();
+    const made = (await post(standIn.base + '/subscribe', { userVisibleOnly: 'true', applicationServerKey: publicKey })).data;
+    const counted = async (push) => {
+      const p = await h.newPlayer(env.browser, errors);
+      const reads = [];
+      p.page.on('request', (r) => { if (r.method() === 'GET' && new URL(r.url()).pathname === '/api/me') reads.push(Date.now()); });
+      if (push) {
+        await p.context.grantPermissions(['notifications'], { origin: url });
+        await h.stubPush(p.context, made);
+      }
+      if (push) { // turned on first; then the page as it opens with push on
+        await p.page.goto(url + '/');
+        await p.page.waitForSelector('#notify-home button:not(:empty)');
+        await p.page.click('#notify-home button');
+        await p.page.waitForSelector('#notify-home[data-state=on]');
+      }
+      await p.page.clock.install();
+      reads.length = 0;
+      await p.page.goto(url + '/');
+      await waitFor(() => reads.length >= 1, 'the first read of /api/me');
+      const first = reads.length;
+      await p.page.clock.runFor(31 * 1000);
+      if (!push) await waitFor(() => reads.length > first, 'the read at 30 s');
+      await p.page.clock.runFor(31 * 1000);
+      return { p, first, reads };
+    };
+    const plain = await counted(false);
+    await waitFor(() => plain.reads.length >= plain.first + 2, 'without push, a read every 30 s');
+    await plain.p.context.close();
+    const pushed = await counted(true);
+    // A push reaches the worker: the inbox reads at once.
+    const cdp = await pushed.p.context.newCDPSession(pushed.p.page);
+    const regs = new Map();
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (ev) => { for (const r of ev.registrations) regs.set(r.scopeURL, r.registrationId); });
+    await cdp.send('ServiceWorker.enable');
+    const registrationId = await waitFor(() => regs.get(url + '/'), 'the service worker registration');
+    const before = pushed.reads.length;
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: url, registrationId, data: JSON.stringify({ game: 'aaaaaaaaaaaaaaaa', version: 2, kind: 'turn', title: 'Your turn', body: '' }) });
+    await waitFor(() => pushed.reads.length > before, 'a read of /api/me after the push');
+    // The push's is the only read since the first: none in the 62 s before.
+    assert.equal(pushed.reads.length, pushed.first + 1, 'with push: no timed read in 62 s (every 5 minutes)');
+    await pushed.p.context.close();
+  } finally {
+    standIn.stop();
+  }
+  assert.deepEqual(errors, []);
+});
