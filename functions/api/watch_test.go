@@ -136,6 +136,17 @@ func TestAWatchedPageHearsEveryMove(t *testing.T) {
 		if !played[int(m.Version)] {
 			t.Errorf("version %d pushed to the watching device, not a move made", m.Version)
 		}
+		// Only its own seat's view: its hand, no one else's (the leak rule).
+		var pv struct {
+			Version int64 `json:"version"`
+			You     *struct {
+				Seat  int     `json:"seat"`
+				Tiles [][]int `json:"tiles"`
+			} `json:"you"`
+		}
+		if err := json.Unmarshal(unpack(t, m.View), &pv); err != nil || pv.You == nil || pv.You.Seat != 2 || pv.Version != m.Version {
+			t.Errorf("a pushed view that is not Cy's seat's at its version: %s", unpack(t, m.View))
+		}
 		if m.Kind != "move" && m.Kind != "turn" {
 			t.Errorf("kind %q", m.Kind)
 		}
