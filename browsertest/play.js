@@ -185,4 +185,22 @@ async function nudge(page, version) {
 /** boardTiles counts the tiles drawn on the layout. */
 const boardTiles = (page) => page.locator('#board .layout > .tile').count();
 
-module.exports = { createGame, joinGame, act, state, playToEnd, finishByAPI, apiPlayOne, apiPlayUntil, nudge, waitVersionAbove, boardTiles };
+/**
+ * playOut plays game id to its end through api (harness apiOf) with its
+ * players' keys (a key is its seat's token): each turn's first legal play,
+ * or keep; the finished view.
+ */
+async function playOut(api, id, keys) {
+  for (let n = 0; n < 3000; n++) {
+    const v = await api('GET', `/api/games/${id}`);
+    if (v.status === 'finished') return v;
+    for (const k of keys) {
+      const w = await api('GET', `/api/games/${id}`, null, k);
+      const move = w.you.confirm ? { type: 'keep' } : w.you.legal.length ? { type: 'play', ...w.you.legal[0] } : null;
+      if (move) { await api('POST', `/api/games/${id}/moves`, { version: w.version, ...move }, k); break; }
+    }
+  }
+  throw new Error('the game did not end');
+}
+
+module.exports = { createGame, joinGame, act, state, playToEnd, finishByAPI, apiPlayOne, apiPlayUntil, nudge, waitVersionAbove, boardTiles, playOut };

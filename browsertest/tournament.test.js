@@ -8,6 +8,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
+const play = require('./play.js');
 
 const env = h.suite();
 const { skip } = env;
@@ -18,19 +19,7 @@ const NAMES = ['Ana', 'Bea', 'Cy', 'Dee'];
 
 const api = h.apiOf(env);
 
-/** playOut plays game id to its end through the API with the players' keys (a key is its seat's token). */
-async function playOut(id, keys) {
-  for (let n = 0; n < 3000; n++) {
-    const v = await api('GET', `/api/games/${id}`);
-    if (v.status === 'finished') return v;
-    for (const k of keys) {
-      const w = await api('GET', `/api/games/${id}`, null, k);
-      const move = w.you.confirm ? { type: 'keep' } : w.you.legal.length ? { type: 'play', ...w.you.legal[0] } : null;
-      if (move) { await api('POST', `/api/games/${id}/moves`, { version: w.version, ...move }, k); break; }
-    }
-  }
-  throw new Error('the game did not end');
-}
+const playOut = (id, keys) => play.playOut(api, id, keys);
 
 test('a four-entrant Swiss tournament through its two rounds', { skip, timeout: 240000 }, async () => {
   const pids = {};

@@ -11,6 +11,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
+const play = require('./play.js');
 const { PHONE, check, failures } = require('./phone.js');
 
 const env = h.suite();
@@ -20,19 +21,7 @@ const api = h.apiOf(env);
 const NAMES = ['Ada', 'Bo', 'Cai', 'Dag', 'Eli'];
 const KEYS = NAMES.map((n) => `tphone-${n.toLowerCase()}-key-0123456789abcdef`);
 
-/** playOut plays game id to its end through the API with its players' keys (a key is its seat's token). */
-async function playOut(id, keys) {
-  for (let n = 0; n < 3000; n++) {
-    const v = await api('GET', `/api/games/${id}`);
-    if (v.status === 'finished') return v;
-    for (const k of keys) {
-      const w = await api('GET', `/api/games/${id}`, null, k);
-      const move = w.you.confirm ? { type: 'keep' } : w.you.legal.length ? { type: 'play', ...w.you.legal[0] } : null;
-      if (move) { await api('POST', `/api/games/${id}/moves`, { version: w.version, ...move }, k); break; }
-    }
-  }
-  throw new Error('the game did not end');
-}
+const playOut = (id, keys) => play.playOut(api, id, keys);
 
 test('a Swiss tournament with a bye and a deadline, as each of its five entrants sees it on a phone', { skip, timeout: 300000 }, async () => {
   const errors = [];

@@ -107,24 +107,8 @@ func (h *Handler) putDevice(c *call, body []byte) {
 
 // deleteDevice is DELETE /api/me/push: 204 whether or not it was there.
 func (h *Handler) deleteDevice(c *call, body []byte) {
-	if h.push == nil {
-		c.failWith(errPushOff)
-		return
-	}
-	obj, err := parseObject(body)
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	f := fields{obj: obj, what: "the body"}
-	endpoint, ok := f.str("endpoint")
-	f.require("endpoint", ok)
-	if err := f.done(); err != nil {
-		c.fail(err)
-		return
-	}
-	if len(endpoint) > push.MaxEndpoint {
-		c.fail(badRequest("endpoint is longer than %d bytes", push.MaxEndpoint))
+	endpoint, ok := h.endpointBody(c, body)
+	if !ok {
 		return
 	}
 	hash, ok := c.playerKey()
@@ -136,6 +120,33 @@ func (h *Handler) deleteDevice(c *call, body []byte) {
 		return
 	}
 	c.noContent()
+}
+
+// endpointBody reads a body of one device's endpoint, {"endpoint"}, as
+// DELETE /api/me/push and the watch routes take it; false when it has
+// answered (push off: 404; a bad body: 400).
+func (h *Handler) endpointBody(c *call, body []byte) (string, bool) {
+	if h.push == nil {
+		c.failWith(errPushOff)
+		return "", false
+	}
+	obj, err := parseObject(body)
+	if err != nil {
+		c.fail(err)
+		return "", false
+	}
+	f := fields{obj: obj, what: "the body"}
+	endpoint, ok := f.str("endpoint")
+	f.require("endpoint", ok)
+	if err := f.done(); err != nil {
+		c.fail(err)
+		return "", false
+	}
+	if len(endpoint) > push.MaxEndpoint {
+		c.fail(badRequest("endpoint is longer than %d bytes", push.MaxEndpoint))
+		return "", false
+	}
+	return endpoint, true
 }
 
 func (c *call) noContent() {

@@ -6,7 +6,6 @@ import (
 
 	"tessera/engine"
 	"tessera/functions/game"
-	"tessera/functions/push"
 )
 
 // watch is PUT and DELETE /api/games/{id}/watch (an addition, issue 34,
@@ -17,24 +16,12 @@ import (
 // ends the device's watch with its endpoint alone (the device's secret)
 // and answers 204 whether or not there was one.
 func (h *Handler) watch(c *call, body []byte) {
-	if h.push == nil {
-		c.failWith(errPushOff)
+	endpoint, ok := h.endpointBody(c, body)
+	if !ok {
 		return
 	}
-	obj, err := parseObject(body)
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	f := fields{obj: obj, what: "the body"}
-	endpoint, ok := f.str("endpoint")
-	f.require("endpoint", ok)
-	if err := f.done(); err != nil {
-		c.fail(err)
-		return
-	}
-	if len(endpoint) > push.MaxEndpoint || !game.ValidEndpoint(endpoint) {
-		c.fail(badRequest("endpoint must be a push subscription's URL of at most %d bytes", push.MaxEndpoint))
+	if !game.ValidEndpoint(endpoint) {
+		c.fail(badRequest("endpoint must be a push subscription's URL"))
 		return
 	}
 	if c.r.Method == http.MethodDelete {
