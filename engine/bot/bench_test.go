@@ -31,7 +31,13 @@ func percentile(sorted []time.Duration, p int) float64 {
 // p99 of the wall-clock time (mean-ms, p50-ms, p99-ms) and p50 and p99 of
 // the deciding thread's CPU time (cpu-p50-ms, cpu-p99-ms), which is what one
 // decision costs on one core when other processes share the machine.
-func BenchmarkHard(b *testing.B) {
+func BenchmarkHard(b *testing.B) { benchDecisions(b, Hard) }
+
+// BenchmarkExpert is BenchmarkHard for the expert (docs/bots.md: at most
+// 150 ms p99 on one core).
+func BenchmarkExpert(b *testing.B) { benchDecisions(b, Expert) }
+
+func benchDecisions(b *testing.B, decide Player) {
 	for _, cfg := range []string{"fiveup2", "fiveup4pairs", "partnership"} {
 		stages := samplePlayPositions(b, configs[cfg], 40, 3)
 		for st, name := range []string{"start", "middle", "end"} {
@@ -47,7 +53,7 @@ func BenchmarkHard(b *testing.B) {
 				for b.Loop() {
 					for _, d := range pos {
 						t0, c0 := time.Now(), threadCPU()
-						Hard(d.view, d.seed)
+						decide(d.view, d.seed)
 						w := time.Since(t0)
 						wall = append(wall, w)
 						cpu = append(cpu, threadCPU()-c0)

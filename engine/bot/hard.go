@@ -53,19 +53,25 @@ func hard(v *engine.View, seed uint64, budget int) (engine.Move, bool, work) {
 		return mv, ok, work{}
 	}
 	r := rand.New(rand.NewPCG(seed, 0x68617264))
-	mv, w := search(p, legal, budget, r)
+	mv, w := searchWith(p, legal, budget, r, newSampler(p), nil)
 	return mv, true, w
 }
 
-// search plays every candidate out in the same budget/n sampled worlds and
-// returns the one with the best total. It then samples the rest of the
-// budget's worlds and runs the rest of its playouts, whose results are not
-// used: the work is budget worlds and budget playouts for any n.
-func search(p *position, legal []engine.Move, budget int, r *rand.Rand) (engine.Move, work) {
+// dealer deals the hidden tiles into a world: hands (one slice per seat,
+// reused) and the boneyard in drawing order.
+type dealer interface {
+	sample(r *rand.Rand, hands [][]engine.Tile) []engine.Tile
+}
+
+// searchWith plays every candidate out in the same budget/n worlds deal
+// gives and returns the one with the best total, each world's playouts
+// weighted by weigh(its hands) (nil: all alike). It then samples the rest
+// of the budget's worlds and runs the rest of its playouts, whose results
+// are not used: the work is budget worlds and budget playouts for any n.
+func searchWith(p *position, legal []engine.Move, budget int, r *rand.Rand, sa dealer, weigh func([][]engine.Tile) float64) (engine.Move, work) {
 	n := len(legal)
 	worlds := max(budget/n, 1)
 	sums := make([]float64, n)
-	sa := newSampler(p)
 	hands := make([][]engine.Tile, p.opts.Players)
 	var scores [4]int
 	copy(scores[:], p.scores)
@@ -79,11 +85,15 @@ func search(p *position, legal []engine.Move, budget int, r *rand.Rand) (engine.
 		if err != nil {
 			continue // cannot happen: the world is a partition of the unseen tiles
 		}
+		wgt := 1.0
+		if weigh != nil {
+			wgt = weigh(hands) // computed for the wasted worlds too: the same work for any n
+		}
 		for i, mv := range legal {
 			switch {
 			case w < worlds:
 				sims := *base
-				sums[i] += playout(&sims, b, mv, p, &scores)
+				sums[i] += wgt * playout(&sims, b, mv, p, &scores)
 			case done.playouts < budget:
 				sims := *base
 				waste += playout(&sims, b, mv, p, &scores)

@@ -24,6 +24,9 @@ type position struct {
 	void   [4]uint8
 	unseen uint32 // tiles neither in the seat's hand nor on the layout
 	scores []int
+	// drewAfter[s] is how many plays the hand had when seat s last drew
+	// (0: never): its hand before that is not known from its hand now.
+	drewAfter [4]int
 }
 
 var errNoPosition = errors.New("bot: the view holds no hand in play for this seat")
@@ -149,6 +152,7 @@ func (p *position) readLog(log []engine.Event, hand int) error {
 			p.plays = append(p.plays, engine.PlayedTile{Seat: e.Seat, Tile: e.Tile, End: e.End})
 		case engine.EventDraw:
 			drew[e.Seat] = e.Count
+			p.drewAfter[e.Seat] = len(p.plays)
 			drewOn[e.Seat] = openNumbers(holder.Layout())
 			before[e.Seat] = p.void[e.Seat]
 			p.void[e.Seat] = 0 // it holds new tiles: nothing is sure until it plays

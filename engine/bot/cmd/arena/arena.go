@@ -46,11 +46,38 @@ type result struct {
 }
 
 // play runs one match to its end; isA[s] says whether seat s is level A.
-func play(o engine.Options, seed engine.Seed, isA []bool, pa, pb bot.Player) (result, error) {
+// maker makes a level's player for one match: most ignore it; the
+// omniscient yardstick reads the match's hands (arena only).
+type maker func(m *engine.Match) bot.Player
+
+// fixed is the maker of a player that reads only its view.
+func fixed(p bot.Player) maker { return func(*engine.Match) bot.Player { return p } }
+
+// omniscient is the maker of bot.Omniscient, handed the match's true hands
+// at each decision.
+func omniscient(m *engine.Match) bot.Player {
+	return func(v *engine.View, seed uint64) (engine.Move, bool) {
+		o := m.Options()
+		hands := make([][]engine.Tile, o.Players)
+		for s := range hands {
+			for a := uint8(0); a <= 6; a++ {
+				for b := a; b <= 6; b++ {
+					if t := (engine.Tile{a, b}); m.Holds(s, t) {
+						hands[s] = append(hands[s], t)
+					}
+				}
+			}
+		}
+		return bot.Omniscient(v, seed, hands)
+	}
+}
+
+func play(o engine.Options, seed engine.Seed, isA []bool, ma, mb maker) (result, error) {
 	m, err := engine.NewMatch(o, seed)
 	if err != nil {
 		return result{}, err
 	}
+	pa, pb := ma(m), mb(m)
 	for s := range isA {
 		lvl := "b"
 		if isA[s] {
@@ -85,12 +112,17 @@ type summary struct {
 	Matches, AWins, Hands int
 	Players               int
 	AScore, BScore        int
+	// By deal (a mirrored group: one seed played from every side): A's
+	// share of the group's wins, and A's points per hand minus B's. Deals
+	// are independent, the matches of one deal are not: the intervals of
+	// these are the duplicate's (they cancel the luck of the deal).
+	DealWins, DealPoints []float64
 }
 
 // run plays n matches (whole mirrored groups) on workers goroutines. The
 // result does not depend on workers: every match's seed is fixed by its
 // number.
-func run(o engine.Options, pa, pb bot.Player, n int, base uint64, workers int) (summary, error) {
+func run(o engine.Options, pa, pb maker, n int, base uint64, workers int) (summary, error) {
 	seats := seatings(o)
 	groups := (n + len(seats) - 1) / len(seats)
 	type job struct{ g, k int }
@@ -130,7 +162,37 @@ func run(o engine.Options, pa, pb bot.Player, n int, base uint64, workers int) (
 		sum.AScore += r.aScore
 		sum.BScore += r.bScore
 	}
+	for g := 0; g < groups; g++ {
+		wins, pts := 0.0, 0.0
+		for _, r := range results[g*len(seats) : (g+1)*len(seats)] {
+			if r.aWon {
+				wins++
+			}
+			pts += float64(r.aScore-r.bScore) / float64(max(r.hands, 1))
+		}
+		sum.DealWins = append(sum.DealWins, wins/float64(len(seats)))
+		sum.DealPoints = append(sum.DealPoints, pts/float64(len(seats)))
+	}
 	return sum, nil
+}
+
+// meanCI is the mean of xs and its normal 95% interval (1.96 standard
+// errors; deals are many, so the t and normal quantiles agree).
+func meanCI(xs []float64) (mean, lo, hi float64) {
+	n := float64(len(xs))
+	if n < 2 {
+		return 0, 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= n
+	v := 0.0
+	for _, x := range xs {
+		v += (x - mean) * (x - mean)
+	}
+	se := math.Sqrt(v / (n - 1) / n)
+	return mean, mean - 1.959963984540054*se, mean + 1.959963984540054*se
 }
 
 // wilson is the 95% Wilson score interval of k successes in n trials.
@@ -162,5 +224,11 @@ func (s summary) Report() string {
 	}
 	fmt.Fprintf(&b, "mean hands per match %.2f, mean final score A %.1f, B %.1f\n",
 		float64(s.Hands)/float64(s.Matches), float64(s.AScore)/float64(s.Matches), float64(s.BScore)/float64(s.Matches))
+	if m, lo, hi := meanCI(s.DealWins); len(s.DealWins) > 1 {
+		fmt.Fprintf(&b, "by deal (%d deals, each played from every side): A wins %.1f%% (95%% CI %.1f%%..%.1f%%)\n", len(s.DealWins), 100*m, 100*lo, 100*hi)
+	}
+	if m, lo, hi := meanCI(s.DealPoints); len(s.DealPoints) > 1 {
+		fmt.Fprintf(&b, "points per hand, A's team minus B's (best scores): %+.2f (95%% CI %+.2f..%+.2f)\n", m, lo, hi)
+	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"tessera/engine/bot"
@@ -55,15 +56,15 @@ func TestSeatingsMirror(t *testing.T) {
 // The tally depends on the matches, not on how many goroutines play them.
 func TestRunIsTheSameOnAnyNumberOfWorkers(t *testing.T) {
 	o := configs["fiveup3"]
-	a, err := run(o, bot.Medium, bot.Easy, 12, 3, 1)
+	a, err := run(o, fixed(bot.Medium), fixed(bot.Easy), 12, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := run(o, bot.Medium, bot.Easy, 12, 3, 3)
+	b, err := run(o, fixed(bot.Medium), fixed(bot.Easy), 12, 3, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a != b {
+	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("1 worker: %+v, 3 workers: %+v", a, b)
 	}
 	if a.Matches != 12 {
@@ -74,11 +75,20 @@ func TestRunIsTheSameOnAnyNumberOfWorkers(t *testing.T) {
 // A quick version of the arena's first target: medium beats easy in 2-player
 // Five Up, clearly (the 95% interval lies above 75%).
 func TestMediumBeatsEasy(t *testing.T) {
-	s, err := run(configs["fiveup2"], bot.Medium, bot.Easy, 100, 2, 2)
+	s, err := run(configs["fiveup2"], fixed(bot.Medium), fixed(bot.Easy), 100, 2, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if lo, _ := wilson(s.AWins, s.Matches); lo < 0.75 {
 		t.Fatalf("medium won %d of %d against easy (interval from %.2f)", s.AWins, s.Matches, lo)
+	}
+}
+
+// The duplicate's intervals: a mean and 1.96 standard errors.
+func TestMeanCI(t *testing.T) {
+	m, lo, hi := meanCI([]float64{1, 0, 1, 0})
+	// mean 0.5, sd 0.5774, se 0.2887: 0.5 ± 0.5658
+	if math.Abs(m-0.5) > 1e-9 || math.Abs(lo-(0.5-0.5658)) > 1e-3 || math.Abs(hi-(0.5+0.5658)) > 1e-3 {
+		t.Fatalf("meanCI = %.4f %.4f..%.4f", m, lo, hi)
 	}
 }

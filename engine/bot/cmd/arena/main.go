@@ -3,6 +3,10 @@
 //
 //	go run ./engine/bot/cmd/arena -a medium -b easy -config fiveup2 -n 1000 -seed 1
 //
+// Levels: easy, medium, hard and, for measuring only, expert (its beta:
+// expert-uniform, expert-beta0.1, 0.6, 1) and omniscient (reads every
+// hand).
+//
 // Deals are mirrored: each match seed is played once per seating of the two
 // levels (see arena.go), so luck of the deal cancels out.
 package main
@@ -12,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"time"
 
 	"tessera/engine/bot"
@@ -26,7 +31,18 @@ func main() {
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "matches played at once")
 	flag.Parse()
 
-	levels := bot.Levels()
+	levels := map[string]maker{"omniscient": omniscient}
+	for name, p := range bot.Levels() {
+		levels[name] = fixed(p)
+	}
+	// Measurement levels (not offered by the API): the expert, and its
+	// search over uniform worlds at the same budget.
+	levels["expert"] = fixed(bot.Expert)
+	levels["expert-uniform"] = fixed(bot.ExpertWith(0))
+	for _, beta := range []string{"0.1", "0.6", "1"} {
+		b, _ := strconv.ParseFloat(beta, 64)
+		levels["expert-beta"+beta] = fixed(bot.ExpertWith(b))
+	}
 	pa, pb := levels[*a], levels[*b]
 	opts, ok := configs[*config]
 	if pa == nil || pb == nil || !ok {
