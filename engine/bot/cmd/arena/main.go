@@ -4,7 +4,7 @@
 //	go run ./engine/bot/cmd/arena -a medium -b easy -config fiveup2 -n 1000 -seed 1
 //
 // Levels: easy, medium, hard and, for measuring only, expert (its beta:
-// expert-uniform, expert-beta0.1, 0.6, 1) and omniscient (reads every
+// expert-uniform, expert-beta0.1, 0.6, 1, 2, 3) and omniscient (reads every
 // hand).
 //
 // Deals are mirrored: each match seed is played once per seating of the two
@@ -39,7 +39,7 @@ func main() {
 	// search over uniform worlds at the same budget.
 	levels["expert"] = fixed(bot.Expert)
 	levels["expert-uniform"] = fixed(bot.ExpertWith(0))
-	for _, beta := range []string{"0.1", "0.6", "1"} {
+	for _, beta := range []string{"0.1", "0.6", "1", "2", "3"} {
 		b, _ := strconv.ParseFloat(beta, 64)
 		levels["expert-beta"+beta] = fixed(bot.ExpertWith(b))
 	}
