@@ -30,17 +30,8 @@ func Expert(v *engine.View, seed uint64) (engine.Move, bool) {
 }
 
 func expert(v *engine.View, seed uint64, budget int, beta float64) (engine.Move, bool, work) {
-	if v == nil || v.You == nil || v.You.Confirm {
-		mv, ok := Medium(v, seed)
-		return mv, ok, work{}
-	}
-	legal := legalMoves(v)
-	if len(legal) == 0 {
-		return engine.Move{}, false, work{}
-	}
-	p, err := readPosition(v)
-	if err != nil {
-		mv, ok := Medium(v, seed)
+	p, legal, mv, ok := searchable(v, seed)
+	if p == nil {
 		return mv, ok, work{}
 	}
 	r := rand.New(rand.NewPCG(seed, 0x6578706572)) // "exper"

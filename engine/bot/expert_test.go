@@ -3,6 +3,8 @@ package bot
 import (
 	"math"
 	"math/bits"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"tessera/engine"
@@ -86,5 +88,47 @@ func TestExpertWorkIsTheSameForOneOrManyPlays(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no position with two plays or more")
+	}
+}
+
+// The omniscient yardstick searches the true world: its dealer deals the
+// hands it is given every time (the boneyard's order alone varies), and
+// it plays legal moves through a whole match.
+func TestOmniscientSearchesTheTrueWorld(t *testing.T) {
+	o := configs["fiveup2"]
+	checked := 0
+	playMatch(t, o, engine.Seed{3, 5}, []Player{Medium, Medium}, func(m *engine.Match, seat int) bool {
+		v := m.View(seat)
+		if m.Phase() != engine.PhasePlay || len(v.You.Legal) < 2 {
+			return true
+		}
+		hands := make([][]engine.Tile, o.Players)
+		for s := range hands {
+			for i := range engine.NumTiles {
+				if m.Holds(s, tileOf[i]) {
+					hands[s] = append(hands[s], tileOf[i])
+				}
+			}
+		}
+		p, err := readPosition(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([][]engine.Tile, o.Players)
+		newTrueDealer(p, hands).sample(rand.New(rand.NewPCG(1, 2)), got)
+		for s := range hands {
+			if !slices.Equal(got[s], hands[s]) {
+				t.Fatalf("seat %d dealt %v, holds %v", s, got[s], hands[s])
+			}
+		}
+		mv, ok := Omniscient(v, m.BotSeed(seat), hands)
+		if !ok || !slices.ContainsFunc(m.AppendLegal(seat, nil), func(l engine.Move) bool { return l == mv }) {
+			t.Fatalf("omniscient chose %v (%v), not a legal move", mv, ok)
+		}
+		checked++
+		return checked < 20
+	})
+	if checked == 0 {
+		t.Fatal("no position with two plays")
 	}
 }

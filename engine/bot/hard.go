@@ -39,22 +39,34 @@ type work struct{ worlds, playouts int }
 // forced one. The redeal question is answered by its rule at once: that it
 // is asked is public.
 func hard(v *engine.View, seed uint64, budget int) (engine.Move, bool, work) {
-	if v == nil || v.You == nil || v.You.Confirm {
-		mv, ok := Medium(v, seed)
-		return mv, ok, work{}
-	}
-	legal := legalMoves(v)
-	if len(legal) == 0 {
-		return engine.Move{}, false, work{}
-	}
-	p, err := readPosition(v)
-	if err != nil {
-		mv, ok := Medium(v, seed)
+	p, legal, mv, ok := searchable(v, seed)
+	if p == nil {
 		return mv, ok, work{}
 	}
 	r := rand.New(rand.NewPCG(seed, 0x68617264))
 	mv, w := searchWith(p, legal, budget, r, newSampler(p), nil)
 	return mv, true, w
+}
+
+// searchable is what the searching players (hard, expert, omniscient)
+// share before they search: the position and legal plays to search, or
+// (p nil) the move to make without searching: the redeal question and a
+// view without a readable position are the medium player's, no legal
+// play is no move.
+func searchable(v *engine.View, seed uint64) (p *position, legal []engine.Move, mv engine.Move, ok bool) {
+	if v == nil || v.You == nil || v.You.Confirm {
+		mv, ok = Medium(v, seed)
+		return nil, nil, mv, ok
+	}
+	if legal = legalMoves(v); len(legal) == 0 {
+		return nil, nil, engine.Move{}, false
+	}
+	p, err := readPosition(v)
+	if err != nil {
+		mv, ok = Medium(v, seed)
+		return nil, nil, mv, ok
+	}
+	return p, legal, engine.Move{}, true
 }
 
 // dealer deals the hidden tiles into a world: hands (one slice per seat,

@@ -12,19 +12,15 @@ import (
 // boneyard's order unknown. The gap between it and hard is what reading
 // the hidden tiles better could win at most (docs/bots.md, "expert").
 func Omniscient(v *engine.View, seed uint64, hands [][]engine.Tile) (engine.Move, bool) {
-	if v == nil || v.You == nil || v.You.Confirm {
-		return Medium(v, seed)
+	p, legal, mv, ok := searchable(v, seed)
+	if p == nil {
+		return mv, ok
 	}
-	legal := legalMoves(v)
-	if len(legal) == 0 {
-		return engine.Move{}, false
-	}
-	p, err := readPosition(v)
-	if err != nil || len(hands) != p.opts.Players {
+	if len(hands) != p.opts.Players {
 		return Medium(v, seed)
 	}
 	r := rand.New(rand.NewPCG(seed, 0x6f6d6e69)) // "omni"
-	mv, _ := searchWith(p, legal, HardPlayouts, r, newTrueDealer(p, hands), nil)
+	mv, _ = searchWith(p, legal, HardPlayouts, r, newTrueDealer(p, hands), nil)
 	return mv, true
 }
 
