@@ -39,6 +39,18 @@ func expert(v *engine.View, seed uint64, budget int, beta float64) (engine.Move,
 	if beta > 0 {
 		weigh = newObserver(p, beta).weight
 	}
+	if endgame(p) {
+		// The end of the hand, solved in each world (endgame.go).
+		if sums, ok := solveAll(p, legal, r, newSampler(p), weigh); ok {
+			best := 0
+			for i, v := range sums {
+				if v > sums[best] {
+					best = i
+				}
+			}
+			return legal[best], true, work{worlds: endWorlds, playouts: endNodes}
+		}
+	}
 	mv, w := searchWith(p, legal, budget, r, newSampler(p), weigh)
 	return mv, true, w
 }
