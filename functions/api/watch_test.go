@@ -194,6 +194,23 @@ func TestAWatchedPageHearsEveryMove(t *testing.T) {
 			t.Errorf("a view after the lease ended: %+v", m)
 		}
 	}
+	// On vacation (no push but the end, API.md), a watching page still
+	// gets the views, as kind "move": never a notification.
+	if r := s.do("PUT", "/api/games/"+id+"/watch", watchBody, keyCy); r.status != 200 {
+		t.Fatalf("PUT watch again: %d %s", r.status, r.body)
+	}
+	s.vacation("POST", `{"days":2}`, keyCy, 200)
+	before = len(svc.received(hashes[keyCy]))
+	play(4)
+	after := svc.received(hashes[keyCy])[before:]
+	if len(after) == 0 {
+		t.Fatal("no view on vacation")
+	}
+	for _, m := range after {
+		if m.Kind != "move" || m.View == "" {
+			t.Errorf("on vacation the watching device got %q (view %v), want views as kind move only", m.Kind, m.View != "")
+		}
+	}
 	for _, k := range keys {
 		for _, m := range svc.received(hashes[k]) {
 			if strings.Contains(m.Title+m.Body+m.View, k) {

@@ -317,16 +317,22 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, t
 		// On vacation: no push but the end (API.md "Vacation"); a page
 		// that shows the game still hears of its moves (it notifies nothing).
 		quiet := p.Vac.Active(h.now()) && msg.Kind != "end"
+		watch := dv.Watch
+		if watch != nil && quiet && watch.Kind != "end" && watch.Kind != "move" {
+			w := *watch
+			w.Kind = "move" // a view for the page, never a notification
+			watch = &w
+		}
 		var payloads, watchPayloads [numLangs][]byte
 		for l := range numLangs {
 			payloads[l], _ = json.Marshal(msg.In(l))
-			if dv.Watch != nil {
-				watchPayloads[l], _ = json.Marshal(dv.Watch.In(l))
+			if watch != nil {
+				watchPayloads[l], _ = json.Marshal(watch.In(l))
 			}
 		}
 		for _, d := range p.Devices {
 			payload := payloads[d.Lang]
-			if dv.Watching[deviceDigest(d.Endpoint)] && dv.Watch != nil {
+			if dv.Watching[deviceDigest(d.Endpoint)] && watch != nil {
 				payload = watchPayloads[d.Lang]
 			} else if msg.Kind == "" || quiet {
 				continue
