@@ -56,8 +56,13 @@ export class Watch {
 
   path() { return `/api/games/${encodeURIComponent(this.id)}/watch`; }
 
-  /** sync starts or ends the watch when want() changed. */
-  sync() { if (this.want() !== this.watched) this.on(); }
+  /**
+   * sync starts or ends the watch when want() changed; after a refused or
+   * failed start it waits 10 minutes (a view comes with every poll).
+   */
+  sync() {
+    if (this.want() !== this.watched && !(this.want() && Date.now() - (this.failedAt || 0) < 10 * 60 * SECOND)) this.on();
+  }
 
   set(w) {
     if (w === this.watched) return;
@@ -78,7 +83,7 @@ export class Watch {
         headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + this.token() },
         body: JSON.stringify({ endpoint: this.endpoint }),
       });
-      if (!res.ok) { this.set(false); return; }
+      if (!res.ok) { this.failedAt = Date.now(); this.set(false); return; }
       const { until } = await res.json();
       this.set(true);
       // Renewed at three quarters of the lease, while wanted.
@@ -86,6 +91,7 @@ export class Watch {
       const now = Date.now();
       this.timer = setTimeout(() => this.on(), renewAt(Date.parse(until), now) - now);
     } catch (e) {
+      this.failedAt = Date.now();
       this.set(false);
     } finally {
       this.busy = false;
