@@ -94,34 +94,14 @@ func solveAll(p *position, legal []engine.Move, r *rand.Rand, sa dealer, weigh f
 }
 
 // after plays mv on s and returns the value of the rest of the hand for
-// the solver's team, or errBudget.
+// the solver's team (as a playout values it: step), or errBudget.
 func (sv *solver) after(s *engine.Sim, mv engine.Move, gain [4]int, scores *[4]int, depth int, alpha, beta float64) float64 {
 	if sv.nodes++; sv.nodes > endNodes {
 		return errBudget
 	}
 	o := sv.p.opts
-	mover := s.Turn()
-	pts, err := s.Play(mv.Tile, mv.End)
-	if err != nil {
-		return math.Inf(-1)
-	}
-	t := o.TeamOf(mover)
-	gain[t] += pts
-	if scores[t]+gain[t] >= o.Target {
-		return sv.value(&gain) + win(t == sv.me)
-	}
-	if !s.Over() {
-		s.Advance()
-	}
-	if s.Over() {
-		res, _ := s.Outcome()
-		if res.Team >= 0 {
-			gain[res.Team] += res.Points
-			if scores[res.Team]+gain[res.Team] >= o.Target {
-				return sv.value(&gain) + win(res.Team == sv.me)
-			}
-		}
-		return sv.value(&gain)
+	if v, done := step(s, mv, o, sv.me, &gain, scores); done {
+		return v
 	}
 	legal := s.AppendLegal(sv.buf[depth+1][:0])
 	maxing := o.TeamOf(s.Turn()) == sv.me
@@ -147,9 +127,4 @@ func (sv *solver) after(s *engine.Sim, mv engine.Move, gain [4]int, scores *[4]i
 		}
 	}
 	return best
-}
-
-// value is the solver's team's gain minus the other's.
-func (sv *solver) value(gain *[4]int) float64 {
-	return float64(gain[sv.me] - gain[1-sv.me])
 }

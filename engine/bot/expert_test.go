@@ -140,28 +140,12 @@ func TestOmniscientSearchesTheTrueWorld(t *testing.T) {
 	}
 }
 
-// minimax is the solver without pruning: the test's reference.
+// minimax is the solver without pruning: the test's reference (the same
+// step of a hand, no alpha-beta).
 func minimax(sv *solver, s *engine.Sim, mv engine.Move, gain [4]int, scores *[4]int) float64 {
 	o := sv.p.opts
-	mover := s.Turn()
-	pts, _ := s.Play(mv.Tile, mv.End)
-	t := o.TeamOf(mover)
-	gain[t] += pts
-	if scores[t]+gain[t] >= o.Target {
-		return sv.value(&gain) + win(t == sv.me)
-	}
-	if !s.Over() {
-		s.Advance()
-	}
-	if s.Over() {
-		res, _ := s.Outcome()
-		if res.Team >= 0 {
-			gain[res.Team] += res.Points
-			if scores[res.Team]+gain[res.Team] >= o.Target {
-				return sv.value(&gain) + win(res.Team == sv.me)
-			}
-		}
-		return sv.value(&gain)
+	if v, done := step(s, mv, o, sv.me, &gain, scores); done {
+		return v
 	}
 	maxing := o.TeamOf(s.Turn()) == sv.me
 	best := math.Inf(1)

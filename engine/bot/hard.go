@@ -130,42 +130,49 @@ func searchWith(p *position, legal []engine.Move, budget int, r *rand.Rand, sa d
 // (count and hand-end points), plus or minus matchWin when a team reaches
 // the target.
 func playout(s *engine.Sim, b board, mv engine.Move, p *position, scores *[4]int) float64 {
-	o := p.opts
-	me := o.TeamOf(p.seat)
+	me := p.opts.TeamOf(p.seat)
 	var gain [4]int
 	var buf [32]engine.Move
+	for {
+		if v, done := step(s, mv, p.opts, me, &gain, scores); done {
+			return v
+		}
+		b.place(mv.Tile, mv.End)
+		mv = rollout(s, &b, p.opts, buf[:0])
+	}
+}
+
+// step plays mv for the seat to play on s, adds its points to gain (by
+// team) and passes the turn on (forced draws and passes included). When
+// the hand or the match ends with it, it returns the value of what gain
+// holds for team me (hand-end points counted; matchWin when a team
+// reached the target) and true; else false. The playouts and the
+// end-of-hand solver (endgame.go) both advance a hand with it.
+func step(s *engine.Sim, mv engine.Move, o engine.Options, me int, gain, scores *[4]int) (float64, bool) {
 	mover := s.Turn()
 	pts, err := s.Play(mv.Tile, mv.End)
 	if err != nil {
-		return math.Inf(-1)
+		return math.Inf(-1), true
 	}
-	b.place(mv.Tile, mv.End)
-	for {
-		t := o.TeamOf(mover)
-		gain[t] += pts
-		if scores[t]+gain[t] >= o.Target {
-			return final(&gain, me, o.Teams()) + win(t == me)
-		}
-		if s.Over() {
-			break
-		}
+	t := o.TeamOf(mover)
+	gain[t] += pts
+	if scores[t]+gain[t] >= o.Target {
+		return final(gain, me, o.Teams()) + win(t == me), true
+	}
+	if !s.Over() {
 		s.Advance()
-		if s.Over() {
-			break
-		}
-		mover = s.Turn()
-		mv = rollout(s, &b, o, buf[:0])
-		pts, _ = s.Play(mv.Tile, mv.End)
-		b.place(mv.Tile, mv.End)
+	}
+	if !s.Over() {
+		return 0, false
 	}
 	res, _ := s.Outcome()
 	if res.Team >= 0 {
 		gain[res.Team] += res.Points
 		if scores[res.Team]+gain[res.Team] >= o.Target {
-			return final(&gain, me, o.Teams()) + win(res.Team == me)
+			return final(gain, me, o.Teams()) + win(res.Team == me), true
 		}
 	}
-	return final(&gain, me, o.Teams())
+	return final(gain, me, o.Teams()), true
 }
 
 func win(mine bool) float64 {
