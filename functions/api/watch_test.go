@@ -171,38 +171,40 @@ func TestAWatchedPageHearsEveryMove(t *testing.T) {
 			}
 		}
 	}
+	// heard is what Cy's device received while n more moves were made.
+	heard := func(n int) []game.Message {
+		before := len(svc.received(hashes[keyCy]))
+		play(n)
+		return svc.received(hashes[keyCy])[before:]
+	}
+	rewatch := func() {
+		t.Helper()
+		if r := s.do("PUT", "/api/games/"+id+"/watch", watchBody, keyCy); r.status != 200 {
+			t.Fatalf("PUT watch again: %d %s", r.status, r.body)
+		}
+	}
 	// DELETE ends the watch: no more views.
 	if r := s.do("DELETE", "/api/games/"+id+"/watch", watchBody, ""); r.status != 204 {
 		t.Fatalf("DELETE watch: %d %s", r.status, r.body)
 	}
-	before := len(svc.received(hashes[keyCy]))
-	play(4)
-	for _, m := range svc.received(hashes[keyCy])[before:] {
+	for _, m := range heard(4) {
 		if m.View != "" {
 			t.Errorf("a view after the watch ended: %+v", m)
 		}
 	}
 	// A lease not renewed ends by itself.
-	if r := s.do("PUT", "/api/games/"+id+"/watch", watchBody, keyCy); r.status != 200 {
-		t.Fatalf("PUT watch again: %d %s", r.status, r.body)
-	}
+	rewatch()
 	clock.Add(game.WatchLease + time.Second)
-	before = len(svc.received(hashes[keyCy]))
-	play(4)
-	for _, m := range svc.received(hashes[keyCy])[before:] {
+	for _, m := range heard(4) {
 		if m.View != "" {
 			t.Errorf("a view after the lease ended: %+v", m)
 		}
 	}
 	// On vacation (no push but the end, API.md), a watching page still
 	// gets the views, as kind "move": never a notification.
-	if r := s.do("PUT", "/api/games/"+id+"/watch", watchBody, keyCy); r.status != 200 {
-		t.Fatalf("PUT watch again: %d %s", r.status, r.body)
-	}
+	rewatch()
 	s.vacation("POST", `{"days":2}`, keyCy, 200)
-	before = len(svc.received(hashes[keyCy]))
-	play(4)
-	after := svc.received(hashes[keyCy])[before:]
+	after := heard(4)
 	if len(after) == 0 {
 		t.Fatal("no view on vacation")
 	}

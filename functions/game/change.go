@@ -165,15 +165,21 @@ func (h *Service) update(ctx context.Context, op Op, kind WriteKind, id string, 
 	return c, nil
 }
 
-// seatRecords reads the records of st's keyed seats (by PlayerID) and
-// the game's watch leases (WatchItemID) in one read, nil when the read
-// fails (logged: the next change reads them again).
+// seatRecords reads the records of st's keyed seats (by PlayerID) and,
+// when pushes go out, the game's watch leases (WatchItemID), in one read;
+// nil when the read fails (logged: the next change reads them again).
 func (h *Service) seatRecords(ctx context.Context, id string, st *Stored) map[string]store.Item {
-	ids := []string{WatchItemID(id)}
+	var ids []string
+	if h.watching() {
+		ids = append(ids, WatchItemID(id))
+	}
 	for _, a := range st.Seats {
 		if a.TokenHash != nil && !slices.Contains(ids, PlayerID(a.TokenHash)) {
 			ids = append(ids, PlayerID(a.TokenHash))
 		}
+	}
+	if len(ids) == 0 {
+		return map[string]store.Item{}
 	}
 	items, err := h.store.LoadMany(SaveContext(ctx), ids)
 	if err != nil {

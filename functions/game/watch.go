@@ -107,7 +107,7 @@ func (h *Service) Unwatch(ctx context.Context, id, endpoint string) error {
 
 // changeWatch applies f to game id's leases (the ended ones dropped) and
 // writes them, retried on a race; an item with no lease left is written
-// to expire now (no write when there was none and is none).
+// to expire now (no write when it held none and holds none).
 func (h *Service) changeWatch(ctx context.Context, id string, now time.Time, f func(*watchItem)) error {
 	return Retry(ctx, watchWrites, func(int) error {
 		var w watchItem
@@ -126,11 +126,8 @@ func (h *Service) changeWatch(ctx context.Context, id string, now time.Time, f f
 		had := len(w.Leases)
 		w.Leases = slices.DeleteFunc(w.Leases, func(l watchLease) bool { return l.Until <= now.Unix() })
 		f(&w)
-		if version == 0 && len(w.Leases) == 0 {
-			return nil
-		}
-		if version != 0 && had == 0 && len(w.Leases) == 0 {
-			return nil
+		if had == 0 && len(w.Leases) == 0 {
+			return nil // none was there (or it held none) and none is
 		}
 		last := now.Unix()
 		for _, l := range w.Leases {
@@ -147,6 +144,10 @@ func (h *Service) changeWatch(ctx context.Context, id string, now time.Time, f f
 		return h.store.Save(ctx, WatchItemID(id), b, version, now, time.Time{}, expires)
 	})
 }
+
+// watching reports whether changes read the games' leases: only when
+// pushes go out with views (watchDeliveries).
+func (h *Service) watching() bool { return h.push != nil && h.viewJSON != nil }
 
 // watchers are the devices watching game id at now, by seat (their
 // digests), from its leases' item as read (nil: none).
@@ -177,7 +178,7 @@ func watchers(item store.Item, ok bool, now time.Time) map[int]map[string]bool {
 // of it; the page that moved already has that version and ignores it.
 // The view is the one a GET by that seat answers (Config.ViewJSON).
 func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map[string]bool) []Delivery {
-	if len(watching) == 0 || h.viewJSON == nil {
+	if len(watching) == 0 || !h.watching() {
 		return to
 	}
 	st := c.Game.State
@@ -187,13 +188,14 @@ func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map
 			continue
 		}
 		i := slices.IndexFunc(to, func(d Delivery) bool { return d.Seat == seat })
+		v := c.Match.View(seat)
 		var msg Message
 		if i >= 0 {
 			msg = to[i].Msg
 		} else {
-			msg = moveMessage(c.ID, c.Saved.Version, c.Match.View(seat), seat)
+			msg = moveMessage(c.ID, c.Saved.Version, v, seat)
 		}
-		body, etag := h.viewJSON(c.Match.View(seat), meta, seat)
+		body, etag := h.viewJSON(v, meta, seat)
 		if z := packView(body); len(z) <= maxWatchView {
 			msg.View, msg.ETag = z, etag
 		}
