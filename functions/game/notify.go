@@ -325,7 +325,9 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, t
 		}
 		var payloads, watchPayloads [numLangs][]byte
 		for l := range numLangs {
-			payloads[l], _ = json.Marshal(msg.In(l))
+			if msg.Kind != "" { // none: only its watching devices hear
+				payloads[l], _ = json.Marshal(msg.In(l))
+			}
 			if watch != nil {
 				watchPayloads[l], _ = json.Marshal(watch.In(l))
 			}
