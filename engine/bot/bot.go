@@ -11,10 +11,10 @@ type Player func(v *engine.View, seed uint64) (engine.Move, bool)
 var levels = []struct {
 	name   string
 	player Player
-}{{"easy", Easy}, {"medium", Medium}, {"hard", Hard}}
+}{{"easy", Easy}, {"medium", Medium}, {"hard", Hard}, {"expert", Expert}}
 
-// Levels returns the computer players by level name: "easy", "medium" and
-// "hard". The map is new on every call.
+// Levels returns the computer players by level name: "easy", "medium",
+// "hard" and "expert". The map is new on every call.
 func Levels() map[string]Player {
 	out := make(map[string]Player, len(levels))
 	for _, l := range levels {

@@ -151,11 +151,12 @@ func (o *observer) score(b *board, t engine.Tile, e engine.End) float64 {
 }
 
 // ExpertWith is the expert with the model's sharpness beta in place of
-// expertBeta, for the arena's measurements (beta 0: the same search and
-// budget over uniformly sampled worlds).
-func ExpertWith(beta float64) Player {
+// expertBeta and budget playouts in place of ExpertPlayouts, for the
+// arena's measurements (beta 0: the same search over uniformly sampled
+// worlds).
+func ExpertWith(beta float64, budget int) Player {
 	return func(v *engine.View, seed uint64) (engine.Move, bool) {
-		mv, ok, _ := expert(v, seed, ExpertPlayouts, beta)
+		mv, ok, _ := expert(v, seed, budget, beta)
 		return mv, ok
 	}
 }

@@ -135,7 +135,7 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// Levels has the three levels, and each plays.
+// Levels has the four levels.
 func TestLevels(t *testing.T) {
 	l := Levels()
 	var names []string
@@ -143,7 +143,7 @@ func TestLevels(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	if fmt.Sprint(names) != "[easy hard medium]" {
+	if fmt.Sprint(names) != "[easy expert hard medium]" {
 		t.Fatalf("Levels() = %v", names)
 	}
 }

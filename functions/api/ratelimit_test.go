@@ -203,6 +203,36 @@ func TestHardPerRequest(t *testing.T) {
 	}
 }
 
+// TestExpertCountsTwice: an expert decision (2,400 playouts) counts as two
+// hard ones against game.HardPerRequest, shared with the hard seats; past
+// it both play at the medium level.
+func TestExpertCountsTwice(t *testing.T) {
+	calls := map[string]int{}
+	counted := func(level string) bot.Player {
+		return func(v *engine.View, s uint64) (engine.Move, bool) { calls[level]++; return bot.Easy(v, s) }
+	}
+	h := New(Config{Store: newMemoryStore(), Bots: map[string]bot.Player{
+		"easy": bot.Easy, "medium": counted("medium"), "hard": counted("hard"), "expert": counted("expert"),
+	}})
+	var think game.Thinking
+	players := h.svc.Players(&think)
+	v := &engine.View{You: &engine.ViewYou{}}
+	players["hard"](v, 1) // 1
+	for i := 0; i < 6; i++ {
+		players["expert"](v, 1) // 3, 5, 7, 9, 11, then 13 > 12: medium
+	}
+	players["hard"](v, 1) // 12
+	players["hard"](v, 1) // medium
+	if calls["hard"] != 2 || calls["expert"] != 5 || calls["medium"] != 2 || think.Hard != game.HardPerRequest {
+		t.Fatalf("calls %v, counted %d; want hard 2, expert 5, medium 2, counted %d", calls, think.Hard, game.HardPerRequest)
+	}
+	// The redeal question is answered by the level itself, uncounted.
+	players["expert"](&engine.View{You: &engine.ViewYou{Confirm: true}}, 1)
+	if calls["expert"] != 6 || think.Hard != game.HardPerRequest {
+		t.Fatalf("the redeal question: calls %v, counted %d", calls, think.Hard)
+	}
+}
+
 func TestRemoteHost(t *testing.T) {
 	for addr, want := range map[string]string{
 		"192.0.2.1:1234":             "192.0.2.1",

@@ -25,21 +25,26 @@ func BotName(seat int) string {
 	return "Computer " + strconv.Itoa(seat+1)
 }
 
-// HardPerRequest bounds the hard decisions one request makes (and so its
-// CPU: a hard decision is 1,200 playouts, 5-30 ms on one core here). Past
-// it, the hard seats play at the medium level until the request ends. A
-// person's move is followed by at most 3 hard decisions in the usual turn
-// order; more come only when people are passed over (docs/ratelimit.md).
+// HardPerRequest bounds the searching decisions one request makes, in hard
+// decisions (and so its CPU: a hard decision is 1,200 playouts, 5-30 ms on
+// one core here; an expert one is 2,400 and counts as two). Past it, the
+// searching seats play at the medium level until the request ends. A
+// person's move is followed by at most 3 computer decisions in the usual
+// turn order; more come only when people are passed over
+// (docs/ratelimit.md).
 const HardPerRequest = 12
 
-// Thinking counts one request's hard decisions.
+// Thinking counts one request's searching decisions, in hard decisions.
 type Thinking struct{ Hard int }
 
-// Players is h.bots, with the hard level counted in t and bounded by
+// searching are the levels that search, with what one decision counts in
+// Thinking.
+var searching = map[string]int{levelHard: 1, levelExpert: bot.ExpertPlayouts / bot.HardPlayouts}
+
+// Players is h.bots, with the searching levels counted in t and bounded by
 // HardPerRequest.
 func (h *Service) Players(t *Thinking) map[string]bot.Player {
-	hard, ok := h.bots[levelHard]
-	if !ok || t == nil {
+	if t == nil {
 		return h.bots
 	}
 	out := maps.Clone(h.bots)
@@ -47,15 +52,21 @@ func (h *Service) Players(t *Thinking) map[string]bot.Player {
 	if m, ok := h.bots[levelMedium]; ok {
 		fallback = m
 	}
-	out[levelHard] = func(v *engine.View, seed uint64) (engine.Move, bool) {
-		if v != nil && v.You != nil && v.You.Confirm {
-			return hard(v, seed) // the redeal question: no search
+	for level, cost := range searching {
+		search, ok := h.bots[level]
+		if !ok {
+			continue
 		}
-		if t.Hard >= HardPerRequest {
-			return fallback(v, seed)
+		out[level] = func(v *engine.View, seed uint64) (engine.Move, bool) {
+			if v != nil && v.You != nil && v.You.Confirm {
+				return search(v, seed) // the redeal question: no search
+			}
+			if t.Hard+cost > HardPerRequest {
+				return fallback(v, seed)
+			}
+			t.Hard += cost
+			return search(v, seed)
 		}
-		t.Hard++
-		return hard(v, seed)
 	}
 	return out
 }
@@ -63,6 +74,7 @@ func (h *Service) Players(t *Thinking) map[string]bot.Player {
 // The levels players counts and falls back to; awayLevel plays for a person
 // who is away (API.md, Clocks: "as the server's medium level").
 const (
+	levelExpert = "expert"
 	levelHard   = "hard"
 	levelMedium = "medium"
 	awayLevel   = levelMedium

@@ -3,7 +3,7 @@
 // `go test ./frontend -run TestConfigIsCurrent -update` rewrites it). Do not edit.
 
 /** LEVELS: the computer players' levels, weakest first. */
-export const LEVELS = ["easy","medium","hard"];
+export const LEVELS = ["easy","medium","hard","expert"];
 
 /** TARGET: the targets a match may be played to. */
 export const TARGET = {"max":1000,"min":1};

@@ -35,13 +35,16 @@ func main() {
 	for name, p := range bot.Levels() {
 		levels[name] = fixed(p)
 	}
-	// Measurement levels (not offered by the API): the expert, and its
-	// search over uniform worlds at the same budget.
-	levels["expert"] = fixed(bot.Expert)
-	levels["expert-uniform"] = fixed(bot.ExpertWith(0))
+	// Measurement levels (not offered by the API): the expert's search
+	// over uniform worlds at the same budget, other betas and budgets.
+	levels["expert-uniform"] = fixed(bot.ExpertWith(0, bot.ExpertPlayouts))
 	for _, beta := range []string{"0.1", "0.6", "1", "2", "3"} {
 		b, _ := strconv.ParseFloat(beta, 64)
-		levels["expert-beta"+beta] = fixed(bot.ExpertWith(b))
+		levels["expert-beta"+beta] = fixed(bot.ExpertWith(b, bot.ExpertPlayouts))
+	}
+	// The expert with a larger budget (2x, 4x ExpertPlayouts).
+	for _, k := range []int{2, 4} {
+		levels["expert-x"+strconv.Itoa(k)] = fixed(bot.ExpertWith(1, k*bot.ExpertPlayouts))
 	}
 	pa, pb := levels[*a], levels[*b]
 	opts, ok := configs[*config]
