@@ -166,13 +166,7 @@ func (m *Match) replayHands(records []HandRecord) error {
 				if c.Seat < 0 || c.Seat >= len(m.seats) || c.Kind > BackAgain {
 					return fmt.Errorf("%w: hand %d: seat change %d", ErrCorrupt, hand, next+1)
 				}
-				var err error
-				if c.Kind == AwayTimeout {
-					err = m.Timeout(c.Seat)
-				} else {
-					err = m.change(c.Seat, c.Kind)
-				}
-				if err != nil {
+				if err := m.replayChange(c); err != nil {
 					return fmt.Errorf("%w: hand %d: seat change %d: %v", ErrCorrupt, hand, next+1, err)
 				}
 			}
