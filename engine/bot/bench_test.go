@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"syscall"
+	"tessera/engine"
 	"testing"
 	"time"
 )
@@ -36,6 +37,15 @@ func BenchmarkHard(b *testing.B) { benchDecisions(b, Hard) }
 // BenchmarkExpert is BenchmarkHard for the expert (docs/bots.md: at most
 // 150 ms p99 on one core).
 func BenchmarkExpert(b *testing.B) { benchDecisions(b, Expert) }
+
+// BenchmarkAdvise is a hint's thinking: the expert's search with every
+// play's points and chances tallied (docs/bots.md, "hints").
+func BenchmarkAdvise(b *testing.B) {
+	benchDecisions(b, func(v *engine.View, seed uint64) (engine.Move, bool) {
+		a, ok := Advise(v, seed)
+		return a.Best, ok
+	})
+}
 
 func benchDecisions(b *testing.B, decide Player) {
 	for _, cfg := range []string{"fiveup2", "fiveup4pairs", "partnership"} {

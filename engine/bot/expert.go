@@ -34,7 +34,14 @@ func expert(v *engine.View, seed uint64, budget int, beta float64) (engine.Move,
 	if p == nil {
 		return mv, ok, work{}
 	}
-	r := rand.New(rand.NewPCG(seed, 0x6578706572)) // "exper"
+	mv, w := expertSearch(p, legal, seed, budget, beta, nil)
+	return mv, true, w
+}
+
+// expertSearch is the expert's decision on p among legal, with tally as
+// searchWith takes it (left empty when the end of the hand was solved).
+func expertSearch(p *position, legal []engine.Move, seed uint64, budget int, beta float64, tally []tally) (engine.Move, work) {
+	r := newRandFor(seed)
 	var weigh func([][]engine.Tile) float64
 	if beta > 0 {
 		weigh = newObserver(p, beta).weight
@@ -48,12 +55,14 @@ func expert(v *engine.View, seed uint64, budget int, beta float64) (engine.Move,
 					best = i
 				}
 			}
-			return legal[best], true, work{worlds: endWorlds, playouts: endNodes}
+			return legal[best], work{worlds: endWorlds, playouts: endNodes}
 		}
 	}
-	mv, w := searchWith(p, legal, budget, r, newSampler(p), weigh)
-	return mv, true, w
+	return searchWith(p, legal, budget, r, newSampler(p), weigh, tally)
 }
+
+// newRandFor is the expert's random source for a decision's seed.
+func newRandFor(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6578706572)) } // "exper"
 
 // observed is a play another seat made this hand with a choice the seat
 // can reconstruct: its hand then was its hand now plus the tiles it has

@@ -44,7 +44,7 @@ func hard(v *engine.View, seed uint64, budget int) (engine.Move, bool, work) {
 		return mv, ok, work{}
 	}
 	r := rand.New(rand.NewPCG(seed, 0x68617264))
-	mv, w := searchWith(p, legal, budget, r, newSampler(p), nil)
+	mv, w := searchWith(p, legal, budget, r, newSampler(p), nil, nil)
 	return mv, true, w
 }
 
@@ -80,7 +80,9 @@ type dealer interface {
 // weighted by weigh(its hands) (nil: all alike). It then samples the rest
 // of the budget's worlds and runs the rest of its playouts, whose results
 // are not used: the work is budget worlds and budget playouts for any n.
-func searchWith(p *position, legal []engine.Move, budget int, r *rand.Rand, sa dealer, weigh func([][]engine.Tile) float64) (engine.Move, work) {
+// With tally (one per candidate, nil: none), it adds up what each
+// candidate's playouts brought (advice.go).
+func searchWith(p *position, legal []engine.Move, budget int, r *rand.Rand, sa dealer, weigh func([][]engine.Tile) float64, tally []tally) (engine.Move, work) {
 	n := len(legal)
 	worlds := max(budget/n, 1)
 	sums := make([]float64, n)
@@ -105,10 +107,15 @@ func searchWith(p *position, legal []engine.Move, budget int, r *rand.Rand, sa d
 			switch {
 			case w < worlds:
 				sims := *base
-				sums[i] += wgt * playout(&sims, b, mv, p, &scores)
+				v, gain := playout(&sims, b, mv, p, &scores)
+				sums[i] += wgt * v
+				if tally != nil {
+					tally[i].add(p, wgt, &scores, &gain)
+				}
 			case done.playouts < budget:
 				sims := *base
-				waste += playout(&sims, b, mv, p, &scores)
+				v, _ := playout(&sims, b, mv, p, &scores)
+				waste += v
 			default:
 				continue
 			}
@@ -128,14 +135,14 @@ func searchWith(p *position, legal []engine.Move, budget int, r *rand.Rand, sa d
 // playout plays mv and then the rest of the hand with the rollout policy,
 // and returns the seat's team's points minus the mean of the other teams'
 // (count and hand-end points), plus or minus matchWin when a team reaches
-// the target.
-func playout(s *engine.Sim, b board, mv engine.Move, p *position, scores *[4]int) float64 {
+// the target; and what each team gained in the hand.
+func playout(s *engine.Sim, b board, mv engine.Move, p *position, scores *[4]int) (float64, [4]int) {
 	me := p.opts.TeamOf(p.seat)
 	var gain [4]int
 	var buf [32]engine.Move
 	for {
 		if v, done := step(s, mv, p.opts, me, &gain, scores); done {
-			return v
+			return v, gain
 		}
 		b.place(mv.Tile, mv.End)
 		mv = rollout(s, &b, p.opts, buf[:0])

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -128,6 +129,19 @@ func TestBotsSeeOnlyTheirView(t *testing.T) {
 						b, _ := p(v2, s2)
 						if a != b {
 							t.Fatalf("%s %s: %v in one world, %v in another the seat cannot tell apart", name, lvl, a, b)
+						}
+					}
+					// The hint and the table notes read the view alone too.
+					n1, ok1 := TableNotes(v)
+					n2, ok2 := TableNotes(v2)
+					if !ok1 || !ok2 || !reflect.DeepEqual(n1, n2) {
+						t.Fatalf("%s: table notes %v and %v in worlds the seat cannot tell apart", name, n1, n2)
+					}
+					if checked[name]%4 == 2 {
+						a1, ok1 := Advise(v, s1)
+						a2, ok2 := Advise(v2, s2)
+						if !ok1 || !ok2 || !reflect.DeepEqual(a1, a2) {
+							t.Fatalf("%s: advice %v and %v in worlds the seat cannot tell apart", name, a1, a2)
 						}
 					}
 					checked[name]++

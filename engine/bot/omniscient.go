@@ -20,7 +20,7 @@ func Omniscient(v *engine.View, seed uint64, hands [][]engine.Tile) (engine.Move
 		return Medium(v, seed)
 	}
 	r := rand.New(rand.NewPCG(seed, 0x6f6d6e69)) // "omni"
-	mv, _ = searchWith(p, legal, HardPlayouts, r, newTrueDealer(p, hands), nil)
+	mv, _ = searchWith(p, legal, HardPlayouts, r, newTrueDealer(p, hands), nil, nil)
 	return mv, true
 }
 
