@@ -6,11 +6,12 @@ import "fmt"
 // holds (the hand being played and the one before it; every hand of a
 // match replayed in full), and calls before with the match as it stood
 // before each of the hand's plays (its log from the hand's deal on, no
-// layout of the hand before), in order, k counting them from 0; it
+// layout of the hand before) and the play then made, in order, k
+// counting them from 0; it
 // stops early when before returns false. The matches it passes are
 // copies: m is not changed. A hand m holds no record of is ErrBadInput,
 // a record that does not replay ErrCorrupt.
-func (m *Match) ReplayHand(h int, before func(k int, at *Match) bool) error {
+func (m *Match) ReplayHand(h int, before func(k int, at *Match, next Choice) bool) error {
 	i := h - m.pastHands - 1
 	if h < 1 || i < 0 || i >= len(m.records) {
 		return fmt.Errorf("%w: hand %d is not kept", ErrBadInput, h)
@@ -48,7 +49,7 @@ func (m *Match) ReplayHand(h int, before func(k int, at *Match) bool) error {
 				return fmt.Errorf("%w: hand %d: %v", ErrCorrupt, h, err)
 			}
 		}
-		if !before(k, at) {
+		if !before(k, at, c) {
 			return nil
 		}
 		if err := at.Apply(at.Turn(), Move{Kind: Play, Tile: c.Tile, End: c.End}); err != nil {

@@ -57,7 +57,7 @@ func TestReplayHandRebuildsEveryPlay(t *testing.T) {
 				check := func(m *Match, h int) {
 					t.Helper()
 					n := 0
-					err := m.ReplayHand(h, func(k int, at *Match) bool {
+					err := m.ReplayHand(h, func(k int, at *Match, next Choice) bool {
 						if want, ok := seen[key{h, k}]; !ok || view(at) != want {
 							t.Fatalf("hand %d play %d: the view differs\n got %.3000s\nwant %.3000s", h, k, view(at), want)
 						}
@@ -89,13 +89,13 @@ func TestReplayHandRebuildsEveryPlay(t *testing.T) {
 					if h == last-2 && h < 1 {
 						continue
 					}
-					if err := d.ReplayHand(h, func(int, *Match) bool { return true }); !errors.Is(err, ErrBadInput) {
+					if err := d.ReplayHand(h, func(int, *Match, Choice) bool { return true }); !errors.Is(err, ErrBadInput) {
 						t.Fatalf("hand %d of %d (decoded): %v, want ErrBadInput", h, last, err)
 					}
 				}
 				// Stopping early stops.
 				calls := 0
-				if err := m.ReplayHand(last, func(int, *Match) bool { calls++; return false }); err != nil || calls != 1 {
+				if err := m.ReplayHand(last, func(int, *Match, Choice) bool { calls++; return false }); err != nil || calls != 1 {
 					t.Fatalf("stopped: %d calls, %v", calls, err)
 				}
 			})

@@ -34,6 +34,12 @@ type PlayAdvice struct {
 // the expert it reads nothing but the view (TestBotCodeUsesNoHiddenState),
 // so it tells nothing the seat could not know.
 func Advise(v *engine.View, seed uint64) (Advice, bool) {
+	return AdviseWith(v, seed, ExpertPlayouts)
+}
+
+// AdviseWith is Advise with budget playouts in place of ExpertPlayouts
+// (Best is then the expert's choice at that budget).
+func AdviseWith(v *engine.View, seed uint64, budget int) (Advice, bool) {
 	if v == nil || v.You == nil || v.You.Confirm {
 		return Advice{}, false
 	}
@@ -42,11 +48,11 @@ func Advise(v *engine.View, seed uint64) (Advice, bool) {
 		return Advice{}, false
 	}
 	t := make([]tally, len(legal))
-	best, _ := expertSearch(p, legal, seed, ExpertPlayouts, expertBeta, t)
+	best, _ := expertSearch(p, legal, seed, budget, expertBeta, t)
 	if t[0].weight == 0 {
 		// The end of the hand was solved exactly: the numbers come from
 		// the expert's playouts over its worlds, searched again.
-		searchWith(p, legal, ExpertPlayouts, newRandFor(seed), newSampler(p), newObserver(p, expertBeta).weight, t)
+		searchWith(p, legal, budget, newRandFor(seed), newSampler(p), newObserver(p, expertBeta).weight, t)
 	}
 	a := Advice{Best: best, Plays: make([]PlayAdvice, len(legal))}
 	for i, mv := range legal {

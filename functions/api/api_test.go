@@ -221,7 +221,7 @@ func TestPoll304DoesNotReplayTheMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The save made version+1; the poll compares that version.
-	tag = etag(item.Version+1, 1, 0)
+	tag = etag(item.Version+1, 1, &game.Meta{})
 	if r := s.do("GET", "/api/games/"+id, "", tokens[1], "If-None-Match", tag); r.status != 304 {
 		t.Errorf("304 path: %d %s, want 304 without replaying", r.status, r.body)
 	}

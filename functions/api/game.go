@@ -4,19 +4,25 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"tessera/functions/game"
 )
 
 // What every endpoint that reads a stored game shares.
 
 // etag names a view: it changes with the version and differs by seat; a
-// seat's changes with the table talk's latest seq too (its view's chat).
-func etag(version int64, seat, chat int) string {
+// seat's changes with the table talk's latest seq too (its view's chat),
+// everyone's with the hints asked (its hints).
+func etag(version int64, seat int, m *game.Meta) string {
 	who := "x"
 	if seat >= 0 {
 		who = "s" + strconv.Itoa(seat)
-		if chat > 0 {
-			who += "-c" + strconv.Itoa(chat)
+		if m.Chat > 0 {
+			who += "-c" + strconv.Itoa(m.Chat)
 		}
+	}
+	if len(m.Hints) > 0 {
+		who += "-h" + strconv.Itoa(len(m.Hints))
 	}
 	return `"v` + strconv.FormatInt(version, 10) + "-" + who + `"`
 }

@@ -92,6 +92,9 @@ const (
 	routeVacation
 	routeChat
 	routeWatch
+	routeHint
+	routeNotes
+	routeReview
 )
 
 // allowed is each route's methods.
@@ -103,14 +106,16 @@ var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.Met
 	routeLeagueMember: {http.MethodDelete}, routeLeagueInvite: {http.MethodPost},
 	routeTournaments: {http.MethodPost}, routeTournament: {http.MethodGet}, routeEntries: {http.MethodPost, http.MethodDelete},
 	routeStart: {http.MethodPost}, routeVacation: {http.MethodPost, http.MethodDelete}, routeChat: {http.MethodGet, http.MethodPost},
-	routeWatch: {http.MethodPut, http.MethodDelete}}
+	routeWatch: {http.MethodPut, http.MethodDelete}, routeHint: {http.MethodPost}, routeNotes: {http.MethodGet},
+	routeReview: {http.MethodGet}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
 	routeProfile: "profile", routePlayer: "player", routeLobby: "lobby", routeBoard: "leaderboard",
 	routeLeagues: "leagues", routeLeague: "league", routeLeagueMembers: "leagueMembers", routeLeagueMember: "leagueMember",
 	routeLeagueInvite: "leagueInvite", routeTournaments: "tournaments", routeTournament: "tournament",
-	routeEntries: "entries", routeStart: "start", routeVacation: "vacation", routeChat: "chat", routeWatch: "watch"}
+	routeEntries: "entries", routeStart: "start", routeVacation: "vacation", routeChat: "chat", routeWatch: "watch",
+	routeHint: "hint", routeNotes: "notes", routeReview: "review"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -147,6 +152,12 @@ func parseRoute(path string) (route, string) {
 		return routeChat, id
 	case sub == "watch":
 		return routeWatch, id
+	case sub == "hint":
+		return routeHint, id
+	case sub == "notes":
+		return routeNotes, id
+	case sub == "review":
+		return routeReview, id
 	}
 	return routeNone, ""
 }
@@ -238,6 +249,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case routeTournament:
 		h.tournament(c, id)
 		return
+	case routeNotes:
+		h.notes(c)
+		return
+	case routeReview:
+		h.review(c)
+		return
 	case routeChat:
 		if r.Method == http.MethodGet {
 			h.chat(c, nil)
@@ -266,6 +283,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.chat(c, body)
 	case routeWatch:
 		h.watch(c, body)
+	case routeHint:
+		h.hint(c, body)
 	case routeLeagues:
 		h.createLeague(c, body)
 	case routeLeagueMembers:

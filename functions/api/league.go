@@ -18,28 +18,29 @@ type leagueJSON = community.LeagueView
 
 // decodeLeague reads POST /api/leagues: a name of 1-40 code points (as
 // Names) and a variant.
-func decodeLeagueRequest(body []byte) (name, variant string, err error) {
+func decodeLeagueRequest(body []byte) (name, variant string, hints bool, err error) {
 	obj, err := parseObject(body)
 	if err != nil {
-		return "", "", err
+		return "", "", false, err
 	}
 	f := fields{obj: obj, what: "the body"}
 	name, hasName := f.str("name")
 	f.require("name", hasName)
 	variant, hasVariant := f.str("variant")
 	f.require("variant", hasVariant)
+	hints, _ = f.bool("hints") // an addition (docs/hints.md): false when absent
 	if err := f.done(); err != nil {
-		return "", "", err
+		return "", "", false, err
 	}
 	var v engine.Variant
 	if err := v.UnmarshalText([]byte(variant)); err != nil {
-		return "", "", badRequest("unknown variant %q", variant)
+		return "", "", false, badRequest("unknown variant %q", variant)
 	}
 	// A league's name: the Names rules, up to 40 code points.
 	if name, err = cleanNameOf(name, maxLeagueName); err != nil {
-		return "", "", err
+		return "", "", false, err
 	}
-	return name, variant, nil
+	return name, variant, hints, nil
 }
 
 // keyHash is the hash of the request's well-formed bearer key, nil for
@@ -54,7 +55,7 @@ func (c *call) keyHash() []byte {
 
 // createLeague is POST /api/leagues.
 func (h *Handler) createLeague(c *call, body []byte) {
-	name, variant, err := decodeLeagueRequest(body)
+	name, variant, hints, err := decodeLeagueRequest(body)
 	if err != nil {
 		c.fail(err)
 		return
@@ -63,7 +64,7 @@ func (h *Handler) createLeague(c *call, body []byte) {
 	if !ok {
 		return
 	}
-	l, invite, err := h.com.CreateLeague(c.r.Context(), hash, name, variant)
+	l, invite, err := h.com.CreateLeague(c.r.Context(), hash, name, variant, hints)
 	if err != nil {
 		c.fail(err)
 		return

@@ -26,6 +26,6 @@ func (h *Handler) move(c *call, body []byte) {
 // writeView answers 200 with a seat's view and its ETag.
 func (c *call) writeView(a game.Answer) {
 	c.seat, c.version = a.Seat, a.Meta.Version
-	c.w.Header().Set("ETag", etag(a.Meta.Version, a.Seat, a.Meta.Chat))
+	c.w.Header().Set("ETag", etag(a.Meta.Version, a.Seat, &a.Meta))
 	c.writeJSON(http.StatusOK, answerOf(a))
 }

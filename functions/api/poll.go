@@ -17,7 +17,8 @@ func (h *Handler) poll(c *call) {
 		return
 	}
 	c.seat, c.version = seat, g.Item.Version
-	tag := etag(g.Item.Version, seat, g.State.Chat)
+	meta := g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)
+	tag := etag(g.Item.Version, seat, &meta)
 	c.w.Header().Set("ETag", tag)
 	if notModified(c.r.Header.Values("If-None-Match"), tag) {
 		c.status = http.StatusNotModified
@@ -30,7 +31,7 @@ func (h *Handler) poll(c *call) {
 		c.fail(err)
 		return
 	}
-	c.writeJSON(http.StatusOK, &viewAnswer{v: v, meta: g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)})
+	c.writeJSON(http.StatusOK, &viewAnswer{v: v, meta: meta})
 }
 
 // heldVersion is the highest game version the If-None-Match tags name (the

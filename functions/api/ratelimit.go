@@ -202,7 +202,7 @@ func (l *limiter) allow(addr string, rt route, method string) (retry time.Durati
 	if writes && (rt == routeCreate || rt == routeRematch) || makesRecord {
 		takes = append(takes, take{&b.creates, kCreates, 1, 1})
 	}
-	if writes {
+	if writes || rt == routeReview { // a look back thinks too
 		takes = append(takes, take{&b.thinking, kThinking, 0, 0})
 	}
 	for _, t := range takes {

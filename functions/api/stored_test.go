@@ -38,7 +38,7 @@ var releases = []struct {
 	name  string
 	later *regexp.Regexp // fields added to views since; nil for none
 }{
-	{"0.1.0", regexp.MustCompile(`,"player":null,"rating":null,"ratingAfter":null,"provisional":false,"vacation":null|,"chat":(null|0)|,"open":false,"rated":false,"trophies":(null|\[\])|,"answers":(true|false)|,"league":null,"tournament":null`)},
+	{"0.1.0", regexp.MustCompile(`,"player":null,"rating":null,"ratingAfter":null,"provisional":false,"vacation":null|,"chat":(null|0)|,"open":false,"rated":false,"trophies":(null|\[\])|,"answers":(true|false)|,"league":null,"tournament":null|,"hints":\[[^]]*\]`)},
 }
 
 // compact undoes the fixture file's indentation of a served view.

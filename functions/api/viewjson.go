@@ -213,6 +213,21 @@ func (a *viewAnswer) appendJSON(b []byte) ([]byte, error) {
 	} else {
 		b = strconv.AppendInt(b, int64(meta.Chat), 10)
 	}
+	if meta.HintsOn {
+		// An addition (docs/hints.md): only in games with hints.
+		b = append(b, `,"hints":[`...)
+		for i, h := range meta.Hints {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"seat":`...)
+			b = strconv.AppendInt(b, int64(h.Seat), 10)
+			b = append(b, `,"seq":`...)
+			b = strconv.AppendInt(b, int64(h.Seq), 10)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"updatedAt":"`...)
 	b = meta.UpdatedAt.UTC().AppendFormat(b, time.RFC3339)
 	b = append(b, '"')

@@ -50,5 +50,5 @@ func pushedView(v *engine.View, m game.Meta, seat int) ([]byte, string) {
 	if err != nil {
 		return nil, ""
 	}
-	return b, etag(m.Version, seat, m.Chat)
+	return b, etag(m.Version, seat, &m)
 }

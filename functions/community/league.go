@@ -39,6 +39,7 @@ type League struct {
 	ID      string                            `json:"id"`
 	Name    string                            `json:"name"`
 	Variant string                            `json:"variant"`
+	Hints   bool                              `json:"hints,omitempty"` // its games' seats may ask for hints (docs/hints.md)
 	Admin   string                            `json:"admin"`
 	Invite  []byte                            `json:"invite"` // the invite's hash
 	Members []LeagueMember                    `json:"members"`
@@ -195,7 +196,7 @@ func (h *Service) newInvited() (id, invite string, inviteHash []byte, err error)
 
 // CreateLeague is POST /api/leagues: the creator is its first member and
 // its admin. It returns the league and its invite.
-func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant string) (*League, string, error) {
+func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant string, hints bool) (*League, string, error) {
 	p, err := h.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, "", err
@@ -205,7 +206,7 @@ func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant s
 		return nil, "", err
 	}
 	now := h.g.Now().UTC().Truncate(time.Second)
-	l := &League{ID: id, Name: name, Variant: variant, Admin: p.ID, Invite: inviteHash,
+	l := &League{ID: id, Name: name, Variant: variant, Hints: hints, Admin: p.ID, Invite: inviteHash,
 		Members: []LeagueMember{{Player: p.ID, Since: now, Key: hash}}}
 	// The creator's profile first (the count of leagues made, the list):
 	// a crash after it leaves a league id that names nothing, which every

@@ -20,6 +20,7 @@ type LeagueView struct {
 	ID      string              `json:"id"`
 	Name    string              `json:"name"`
 	Variant string              `json:"variant"`
+	Hints   bool                `json:"hints"` // an addition (docs/hints.md)
 	Admin   string              `json:"admin"`
 	Season  string              `json:"season"`
 	Seasons []string            `json:"seasons"`
@@ -70,7 +71,7 @@ func (h *Service) ViewLeague(ctx context.Context, hash []byte, id, season string
 	} else if t, err := time.Parse(seasonLayout, season); err != nil || t.Format(seasonLayout) != season {
 		return nil, ErrBadSeason
 	}
-	v := &LeagueView{ID: l.ID, Name: l.Name, Variant: l.Variant, Admin: l.Admin, Season: season,
+	v := &LeagueView{ID: l.ID, Name: l.Name, Variant: l.Variant, Hints: l.Hints, Admin: l.Admin, Season: season,
 		Members: []LeagueMemberView{}, Table: []LeagueTableRow{}, Games: []LeagueGameSummary{}}
 	seasons := map[string]bool{current: true}
 	for s := range l.Seasons {

@@ -31,11 +31,13 @@ var _ game.Community = (*Service)(nil)
 
 // AdmitGame checks a create against the room's rules and its league's
 // (game.Community).
-func (h *Service) AdmitGame(ctx context.Context, hash []byte, req game.CreateRequest) error {
+func (h *Service) AdmitGame(ctx context.Context, hash []byte, req game.CreateRequest, st *game.Stored) error {
 	if req.League != "" {
-		if _, err := h.leagueOfGame(ctx, hash, req.League, req.Options); err != nil {
+		l, err := h.leagueOfGame(ctx, hash, req.League, req.Options)
+		if err != nil {
 			return err
 		}
+		st.LeagueHints = l.Hints
 	}
 	if hash == nil {
 		return nil

@@ -163,7 +163,7 @@ func (s *Stored) Meta(id string, version int64, t time.Time) Meta {
 		Deadline: s.deadline(), Next: s.Next, Previous: s.Previous,
 		SeriesMatches: s.SeriesMatches, SeriesWins: s.SeriesWins, EventTimes: s.Times,
 		Open: s.Open, Rated: s.Rated, Chat: s.Chat, Seats: make([]SeatMeta, len(s.Seats)),
-		League: s.League, Tournament: s.Tournament}
+		League: s.League, Tournament: s.Tournament, HintsOn: s.HintsOn(), Hints: s.Hints}
 	for i, a := range s.Seats {
 		m.Seats[i] = SeatMeta{Player: a.Player, Rating: -1, RatingAfter: -1, Trophies: SeatTrophies(a.Trophies)}
 		if a.Vacation != 0 {
@@ -218,6 +218,10 @@ type Meta struct {
 	// League and Tournament name what the game is a game of ("" none):
 	// additions, so its page can tell the game's story there.
 	League, Tournament string
+	// HintsOn: the seats may ask for hints; Hints: those asked (an
+	// addition, docs/hints.md).
+	HintsOn bool
+	Hints   []HintMark
 }
 
 // EventTime is when the request that caused events up to seq UpTo was made.

@@ -18,8 +18,9 @@ type Community interface {
 	// AdmitGame checks a game the key whose hash is hash (nil: no key)
 	// is about to create as req asks: the room's rules (a rated game's
 	// eligibility, the games a key may have waiting), a league's
-	// membership and rule set.
-	AdmitGame(ctx context.Context, hash []byte, req CreateRequest) error
+	// membership and rule set; and notes in st, the game to be, what
+	// its league decides of it (hints).
+	AdmitGame(ctx context.Context, hash []byte, req CreateRequest, st *Stored) error
 	// AdmitSeat checks a seat the key whose hash is hash (nil: no key)
 	// is about to take in st (a rated game's eligibility; a league
 	// game's seats are its members').
@@ -64,7 +65,7 @@ func (h *Service) Attach(c Community) { h.community = c }
 // an unknown league), no tournaments.
 type noCommunity struct{}
 
-func (noCommunity) AdmitGame(_ context.Context, _ []byte, req CreateRequest) error {
+func (noCommunity) AdmitGame(_ context.Context, _ []byte, req CreateRequest, _ *Stored) error {
 	if req.League != "" {
 		return fmt.Errorf("league %q: %w", req.League, store.ErrNotFound)
 	}

@@ -145,7 +145,7 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	st := NewStored(m, hash)
 	st.MoveTime = req.MoveTime
 	st.Open, st.Rated, st.CreatedAt = req.Open, req.Rated, now.UnixNano()
-	if err := h.community.AdmitGame(ctx, hash0(req.Key), req); err != nil {
+	if err := h.community.AdmitGame(ctx, hash0(req.Key), req, st); err != nil {
 		return Answer{}, err
 	}
 	st.League = req.League
@@ -426,8 +426,9 @@ func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int
 	}
 	st := &Stored{Seats: make([]SeatAuth, len(g.State.Seats)), MoveTime: g.State.MoveTime,
 		Previous: id, SeriesMatches: g.State.SeriesMatches + 1,
-		SeriesWins: make([]int, old.Options().Teams()),
-		Room:       Room{Open: g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().UnixNano(), League: g.State.League}}
+		SeriesWins:  make([]int, old.Options().Teams()),
+		Room:        Room{Open: g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().UnixNano(), League: g.State.League},
+		LeagueHints: g.State.LeagueHints}
 	copy(st.SeriesWins, g.State.SeriesWins)
 	if w := old.Winner(); w >= 0 {
 		st.SeriesWins[w]++

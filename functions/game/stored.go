@@ -69,11 +69,18 @@ import (
 //	with flag 128 (a seat's rating was provisional when it sat down), a
 //	  byte per seat: 1 when its rating was provisional
 //
+// Format 6 adds the hints (hint.go) after them, before the checksum:
+//
+//	a byte, 1 when the game's league allows hints (LeagueHints)
+//	hints asked: count uvarint (at most MaxHints); per hint: the seat
+//	  byte, the seq uvarint
+//
 // The reminded byte counts the seat's reminders this turn (0, 1 or 2).
 //
-// Format 4 is still read (as a game of none of these).
+// Formats 4 and 5 are still read (as games of none of these).
 const (
-	StoredFormat  = 5
+	StoredFormat  = 6
+	StoredFormat5 = 5
 	StoredFormat4 = 4
 	moveIDDigest  = 4
 	KeptMoveIDs   = 16
@@ -130,6 +137,11 @@ type Stored struct {
 	Chat int
 	// Room is what the community keeps in a game (format 5).
 	Room
+	// LeagueHints: the game's league allows hints; Hints are the hints
+	// asked, oldest first (format 6, hint.go), noted without a new
+	// version.
+	LeagueHints bool
+	Hints       []HintMark
 }
 
 // Room is the community's part of a stored game: listed in the room
@@ -200,7 +212,7 @@ func (s *Stored) Remember(seat int, id string) {
 	s.Seats[seat].Moves = ms
 }
 
-// EncodeStored lays out format 4 without its checksum (sealStored).
+// EncodeStored lays out format 6 without its checksum (sealStored).
 func EncodeStored(s *Stored) []byte {
 	n := 1 + binary.MaxVarintLen64 + len(s.Match) + 1
 	for _, a := range s.Seats {
@@ -285,6 +297,16 @@ func EncodeStored(s *Stored) []byte {
 				b = append(b, 0)
 			}
 		}
+	}
+	if s.LeagueHints {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.Hints)))
+	for _, h := range s.Hints {
+		b = append(b, byte(h.Seat))
+		b = binary.AppendUvarint(b, uint64(h.Seq))
 	}
 	return b
 }
@@ -391,7 +413,7 @@ func (r *storedReader) count(what string, max int) int {
 func DecodeStored(b []byte) (*Stored, error) {
 	r := &storedReader{b: b}
 	format := r.count("format", StoredFormat)
-	if r.err == nil && format != StoredFormat && format != StoredFormat4 {
+	if r.err == nil && format != StoredFormat && format != StoredFormat5 && format != StoredFormat4 {
 		r.fail("unknown format")
 	}
 	n, k := binary.Uvarint(r.b)
@@ -437,7 +459,7 @@ func DecodeStored(b []byte) (*Stored, error) {
 	for i := range s.Seats {
 		s.Seats[i].Rating, s.Seats[i].Reliability, s.Seats[i].RatingAfter = -1, -1, -1
 	}
-	if format == StoredFormat {
+	if format >= StoredFormat5 {
 		flags := r.count("flags", 255)
 		s.Open, s.Rated, s.HasResult = flags&flagOpen != 0, flags&flagRated != 0, flags&flagResult != 0
 		switch {
@@ -481,6 +503,16 @@ func DecodeStored(b []byte) (*Stored, error) {
 			for i := range s.Seats {
 				s.Seats[i].Provisional = r.count("provisional", 1) == 1
 			}
+		}
+	}
+	if format >= StoredFormat {
+		s.LeagueHints = r.count("league hints", 1) == 1
+		s.Hints = make([]HintMark, r.uvarint("hints", MaxHints))
+		for i := range s.Hints {
+			s.Hints[i] = HintMark{Seat: r.count("hint seat", len(s.Seats)-1), Seq: int(r.uvarint("hint seq", 1<<31))}
+		}
+		if len(s.Hints) == 0 {
+			s.Hints = nil
 		}
 	}
 	if r.err == nil && len(r.b) != 0 {
