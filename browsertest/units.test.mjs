@@ -10,6 +10,7 @@ import { seatPositions } from '../frontend/static/assets/table.js';
 import { tileName, tileText } from '../frontend/static/assets/render.js';
 import { endsFor } from '../frontend/static/assets/input.js';
 import { qrMatrix } from '../frontend/static/assets/qr.js';
+import { costliest, reviewable, choosing } from '../frontend/static/assets/coach.js';
 import jsQR from 'jsqr';
 import fs from 'node:fs';
 import { useCatalog } from '../frontend/static/assets/i18n.js';
@@ -377,4 +378,21 @@ test('the log tells the computer\'s moves for an away seat as the computer\'s; a
   assert.equal(statusText(all, 0), 'Paused: everyone is away');
   const bots = { ...view, seats: [seats[0], { ...seats[1], bot: 'easy', away: false }] };
   assert.equal(paused(bots), true, 'the computers do not keep a game of people going');
+});
+
+test('the look back: the costliest plays first, plays as good as the expert left out', () => {
+  const p = (pw, pp, bw, bp, seq) => ({ seq, played: { win: pw, points: pp }, best: { win: bw, points: bp } });
+  const plays = [p(0.5, 2, 0.5, 2, 1), p(0.4, 1, 0.5, 1, 2), p(0.5, 0, 0.5, 3, 3), p(0.3, 0, 0.5, 0, 4), p(0.5, 1, 0.503, 1.4, 5)];
+  assert.deepEqual(costliest(plays).map((x) => x.seq), [4, 2, 3]); // 5: within 0.5% and half a point, as good
+});
+
+test('what the notes box offers when', () => {
+  const v = (o) => ({ status: 'playing', you: { seat: 0, legal: [{}] }, hand: { number: 3, phase: 'play', turn: 0 }, hints: [], ...o });
+  assert.equal(choosing(v()), true);
+  assert.equal(choosing(v({ hand: { number: 3, phase: 'confirm', turn: 0 } })), false);
+  assert.equal(choosing(v({ hand: { number: 3, phase: 'play', turn: 1 } })), false);
+  assert.equal(reviewable(v()), 2, 'the last hand that ended, in a game with hints');
+  assert.equal(reviewable(v({ hints: undefined })), 0, 'not during a match without hints');
+  assert.equal(reviewable(v({ hints: undefined, status: 'finished' })), 3, 'every game, once it is over');
+  assert.equal(reviewable(v({ you: null })), 0, 'a spectator has none');
 });

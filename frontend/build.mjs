@@ -34,7 +34,7 @@ const pages = {
       'game.shareInvite', 'game.confirm', 'game.redeal', 'game.keep', 'game.backBtn', 'game.handResult', 'game.sheet', 'game.startPage',
       // at a match's end; the table talk (its own chunk); a tournament's
       // line (its own chunk, drawn after the tournament's GET)
-      'won.', 'trophy.', 'chat.', 'tour.'],
+      'won.', 'trophy.', 'chat.', 'tour.', 'coach.'],
   },
   start: { js: 'start.js', css: ['style.css', 'start.css'], html: 'index.html' },
   rules: { js: 'rulespage.js', html: 'rules.html' },

@@ -118,8 +118,7 @@ const talk = chunk(() => import('./chat.js'), (m) => {
   return c;
 });
 function showTalk() {
-  const c = view.you && token ? talk() : null;
-  if (c) c.update(view);
+  talk()?.update(view); // spectators too: the log's hint lines (coach.js)
 }
 
 function show(v, force) {
@@ -130,7 +129,7 @@ function show(v, force) {
   // only risk swallowing a tap that is under way.
   const same = view && v.id === view.id && v.version === view.version && (v.you ? v.you.seat : null) === me();
   if (same && !force) {
-    if (v.chat !== view.chat) { view = v; showTalk(); } // new talk only: nothing else to draw
+    if (v.chat !== view.chat || v.hints + '' != view.hints + '') { view = v; showTalk(); } // new talk or hints only (hints: the count shows)
     return;
   }
   const before = view;

@@ -3,6 +3,11 @@
 // game page loads it once its first drawing is done, as a chunk of its own
 // (docs/frontend.md), so it imports nothing: the page hands it its words
 // (t), the game, the seat's token, how to name a seat and say a time.
+// The table notes and hints come with it (coach.js), and the log's hint
+// lines, for every reader: the page mounts it for spectators too (no
+// token: no talk).
+
+import { mount as mountCoach } from './coach.js';
 
 export const REACTIONS = ['thumbs-up', 'well-played', 'good-game', 'oops', 'hurry', 'thanks'];
 
@@ -15,6 +20,7 @@ const make = (tag, cls, text) => {
 
 /** mount fills box (a <details>) and returns {update(view)}: call it with each view. */
 export function mount(box, { t, id, token, name, me, when }) {
+  const coach = mountCoach(box, { t, id, token, name, lang: () => document.documentElement.lang });
   let view = null, seen = 0, read = 0, asking = false, pending = null;
   let msgs = [];
   const sum = make('summary');
@@ -109,6 +115,8 @@ export function mount(box, { t, id, token, name, me, when }) {
 
   return {
     update(v) {
+      coach.update(v);
+      if (!token || !v.you) return;
       view = v;
       if (v.chat > seen) fetchNew();
       else render();

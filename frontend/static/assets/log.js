@@ -167,6 +167,7 @@ export function renderLog(el, view, me, limit = 60, seenSeq = Infinity) {
     const li = document.createElement('li');
     li.className = 'ev-' + l.type;
     li.textContent = l.text;
+    li.dataset.seq = l.seq; // where a hint asked goes (coach.js)
     // The time and the "new" mark are drawn by the style sheet from these
     // attributes, so the line's text stays the sentence itself.
     if (l.at) li.dataset.at = when(l.at);

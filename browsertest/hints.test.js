@@ -1,0 +1,62 @@
+// Hints, table notes and the look back at a hand (issue 35,
+// docs/hints.md) through the game page: a seat opens its notes (the
+// server's, drawn as a table), asks for a hint on its turn and sees every
+// play's numbers with the expert's choice; everyone's log says it asked
+// (a spectator's in Italian); after the hand, the look back.
+
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { apiPlayUntil, nudge } = require('./play.js');
+
+const env = h.suite();
+const { skip } = env;
+const errors = [];
+const api = h.apiOf(env);
+
+test('a seat reads its table notes, asks for a hint, and looks back at the hand', { skip, timeout: 120000 }, async () => {
+  const keys = ['hint-ana-key-0123456789abcdef', 'hint-bea-key-0123456789abcdef'];
+  const a = await api('POST', '/api/games', { variant: 'fiveup', players: 2, redeal: false, name: 'Ana', key: keys[0] });
+  const id = a.game.id;
+  await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: keys[1] });
+  let v = await apiPlayUntil(api, id, keys, (w) => w.hand.turn === 0 && w.hand.phase === 'play');
+  const ana = await h.newPlayer(env.browser, errors, { width: 1000, height: 900 }, { locale: 'en-GB' });
+  await ana.page.goto(`${env.server.url}/g/${id}#seat=${keys[0]}`);
+  await ana.page.waitForSelector('#coach:not([hidden]) summary:has-text("Table notes and hints")');
+  await ana.page.click('#coach summary');
+
+  // The notes: the server's, for Ana's view.
+  const notes = await api('GET', `/api/games/${id}/notes`, null, keys[0]);
+  await ana.page.waitForSelector('#coach .coach-out');
+  const cells = await ana.page.$$eval('#coach .coach-out tr:nth-child(2) td', (tds) => tds.map((td) => Number(td.textContent)));
+  assert.deepEqual(cells, notes.out);
+  assert.match(await ana.page.textContent('#coach .coach-notes'), new RegExp(`Their pips: ${notes.pips}`));
+
+  // A hint on her turn: every legal play with its numbers, the expert's marked.
+  await ana.page.click('#coach button:has-text("Ask for a hint")');
+  await ana.page.waitForSelector('#coach .coach-plays');
+  v = await api('GET', `/api/games/${id}`, null, keys[0]);
+  const lines = await ana.page.$$eval('#coach .coach-plays li', (lis) => lis.map((li) => li.textContent));
+  assert.equal(lines.length, v.you.legal.length);
+  for (const l of lines) assert.match(l, /^\d–\d (on the|above|below|lead).*: [+−-]?[\d.]+ points, \d+% to win/);
+  assert.equal(lines.filter((l) => l.endsWith("the expert's choice")).length, 1);
+  assert.deepEqual(v.hints, [{ seat: 0, seq: v.log[v.log.length - 1].seq }]);
+  await ana.page.waitForSelector('#log li.ev-hint:has-text("You asked for a hint")');
+
+  // A spectator's log says it, in Italian.
+  const guest = await h.newPlayer(env.browser, errors, { width: 390, height: 844 }, { locale: 'it-IT' });
+  await guest.page.goto(`${env.server.url}/g/${id}`);
+  await guest.page.waitForSelector('#log li.ev-hint:has-text("Ana ha chiesto un consiglio")');
+  assert.ok(await guest.page.isHidden('#coach'), 'no notes for a spectator');
+
+  // The hand played out: the look back at it.
+  v = await apiPlayUntil(api, id, keys, (w) => w.hand.number > 1 || w.status !== 'playing', 200);
+  await nudge(ana.page, v.version);
+  await ana.page.click('#coach button:has-text("Look back at hand 1")');
+  await ana.page.waitForSelector('#coach .coach-back h3:has-text("Hand 1: your costliest plays")');
+  const said = await ana.page.textContent('#coach .coach-back');
+  assert.match(said, /You played \d–\d .*; the expert: \d–\d |Your plays were the expert's, or as good\./);
+  for (const p of [ana, guest]) await p.context.close();
+  assert.deepEqual(errors, []);
+});
