@@ -193,3 +193,53 @@ func BenchmarkHint(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReview is the look back at a hand through the handler: after
+// every hand of 2-player and 4-player Five Up games, each seat's GET
+// .../review (its plays with a choice, each searched at ReviewBudget).
+func BenchmarkReview(b *testing.B) {
+	for _, c := range []struct{ name, create string }{
+		{"fiveup2", `{"variant":"fiveup","players":2,"name":"Ana"}`},
+		{"fiveup4pairs", `{"variant":"fiveup","players":4,"pairs":true,"name":"Ana"}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s := newServer(b, memory.New(), 36)
+			id, tokens := s.fullGame(c.create)
+			var walls []time.Duration
+			n, hand, seat := 0, 1, 0
+			for b.Loop() {
+				for {
+					if h := s.poll(id, tokens[0]); h.Hand != nil && h.Hand.Number > hand {
+						break
+					}
+					body, token, ok := nextMove(b, s, id, tokens, n)
+					n++
+					if !ok {
+						id, tokens = s.fullGame(c.create)
+						hand = 1
+						continue
+					}
+					if r := s.do("POST", "/api/games/"+id+"/moves", body, token); r.status != 200 {
+						b.Fatalf("move: %d %s", r.status, r.body)
+					}
+				}
+				req := httptest.NewRequest("GET", "/api/games/"+id+"/review", nil)
+				req.Header.Set("Authorization", "Bearer "+tokens[seat])
+				rec := httptest.NewRecorder()
+				t0 := time.Now()
+				s.h.ServeHTTP(rec, req)
+				walls = append(walls, time.Since(t0))
+				if rec.Code != 200 {
+					b.Fatalf("review: %d %s", rec.Code, rec.Body)
+				}
+				if seat = (seat + 1) % len(tokens); seat == 0 {
+					hand++
+				}
+			}
+			slices.Sort(walls)
+			at := func(q float64) float64 { return float64(walls[int(q*float64(len(walls)-1))].Microseconds()) / 1000 }
+			b.ReportMetric(at(0.5), "p50-ms")
+			b.ReportMetric(at(0.99), "p99-ms")
+		})
+	}
+}
