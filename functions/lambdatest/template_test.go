@@ -55,6 +55,9 @@ var apiRoutes = []struct{ method, path, function string }{
 	// Additions (docs/api-decisions.md).
 	{"PUT", "/api/games/{id}/watch", "PlayerFunction"},
 	{"DELETE", "/api/games/{id}/watch", "PlayerFunction"},
+	{"POST", "/api/games/{id}/hint", "MoveFunction"},
+	{"GET", "/api/games/{id}/notes", "StateFunction"},
+	{"GET", "/api/games/{id}/review", "StateFunction"},
 }
 
 // tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn
@@ -389,6 +392,8 @@ func TestHttpAPIThrottlesEachRoute(t *testing.T) {
 		"POST /api/games/{id}/rematch": "CreateThrottle",
 		"POST /api/games/{id}/moves":   "MoveThrottle",
 		"POST /api/games/{id}/seats":   "MoveThrottle",
+		// A hint thinks as a move's computers do (docs/hints.md).
+		"POST /api/games/{id}/hint": "MoveThrottle",
 		// A new device or profile may make a player record (attack kit D4).
 		"PUT /api/me/push":    "CreateThrottle",
 		"PUT /api/me/profile": "CreateThrottle",
