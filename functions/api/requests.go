@@ -236,6 +236,9 @@ func cleanNameOf(s string, maxLen int) (string, error) {
 	if !strings.ContainsFunc(s, visible) {
 		return "", badRequest("a name must hold at least one visible character")
 	}
+	if deniedName(s) {
+		return "", badRequest("that name is not allowed here; choose another")
+	}
 	return s, nil
 }
 

@@ -42,6 +42,11 @@ func main() {
 		b, _ := strconv.ParseFloat(beta, 64)
 		levels["expert-beta"+beta] = fixed(bot.ExpertWith(b, bot.ExpertPlayouts))
 	}
+	// The expert's worlds resampled by weight from a pool of 1x, 2x its
+	// budget.
+	for _, k := range []int{1, 2} {
+		levels["expert-resample"+strconv.Itoa(k)] = fixed(bot.ExpertResampling(1, bot.ExpertPlayouts, k))
+	}
 	// The expert with a larger budget (2x, 4x ExpertPlayouts).
 	for _, k := range []int{2, 4} {
 		levels["expert-x"+strconv.Itoa(k)] = fixed(bot.ExpertWith(1, k*bot.ExpertPlayouts))
