@@ -29,7 +29,13 @@ type Result struct {
 type History struct {
 	Results []Result
 	Byes    []string // one entry per bye given
+	// Apart reports two entrants to keep apart where the pairing can (a
+	// block between them); nil for none.
+	Apart func(a, b string) bool
 }
+
+// apart is h.Apart, false without one.
+func (h History) apart(a, b string) bool { return h.Apart != nil && h.Apart(a, b) }
 
 // Standing is one entrant's line.
 type Standing struct {
@@ -113,9 +119,12 @@ func (h History) met(a, b string) bool {
 // when the entrants do not fill whole tables: to the last entrants in the
 // order who have not had one (when all have, the last ones). Then from
 // the top: with 2 a table, the first unpaired entrant meets the first
-// unpaired one below them they have not met (or, when they have met all,
-// the first unpaired one); with 3 or 4, the tables are filled in order.
-// Byes come back as tables of one, after the games.
+// unpaired one below them they have not met and are not kept apart from
+// (else the first not kept apart, else the first not met, else the first
+// unpaired one); with 3 or 4, the tables are filled in order, then a
+// table holding two entrants kept apart swaps one of them with an entrant
+// of another table for whom neither table holds such a pair. Byes come
+// back as tables of one, after the games.
 func Swiss(entrants []string, h History, size int) []Table {
 	order := make([]string, 0, len(entrants))
 	if len(h.Results) == 0 && len(h.Byes) == 0 {
@@ -154,18 +163,19 @@ func Swiss(entrants []string, h History, size int) []Table {
 				continue
 			}
 			pick := -1
-			for j := i + 1; j < len(rest); j++ {
-				if !paired[j] && !h.met(rest[i], rest[j]) {
-					pick = j
-					break
-				}
-			}
-			if pick < 0 {
-				for j := i + 1; j < len(rest); j++ {
-					if !paired[j] {
+			for _, ok := range []func(a, b string) bool{
+				func(a, b string) bool { return !h.met(a, b) && !h.apart(a, b) },
+				func(a, b string) bool { return !h.apart(a, b) },
+				func(a, b string) bool { return !h.met(a, b) },
+				func(a, b string) bool { return true },
+			} {
+				for j := i + 1; j < len(rest) && pick < 0; j++ {
+					if !paired[j] && ok(rest[i], rest[j]) {
 						pick = j
-						break
 					}
+				}
+				if pick >= 0 {
+					break
 				}
 			}
 			if pick < 0 {
@@ -178,6 +188,7 @@ func Swiss(entrants []string, h History, size int) []Table {
 		for i := 0; i+size <= len(rest); i += size {
 			tables = append(tables, slices.Clone(Table(rest[i:i+size])))
 		}
+		h.separate(tables)
 	}
 	for _, p := range order {
 		if bye[p] {
@@ -185,6 +196,47 @@ func Swiss(entrants []string, h History, size int) []Table {
 		}
 	}
 	return tables
+}
+
+// clash reports whether table t holds two entrants kept apart.
+func (h History) clash(t Table) bool {
+	for i := range t {
+		for j := i + 1; j < len(t); j++ {
+			if h.apart(t[i], t[j]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// separate swaps entrants between tables so that fewer tables hold two
+// entrants kept apart: for each such table, the first swap of one of its
+// entrants with one of another table after which neither table clashes.
+func (h History) separate(tables []Table) {
+	if h.Apart == nil {
+		return
+	}
+	for a := range tables {
+		if !h.clash(tables[a]) {
+			continue
+		}
+	swap:
+		for b := range tables {
+			if b == a {
+				continue
+			}
+			for i := range tables[a] {
+				for j := range tables[b] {
+					tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+					if !h.clash(tables[a]) && !h.clash(tables[b]) {
+						break swap
+					}
+					tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+				}
+			}
+		}
+	}
 }
 
 // RoundRobin is every pair of entrants once, the first by player id at

@@ -2,6 +2,7 @@ package pairing
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -139,5 +140,50 @@ func BenchmarkSwiss64(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Swiss(es, h, 2)
+	}
+}
+
+// Entrants kept apart (a block) do not meet where the pairing can avoid
+// it: at tables of two the next entrant down is taken instead; at tables
+// of four one of them changes tables; when nothing else is left they
+// meet.
+func TestSwissKeepsApart(t *testing.T) {
+	apart := func(pairs ...[2]string) func(a, b string) bool {
+		return func(a, b string) bool {
+			for _, p := range pairs {
+				if p == [2]string{a, b} || p == [2]string{b, a} {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	got := Swiss([]string{"a", "b", "c", "d"}, History{Apart: apart([2]string{"a", "b"})}, 2)
+	if fmt.Sprint(got) != "[[a c] [b d]]" {
+		t.Fatalf("tables of two: %v", got)
+	}
+	if got := Swiss([]string{"a", "b", "c", "d"}, History{}, 2); fmt.Sprint(got) != "[[a b] [c d]]" {
+		t.Fatalf("without blocks: %v", got)
+	}
+	// a is kept apart from everyone: the pairing cannot avoid it.
+	got = Swiss([]string{"a", "b"}, History{Apart: apart([2]string{"a", "b"})}, 2)
+	if fmt.Sprint(got) != "[[a b]]" {
+		t.Fatalf("nothing else left: %v", got)
+	}
+	eight := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	got = Swiss(eight, History{Apart: apart([2]string{"a", "b"}, [2]string{"g", "h"})}, 4)
+	for _, tb := range got {
+		if (slices.Contains(tb, "a") && slices.Contains(tb, "b")) || (slices.Contains(tb, "g") && slices.Contains(tb, "h")) {
+			t.Fatalf("tables of four: %v", got)
+		}
+	}
+	seen := map[string]bool{}
+	for _, tb := range got {
+		for _, p := range tb {
+			seen[p] = true
+		}
+	}
+	if len(got) != 2 || len(seen) != 8 {
+		t.Fatalf("tables of four lose or repeat entrants: %v", got)
 	}
 }

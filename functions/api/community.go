@@ -21,6 +21,9 @@ type privateProfile struct {
 	Name     string   `json:"name"`
 	Since    string   `json:"since"`
 	Vacation vacation `json:"vacation"`
+	// Muted and Blocked: the key's own lists (additions, docs/blocking.md).
+	Muted   []community.PlayerRef `json:"muted"`
+	Blocked []community.PlayerRef `json:"blocked"`
 }
 
 // vacation is the private profile's vacation (API.md "Vacation").
@@ -34,7 +37,8 @@ func private(p *community.Private) *privateProfile {
 		return nil
 	}
 	out := &privateProfile{ID: p.ID, Name: p.Name, Since: p.Since.UTC().Format(time.RFC3339),
-		Vacation: vacation{BudgetDays: p.Vacation.BudgetDays}}
+		Vacation: vacation{BudgetDays: p.Vacation.BudgetDays},
+		Muted:    append([]community.PlayerRef{}, p.Muted...), Blocked: append([]community.PlayerRef{}, p.Blocked...)}
 	if !p.Vacation.Until.IsZero() {
 		u := p.Vacation.Until.UTC().Format(time.RFC3339)
 		out.Vacation.Until = &u
@@ -219,7 +223,8 @@ func (h *Handler) lobby(c *call) {
 			return
 		}
 	}
-	games, err := h.com.Lobby(c.r.Context(), variant, rated)
+	// With a key, the tables of the players it blocked are left out.
+	games, err := h.com.Lobby(c.r.Context(), variant, rated, c.keyHash())
 	if err != nil {
 		c.fail(err)
 		return
@@ -258,10 +263,35 @@ func communityRoute(path string) (route, string) {
 	case "/api/lobby":
 		return routeLobby, ""
 	}
-	for prefix, rt := range map[string]route{"/api/players/": routePlayer, "/api/leaderboard/": routeBoard} {
+	for prefix, rt := range map[string]route{"/api/players/": routePlayer, "/api/leaderboard/": routeBoard,
+		"/api/me/mutes/": routeMutes, "/api/me/blocks/": routeBlocks} {
 		if rest, ok := strings.CutPrefix(path, prefix); ok && rest != "" && !strings.Contains(rest, "/") {
 			return rt, rest
 		}
 	}
 	return routeNone, ""
+}
+
+// listed is PUT and DELETE /api/me/mutes/{player} and
+// /api/me/blocks/{player} (additions, docs/blocking.md): the key's own
+// lists. No body (or {}); 200 with the key's private profile.
+func (h *Handler) listed(c *call, player string, body []byte) {
+	if b := strings.TrimSpace(string(body)); b != "" && b != "{}" {
+		c.fail(badRequest("this request takes no body"))
+		return
+	}
+	hash, ok := c.playerKey()
+	if !ok {
+		return
+	}
+	kind := community.ListMuted
+	if c.route == routeBlocks {
+		kind = community.ListBlocked
+	}
+	p, err := h.com.SetListed(c.r.Context(), hash, kind, player, c.r.Method == http.MethodPut)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeJSON(http.StatusOK, private(p))
 }

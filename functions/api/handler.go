@@ -95,6 +95,8 @@ const (
 	routeHint
 	routeNotes
 	routeReview
+	routeMutes
+	routeBlocks
 )
 
 // allowed is each route's methods.
@@ -107,7 +109,7 @@ var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.Met
 	routeTournaments: {http.MethodPost}, routeTournament: {http.MethodGet}, routeEntries: {http.MethodPost, http.MethodDelete},
 	routeStart: {http.MethodPost}, routeVacation: {http.MethodPost, http.MethodDelete}, routeChat: {http.MethodGet, http.MethodPost},
 	routeWatch: {http.MethodPut, http.MethodDelete}, routeHint: {http.MethodPost}, routeNotes: {http.MethodGet},
-	routeReview: {http.MethodGet}}
+	routeReview: {http.MethodGet}, routeMutes: {http.MethodPut, http.MethodDelete}, routeBlocks: {http.MethodPut, http.MethodDelete}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
@@ -115,7 +117,7 @@ var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll
 	routeLeagues: "leagues", routeLeague: "league", routeLeagueMembers: "leagueMembers", routeLeagueMember: "leagueMember",
 	routeLeagueInvite: "leagueInvite", routeTournaments: "tournaments", routeTournament: "tournament",
 	routeEntries: "entries", routeStart: "start", routeVacation: "vacation", routeChat: "chat", routeWatch: "watch",
-	routeHint: "hint", routeNotes: "notes", routeReview: "review"}
+	routeHint: "hint", routeNotes: "notes", routeReview: "review", routeMutes: "mutes", routeBlocks: "blocks"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -285,6 +287,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.watch(c, body)
 	case routeHint:
 		h.hint(c, body)
+	case routeMutes, routeBlocks:
+		h.listed(c, id, body)
 	case routeLeagues:
 		h.createLeague(c, body)
 	case routeLeagueMembers:

@@ -27,6 +27,7 @@ var routeTemplates = map[route]string{
 	routeTournaments: "/api/tournaments", routeTournament: "/api/tournaments/{id}",
 	routeEntries: "/api/tournaments/{id}/entries", routeStart: "/api/tournaments/{id}/start",
 	routeHint: "/api/games/{id}/hint", routeNotes: "/api/games/{id}/notes", routeReview: "/api/games/{id}/review",
+	routeMutes: "/api/me/mutes/{player}", routeBlocks: "/api/me/blocks/{player}",
 }
 
 func loadOpenAPI(t *testing.T) *openapi3.T {

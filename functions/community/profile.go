@@ -66,6 +66,9 @@ type Profile struct {
 	// a row without a timeout (the on-time trophy).
 	Trophies []EarnedTrophy `json:"trophies,omitempty"`
 	OnTime   int            `json:"onTime,omitempty"`
+	// Muted and Blocked are its own lists (safety.go); never public.
+	Muted   []PlayerRef `json:"muted,omitempty"`
+	Blocked []PlayerRef `json:"blocked,omitempty"`
 }
 
 // LeagueRef names a league in a profile.

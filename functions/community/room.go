@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -147,11 +148,17 @@ func roomEntry(id string, st *game.Stored, m *engine.Match) (store.Entry, error)
 
 // Lobby is GET /api/lobby: the open games with a free seat created in the
 // last RoomStay, newest first, at most MaxLobby; variant "" for every rule
-// set, rated nil for both. One List per (rule set, rated) asked for.
+// set, rated nil for both. One List per (rule set, rated) asked for. With
+// the hash of a key, the tables where a player it blocked sits are left
+// out (docs/blocking.md).
 //
-// The cards are the entries as written (LobbyGame's JSON, with the id), so
-// they are answered as they are, without decoding them.
-func (h *Service) Lobby(ctx context.Context, variant string, rated *bool) ([]json.RawMessage, error) {
+// The cards are the entries as written (LobbyGame's JSON, with the id),
+// answered as they are; each is decoded only to read its seats' players.
+func (h *Service) Lobby(ctx context.Context, variant string, rated *bool, hash []byte) ([]json.RawMessage, error) {
+	blocked, err := h.blockedOf(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
 	from := h.g.Now().Add(-RoomStay).UTC().Format(roomRankTime)
 	type entry struct {
 		rank string
@@ -171,8 +178,20 @@ func (h *Service) Lobby(ctx context.Context, variant string, rated *bool) ([]jso
 				return nil, err
 			}
 			for _, e := range l {
-				if !json.Valid(e.Card) {
+				var card struct {
+					Seats []struct {
+						Player *string `json:"player"`
+					} `json:"seats"`
+				}
+				if err := json.Unmarshal(e.Card, &card); err != nil {
 					return nil, fmt.Errorf("%w: the lobby card of %s is not JSON", engine.ErrCorrupt, e.ID)
+				}
+				if slices.ContainsFunc(card.Seats, func(s struct {
+					Player *string `json:"player"`
+				}) bool {
+					return s.Player != nil && blocked[*s.Player]
+				}) {
+					continue // a blocked player's table (docs/blocking.md)
 				}
 				all = append(all, entry{e.Rank, e.Card})
 			}

@@ -46,12 +46,16 @@ func (h *Service) AdmitGame(ctx context.Context, hash []byte, req game.CreateReq
 }
 
 // AdmitSeat refuses a league game's seat to a key that is not a member,
-// and a rated game's to one not eligible (game.Community).
+// an open game's to one kept apart from a player there (a block), and a
+// rated game's to one not eligible (game.Community).
 func (h *Service) AdmitSeat(ctx context.Context, hash []byte, st *game.Stored) error {
 	if st.League != "" {
 		if err := h.leagueMember(ctx, hash, st.League); err != nil {
 			return err
 		}
+	}
+	if err := h.admitBlocked(ctx, hash, st); err != nil {
+		return err
 	}
 	if st.Rated {
 		return h.eligible(ctx, hash)

@@ -452,7 +452,7 @@ func (h *Service) Start(ctx context.Context, host string, hash []byte, id string
 			return fmt.Errorf("%w: a tournament needs at least 2 entrants", game.ErrNotEligible)
 		}
 		t.Status = TourPlaying
-		return h.beginRound(t)
+		return h.beginRound(ctx, t)
 	})
 	if err != nil {
 		return nil, err

@@ -26,8 +26,10 @@ func roundGameID(id string, r, k int) string {
 }
 
 // beginRound seats the next round of t (in memory: the caller writes t).
-// After the last round, t is finished instead.
-func (h *Service) beginRound(t *Tournament) error {
+// After the last round, t is finished instead. A Swiss round keeps apart
+// the entrants who blocked one another where it can (docs/blocking.md):
+// it reads their profiles.
+func (h *Service) beginRound(ctx context.Context, t *Tournament) error {
 	if t.Round >= t.Rounds {
 		t.Status = TourFinished
 		if order := pairing.Order(t.entrantIDs(), t.history()); len(order) > 0 {
@@ -40,8 +42,13 @@ func (h *Service) beginRound(t *Tournament) error {
 	if t.Format == RoundRobin {
 		tables = pairing.RoundRobin(t.entrantIDs())
 	} else {
-		size := t.Players
-		tables = pairing.Swiss(t.entrantIDs(), t.history(), size)
+		hist := t.history()
+		apart, err := h.blocks(ctx, t.entrantIDs())
+		if err != nil {
+			return err
+		}
+		hist.Apart = apart
+		tables = pairing.Swiss(t.entrantIDs(), hist, t.Players)
 	}
 	r := TourRound{Number: t.Round, Deadline: h.g.Now().Add(time.Duration(t.RoundTime) * time.Second).UTC().Truncate(time.Second)}
 	for k, tb := range tables {
@@ -196,7 +203,7 @@ func (h *Service) tournamentGameEnded(ctx context.Context, host, gid string, st 
 		}
 		if roundDone(t) {
 			advanced = true
-			return h.beginRound(t)
+			return h.beginRound(ctx, t)
 		}
 		return nil
 	})
@@ -277,7 +284,7 @@ func (h *Service) SweepTournament(ctx context.Context, host, id string) error {
 				tb.Points = make([]int, len(tb.Players))
 			}
 		}
-		return h.beginRound(t)
+		return h.beginRound(ctx, t)
 	})
 	if err != nil {
 		return err

@@ -98,22 +98,28 @@ func (h *Service) loadChat(ctx context.Context, id string, seats int) (*Chat, in
 }
 
 // ReadChat is GET /api/games/{id}/chat for the seat token holds (else
-// ErrUnauthorized): the messages after seq after, oldest first.
+// ErrUnauthorized): the messages after seq after, oldest first, less those
+// of the seats whose players the reader's player muted (docs/blocking.md).
 func (h *Service) ReadChat(ctx context.Context, id, token string, after int) ([]ChatMessage, error) {
 	g, err := h.Load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := seatOf(g, token); err != nil {
+	seat, err := seatOf(g, token)
+	if err != nil {
 		return nil, err
 	}
 	c, _, err := h.loadChat(ctx, id, len(g.State.Seats))
 	if err != nil {
 		return nil, err
 	}
+	muted, err := h.community.Muted(ctx, g.State.Seats[seat].Player)
+	if err != nil {
+		return nil, err
+	}
 	out := []ChatMessage{}
 	for _, m := range c.Messages {
-		if m.Seq > after {
+		if m.Seq > after && !(m.Seat < len(g.State.Seats) && muted[g.State.Seats[m.Seat].Player]) {
 			out = append(out, m)
 		}
 	}
@@ -204,10 +210,28 @@ func (h *Service) SendChat(ctx context.Context, host, id, token string, req Chat
 		// The message is kept; the view learns of it with the next one.
 		h.log.Warn("chat: the game's seq not noted", "gameId", id, "cause", LogCause(err))
 	}
-	if len(push) > 0 {
+	if push = h.notMuting(ctx, g, seat, push); len(push) > 0 {
 		h.pushChat(ctx, host, id, g, seat, sent, push)
 	}
 	return sent, true, nil
+}
+
+// notMuting is seats less those whose players muted the player at seat
+// from: they are not pushed its talk. A profile that cannot be read keeps
+// its seat (a push more, never a message lost).
+func (h *Service) notMuting(ctx context.Context, g *Loaded, from int, seats []int) []int {
+	sender := g.State.Seats[from].Player
+	if sender == "" {
+		return seats
+	}
+	out := seats[:0:0]
+	for _, s := range seats {
+		if muted, err := h.community.Muted(ctx, g.State.Seats[s].Player); err == nil && muted[sender] {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // message is the message seq of c (a retry's answer); one no longer kept

@@ -55,6 +55,9 @@ type Community interface {
 	// Due does the sweep's work for due item id when it is the
 	// community's; handled is false for an item it does not know.
 	Due(ctx context.Context, host, id string) (handled bool, err error)
+	// Muted is the set of players player pid muted (docs/blocking.md):
+	// their talk is not read to it, nor pushed.
+	Muted(ctx context.Context, pid string) (map[string]bool, error)
 }
 
 // Attach makes c the service's community (one setup: package api's New).
@@ -86,6 +89,9 @@ func (noCommunity) Ended(context.Context, string, string, *Stored, *engine.Match
 	return nil
 }
 func (noCommunity) Due(context.Context, string, string) (bool, error) { return false, nil }
+func (noCommunity) Muted(context.Context, string) (map[string]bool, error) {
+	return map[string]bool{}, nil
+}
 func (noCommunity) Made(context.Context, string, string, *Stored, *engine.Match) error {
 	return nil
 }

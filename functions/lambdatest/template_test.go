@@ -58,6 +58,10 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"POST", "/api/games/{id}/hint", "MoveFunction"},
 	{"GET", "/api/games/{id}/notes", "StateFunction"},
 	{"GET", "/api/games/{id}/review", "StateFunction"},
+	{"PUT", "/api/me/mutes/{player}", "PlayerFunction"},
+	{"DELETE", "/api/me/mutes/{player}", "PlayerFunction"},
+	{"PUT", "/api/me/blocks/{player}", "PlayerFunction"},
+	{"DELETE", "/api/me/blocks/{player}", "PlayerFunction"},
 }
 
 // tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn

@@ -1,0 +1,200 @@
+package community
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"tessera/engine"
+	"tessera/functions/game"
+	"tessera/functions/store"
+)
+
+// Mute and block (issue 36, docs/blocking.md): a player's own lists in
+// its profile. Muting hides a player's talk and reactions from the muter
+// alone; blocking keeps the two apart in the open room (a lobby without
+// the blocked player's tables, a seat refused with 409) and in a Swiss
+// tournament's pairings where the pairing can avoid it.
+
+// MaxListed bounds each list (muted, blocked).
+const MaxListed = 200
+
+// PlayerRef names a player in a list: its id and its name when listed.
+type PlayerRef struct {
+	Player string `json:"player"`
+	Name   string `json:"name"`
+}
+
+// Lists of a profile.
+const (
+	ListMuted   = "mutes"
+	ListBlocked = "blocks"
+)
+
+func (p *Profile) list(kind string) *[]PlayerRef {
+	if kind == ListMuted {
+		return &p.Muted
+	}
+	return &p.Blocked
+}
+
+// SetListed puts player in (on) or takes it out of the list kind of the
+// key whose hash is hash: PUT and DELETE /api/me/mutes/{player} and
+// /api/me/blocks/{player}. Yourself is engine.ErrBadInput, a player with
+// no profile store.ErrNotFound, a key without a profile
+// game.ErrNotEligible, a full list game.ErrLimitReached; listing twice or
+// taking out what is not listed changes nothing.
+func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player string, on bool) (*Private, error) {
+	me, err := h.ProfileOfKey(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	if player == me.ID {
+		return nil, fmt.Errorf("%w: you cannot mute or block yourself", engine.ErrBadInput)
+	}
+	name := ""
+	if on {
+		other, _, err := h.LoadProfile(ctx, player)
+		if err != nil {
+			return nil, err
+		}
+		name = other.Name
+	}
+	p, _, err := h.UpdateProfile(ctx, me.ID, me.Name, func(p *Profile) bool {
+		l := p.list(kind)
+		i := slices.IndexFunc(*l, func(r PlayerRef) bool { return r.Player == player })
+		switch {
+		case on && i >= 0, !on && i < 0:
+			return false
+		case on:
+			if len(*l) >= MaxListed {
+				err = fmt.Errorf("%w: at most %d players in a list", game.ErrLimitReached, MaxListed)
+				return false
+			}
+			*l = append(*l, PlayerRef{Player: player, Name: name})
+		default:
+			*l = slices.Delete(*l, i, i+1)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	rec, _, err := h.g.LoadPlayer(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	return h.PrivateOf(p, rec.Vac), nil
+}
+
+// Muted is the set of players the profile of player pid has muted (empty
+// for none, or no profile): game.Community, for the table talk.
+func (h *Service) Muted(ctx context.Context, pid string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if pid == "" {
+		return out, nil
+	}
+	p, _, err := h.LoadProfile(ctx, pid)
+	if errors.Is(err, store.ErrNotFound) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range p.Muted {
+		out[r.Player] = true
+	}
+	return out, nil
+}
+
+// blocks reads the profiles of pids (at most store.MaxLoadMany) and
+// reports whether two of them are kept apart: either blocked the other.
+func (h *Service) blocks(ctx context.Context, pids []string) (func(a, b string) bool, error) {
+	ids := make([]string, 0, len(pids))
+	for _, pid := range pids {
+		if pid != "" && !slices.Contains(ids, ProfileItemID(pid)) {
+			ids = append(ids, ProfileItemID(pid))
+		}
+	}
+	items, err := h.loadManyChunked(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	apart := map[[2]string]bool{}
+	for _, it := range items {
+		p, err := DecodeProfile(it.State)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range p.Blocked {
+			apart[[2]string{p.ID, r.Player}], apart[[2]string{r.Player, p.ID}] = true, true
+		}
+	}
+	return func(a, b string) bool { return apart[[2]string{a, b}] }, nil
+}
+
+// loadManyChunked is LoadMany for any number of ids.
+func (h *Service) loadManyChunked(ctx context.Context, ids []string) (map[string]store.Item, error) {
+	out := map[string]store.Item{}
+	for len(ids) > 0 {
+		n := min(len(ids), store.MaxLoadMany)
+		items, err := h.store.LoadMany(ctx, ids[:n])
+		if err != nil {
+			return nil, err
+		}
+		for id, it := range items {
+			out[id] = it
+		}
+		ids = ids[n:]
+	}
+	return out, nil
+}
+
+// admitBlocked refuses a seat in an open game to a key when it and a
+// player seated there are kept apart (either blocked the other).
+func (h *Service) admitBlocked(ctx context.Context, hash []byte, st *game.Stored) error {
+	if !st.Open || hash == nil {
+		return nil
+	}
+	me, err := h.MyProfile(ctx, hash)
+	if err != nil || me == nil {
+		return err
+	}
+	pids := []string{me.ID}
+	for _, a := range st.Seats {
+		if a.Player != "" && a.Player != me.ID {
+			pids = append(pids, a.Player)
+		}
+	}
+	if len(pids) == 1 {
+		return nil
+	}
+	apart, err := h.blocks(ctx, pids)
+	if err != nil {
+		return err
+	}
+	for _, pid := range pids[1:] {
+		if apart(me.ID, pid) {
+			return fmt.Errorf("%w: you cannot sit at this table: a block is between you and a player here", game.ErrNotEligible)
+		}
+	}
+	return nil
+}
+
+// blockedOf is the set of players the key whose hash is hash blocked
+// (empty without a key or a profile): what its lobby leaves out.
+func (h *Service) blockedOf(ctx context.Context, hash []byte) (map[string]bool, error) {
+	out := map[string]bool{}
+	if hash == nil {
+		return out, nil
+	}
+	p, err := h.MyProfile(ctx, hash)
+	if err != nil || p == nil {
+		return out, err
+	}
+	for _, r := range p.Blocked {
+		out[r.Player] = true
+	}
+	return out, nil
+}
