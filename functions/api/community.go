@@ -262,9 +262,16 @@ func communityRoute(path string) (route, string) {
 		return routeVacation, ""
 	case "/api/lobby":
 		return routeLobby, ""
+	case "/api/reports":
+		return routeReports, ""
+	}
+	if rest, ok := strings.CutPrefix(path, "/api/players/"); ok {
+		if pid, ok := strings.CutSuffix(rest, "/moderation"); ok && pid != "" && !strings.Contains(pid, "/") {
+			return routeModeration, pid
+		}
 	}
 	for prefix, rt := range map[string]route{"/api/players/": routePlayer, "/api/leaderboard/": routeBoard,
-		"/api/me/mutes/": routeMutes, "/api/me/blocks/": routeBlocks} {
+		"/api/me/mutes/": routeMutes, "/api/me/blocks/": routeBlocks, "/api/reports/": routeReport} {
 		if rest, ok := strings.CutPrefix(path, prefix); ok && rest != "" && !strings.Contains(rest, "/") {
 			return rt, rest
 		}

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,10 @@ type Config struct {
 	RateLimit *RateLimit
 	// AfterEnd is game.Config.AfterEnd (tests only).
 	AfterEnd func(gameID string)
+	// OperatorToken is the moderators' bearer token (set at deploy, never
+	// in the repository; docs/moderation.md); "" turns the moderation
+	// routes off (404).
+	OperatorToken string
 }
 
 // Handler serves every endpoint of API.md over the game service.
@@ -41,6 +46,9 @@ type Handler struct {
 	log   *slog.Logger
 	push  *PushConfig
 	limit *limiter // nil: no rate limit
+	// operator is the SHA-256 of the operator token, nil for none: the
+	// token itself is not kept.
+	operator []byte
 }
 
 // New returns the API handler. It panics when cfg.Store is nil: that is a
@@ -54,6 +62,10 @@ func New(cfg Config) *Handler {
 	h := &Handler{svc: svc, com: community.New(svc), log: svc.Log(), push: cfg.Push}
 	if cfg.RateLimit != nil {
 		h.limit = newLimiter(*cfg.RateLimit)
+	}
+	if cfg.OperatorToken != "" {
+		sum := sha256.Sum256([]byte(cfg.OperatorToken))
+		h.operator = sum[:]
 	}
 	return h
 }
@@ -97,6 +109,9 @@ const (
 	routeReview
 	routeMutes
 	routeBlocks
+	routeReports
+	routeReport
+	routeModeration
 )
 
 // allowed is each route's methods.
@@ -109,7 +124,8 @@ var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.Met
 	routeTournaments: {http.MethodPost}, routeTournament: {http.MethodGet}, routeEntries: {http.MethodPost, http.MethodDelete},
 	routeStart: {http.MethodPost}, routeVacation: {http.MethodPost, http.MethodDelete}, routeChat: {http.MethodGet, http.MethodPost},
 	routeWatch: {http.MethodPut, http.MethodDelete}, routeHint: {http.MethodPost}, routeNotes: {http.MethodGet},
-	routeReview: {http.MethodGet}, routeMutes: {http.MethodPut, http.MethodDelete}, routeBlocks: {http.MethodPut, http.MethodDelete}}
+	routeReview: {http.MethodGet}, routeMutes: {http.MethodPut, http.MethodDelete}, routeBlocks: {http.MethodPut, http.MethodDelete},
+	routeReports: {http.MethodGet, http.MethodPost}, routeReport: {http.MethodDelete}, routeModeration: {http.MethodPut}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
@@ -117,7 +133,8 @@ var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll
 	routeLeagues: "leagues", routeLeague: "league", routeLeagueMembers: "leagueMembers", routeLeagueMember: "leagueMember",
 	routeLeagueInvite: "leagueInvite", routeTournaments: "tournaments", routeTournament: "tournament",
 	routeEntries: "entries", routeStart: "start", routeVacation: "vacation", routeChat: "chat", routeWatch: "watch",
-	routeHint: "hint", routeNotes: "notes", routeReview: "review", routeMutes: "mutes", routeBlocks: "blocks"}
+	routeHint: "hint", routeNotes: "notes", routeReview: "review", routeMutes: "mutes", routeBlocks: "blocks",
+	routeReports: "reports", routeReport: "report", routeModeration: "moderation"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -254,6 +271,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case routeNotes:
 		h.notes(c)
 		return
+	case routeReports:
+		if r.Method == http.MethodGet {
+			h.queue(c)
+			return
+		}
+	case routeReport:
+		h.closeReport(c, id)
+		return
 	case routeReview:
 		h.review(c)
 		return
@@ -289,6 +314,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.hint(c, body)
 	case routeMutes, routeBlocks:
 		h.listed(c, id, body)
+	case routeReports:
+		h.report(c, body)
+	case routeModeration:
+		h.moderate(c, id, body)
 	case routeLeagues:
 		h.createLeague(c, body)
 	case routeLeagueMembers:

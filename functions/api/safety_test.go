@@ -1,11 +1,13 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
+	"tessera/functions/community"
 	"tessera/functions/store"
 )
 
@@ -149,6 +151,22 @@ func testMuteAndBlock(t *testing.T, st store.Store) {
 	}
 	if r := s.do("POST", "/api/games/"+beaTable+"/seats", `{"name":"Ana","key":"`+ana+`"}`, ""); r.status != 201 {
 		t.Fatalf("unblocked, Ana at Bea's table: %d %s", r.status, r.body)
+	}
+	// A full list refuses one more and stays as it was.
+	if _, _, err := s.h.(*Handler).com.UpdateProfile(context.Background(), pa, "Ana", func(p *community.Profile) bool {
+		p.Muted = nil
+		for i := range community.MaxListed {
+			p.Muted = append(p.Muted, community.PlayerRef{Player: fmt.Sprintf("p%015d", i), Name: "x"})
+		}
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.do("PUT", "/api/me/mutes/"+pb, "", ana); r.status != 409 || mustError(t, r).Error.Code != "limit_reached" {
+		t.Fatalf("a full list: %d %s", r.status, r.body)
+	}
+	if got := s.chatTexts(id, ana); len(got) != 1 {
+		t.Fatalf("after a refused mute Ana reads %v", got)
 	}
 	// The lists are private.
 	s.do("PUT", "/api/me/blocks/"+pb, "", ana)

@@ -69,6 +69,11 @@ type Profile struct {
 	// Muted and Blocked are its own lists (safety.go); never public.
 	Muted   []PlayerRef `json:"muted,omitempty"`
 	Blocked []PlayerRef `json:"blocked,omitempty"`
+	// Reports are when it filed its reports of the last day (Unix
+	// seconds): their limits (report.go). Suspended: an operator's
+	// suspension from the open room (report.go); nil for none.
+	Reports   []int64     `json:"reports,omitempty"`
+	Suspended *Suspension `json:"suspended,omitempty"`
 }
 
 // LeagueRef names a league in a profile.

@@ -239,6 +239,9 @@ func (h *Service) putBoards(ctx context.Context, p *Profile, version int64) erro
 			return err
 		}
 		e := store.Entry{List: boardList(pool), Rank: ordinalRank(ps.Rating(), p.ID), Card: card}
+		if p.Suspended != nil {
+			e = store.Entry{} // a suspended profile is in no leaderboard (docs/moderation.md)
+		}
 		if err := h.putBoard(ctx, boardItemID(pool, p.ID), e, version); err != nil {
 			return err
 		}
@@ -246,7 +249,12 @@ func (h *Service) putBoards(ctx context.Context, p *Profile, version int64) erro
 	return nil
 }
 
+// putBoard writes a leaderboard item at profile version (listed as e;
+// e.List "" for none, with e.Card all the same as its state).
 func (h *Service) putBoard(ctx context.Context, id string, e store.Entry, version int64) error {
+	if e.List == "" {
+		return h.unlistBoard(ctx, id, version)
+	}
 	return game.Retry(ctx, game.BoardWrites, func(int) error {
 		now := h.g.Now()
 		item, err := h.store.Load(ctx, id)
@@ -261,6 +269,34 @@ func (h *Service) putBoard(ctx context.Context, id string, e store.Entry, versio
 			return nil
 		}
 		return h.store.SaveListed(ctx, id, e.Card, item.Version, now, time.Time{}, now.Add(profileTTL), e)
+	})
+}
+
+// unlistBoard takes leaderboard item id out of its list, keeping it (with
+// the profile's version, so an older write never lists it again).
+func (h *Service) unlistBoard(ctx context.Context, id string, version int64) error {
+	return game.Retry(ctx, game.BoardWrites, func(int) error {
+		item, err := h.store.Load(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var card boardCard
+		if err := json.Unmarshal(item.State, &card); err != nil {
+			return err
+		}
+		if card.Profile >= version {
+			return nil
+		}
+		card.Profile = version
+		b, err := json.Marshal(card)
+		if err != nil {
+			return err
+		}
+		now := h.g.Now()
+		return h.store.Save(ctx, id, b, item.Version, now, time.Time{}, now.Add(profileTTL))
 	})
 }
 

@@ -61,7 +61,9 @@ func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player strin
 		}
 		name = other.Name
 	}
+	var refused error
 	p, _, err := h.UpdateProfile(ctx, me.ID, me.Name, func(p *Profile) bool {
+		refused = nil
 		l := p.list(kind)
 		i := slices.IndexFunc(*l, func(r PlayerRef) bool { return r.Player == player })
 		switch {
@@ -69,7 +71,7 @@ func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player strin
 			return false
 		case on:
 			if len(*l) >= MaxListed {
-				err = fmt.Errorf("%w: at most %d players in a list", game.ErrLimitReached, MaxListed)
+				refused = fmt.Errorf("%w: at most %d players in a list", game.ErrLimitReached, MaxListed)
 				return false
 			}
 			*l = append(*l, PlayerRef{Player: player, Name: name})
@@ -78,8 +80,8 @@ func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player strin
 		}
 		return true
 	})
-	if err != nil {
-		return nil, err
+	if err != nil || refused != nil {
+		return nil, errors.Join(err, refused)
 	}
 	rec, _, err := h.g.LoadPlayer(ctx, hash)
 	if err != nil {

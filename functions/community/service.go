@@ -42,6 +42,11 @@ func (h *Service) AdmitGame(ctx context.Context, hash []byte, req game.CreateReq
 	if hash == nil {
 		return nil
 	}
+	if req.Open {
+		if err := h.suspended(ctx, hash); err != nil {
+			return err
+		}
+	}
 	return h.admitCreator(ctx, hash, req)
 }
 
@@ -51,6 +56,11 @@ func (h *Service) AdmitGame(ctx context.Context, hash []byte, req game.CreateReq
 func (h *Service) AdmitSeat(ctx context.Context, hash []byte, st *game.Stored) error {
 	if st.League != "" {
 		if err := h.leagueMember(ctx, hash, st.League); err != nil {
+			return err
+		}
+	}
+	if st.Open {
+		if err := h.suspended(ctx, hash); err != nil {
 			return err
 		}
 	}

@@ -304,6 +304,9 @@ func (h *Service) CreateTournament(ctx context.Context, hash []byte, req Tournam
 	if err != nil {
 		return nil, "", err
 	}
+	if req.Listed && p.Suspended != nil {
+		return nil, "", h.suspended(ctx, hash)
+	}
 	var running []string
 	for _, id := range p.Tournaments {
 		running = append(running, TournamentItemID(id))
@@ -400,6 +403,9 @@ func (h *Service) Enter(ctx context.Context, hash []byte, id string) (*Tournamen
 		}
 		if t.Rated && p.Finished < MinFinished {
 			return fmt.Errorf("%w: rated tournaments are for players who finished %d matches", game.ErrNotEligible, MinFinished)
+		}
+		if t.Listed && p.Suspended != nil {
+			return fmt.Errorf("%w: your profile is suspended from listed tournaments", game.ErrNotEligible)
 		}
 		t.Entrants = append(t.Entrants, Entrant{Player: p.ID, Name: p.Name, Key: hash})
 		created = true

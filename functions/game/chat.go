@@ -216,6 +216,20 @@ func (h *Service) SendChat(ctx context.Context, host, id, token string, req Chat
 	return sent, true, nil
 }
 
+// ChatMessage is message seq of game id's talk, if it is still kept.
+func (h *Service) ChatMessage(ctx context.Context, id string, seq int) (ChatMessage, bool, error) {
+	c, _, err := h.loadChat(ctx, id, 0)
+	if err != nil {
+		return ChatMessage{}, false, err
+	}
+	for _, m := range c.Messages {
+		if m.Seq == seq {
+			return m, true, nil
+		}
+	}
+	return ChatMessage{}, false, nil
+}
+
 // notMuting is seats less those whose players muted the player at seat
 // from: they are not pushed its talk. A profile that cannot be read keeps
 // its seat (a push more, never a message lost).

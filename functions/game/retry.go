@@ -52,6 +52,7 @@ var (
 	BoardWrites      = WriteKind{name: "leaderboard entry", attempts: 40, backOff: true}
 	LeagueWrites     = WriteKind{name: "league", attempts: 40, backOff: true}
 	TournamentWrites = WriteKind{name: "tournament", attempts: 40, backOff: true}
+	ReportWrites     = WriteKind{name: "report", attempts: 40, backOff: true}
 	chatWrites       = WriteKind{name: "table talk", attempts: 20, backOff: true}
 	// vapidWrites: the key pair made once; a lost race reads the winner's.
 	vapidWrites = WriteKind{name: "VAPID keys", attempts: 2}

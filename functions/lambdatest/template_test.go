@@ -62,6 +62,10 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"DELETE", "/api/me/mutes/{player}", "PlayerFunction"},
 	{"PUT", "/api/me/blocks/{player}", "PlayerFunction"},
 	{"DELETE", "/api/me/blocks/{player}", "PlayerFunction"},
+	{"POST", "/api/reports", "PlayerFunction"},
+	{"GET", "/api/reports", "PlayerFunction"},
+	{"DELETE", "/api/reports/{id}", "PlayerFunction"},
+	{"PUT", "/api/players/{id}/moderation", "PlayerFunction"},
 }
 
 // tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn

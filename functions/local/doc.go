@@ -15,6 +15,9 @@
 //	-push               PUSH               send Web Push notifications (on; PUSH=0 turns them off)
 //	-push-allow-insecure PUSH_ALLOW_INSECURE=1  allow http and loopback push endpoints (tests only)
 //	-push-subject       PUSH_SUBJECT       VAPID contact (default: the page's origin)
+//	                    OPERATOR_TOKEN     the moderators' bearer token (environment only, so
+//	                                       it is in no command line; unset: no moderation
+//	                                       routes; docs/moderation.md)
 //
 // Logs are text (log/slog) on stderr, one line per request (for /api/ the
 // API's own line, with its route and outcome). On SIGINT or SIGTERM the

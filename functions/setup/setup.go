@@ -33,6 +33,7 @@ const (
 	EnvRateLimit    = "RATE_LIMIT"          // API requests per second per address; 0: no limit
 	EnvHost         = "PUBLIC_HOST"         // the site's host name, for pushes a scheduled sweep sends
 	EnvPublicURL    = "PUBLIC_URL"          // local: the address friends open (pages asked for at another are sent there)
+	EnvOperator     = "OPERATOR_TOKEN"      // the moderators' token (docs/moderation.md); unset: no moderation routes
 )
 
 // Config is every setting of every deployment.
@@ -48,6 +49,7 @@ type Config struct {
 	PublicHost        string  // the site's host for pushes sent outside a request
 	RateLimit         float64 // API requests per second per address; 0: no limit
 	PublicURL         string  // local: the site's address for friends, "" for none (scheme and host only)
+	OperatorToken     string  // the moderators' bearer token; "" turns the moderation routes off (404)
 }
 
 // DefaultRateLimit is the API requests per second per address where the
@@ -90,6 +92,7 @@ func FromEnv(def Config, getenv func(string) string) (Config, error) {
 	cfg.PushSubject = getenv(EnvPushSubject)
 	cfg.PublicHost = getenv(EnvHost)
 	cfg.PublicURL = getenv(EnvPublicURL)
+	cfg.OperatorToken = getenv(EnvOperator)
 	var err error
 	if v := getenv(EnvRateLimit); v != "" {
 		r, rerr := ParseRate(v)
@@ -178,7 +181,7 @@ func (cfg Config) API(st store.Store, logger *slog.Logger, now func() time.Time)
 // TestAPI is API with game.Config.AfterEnd set (a test build's crash
 // point; nil in every other build).
 func (cfg Config) TestAPI(st store.Store, logger *slog.Logger, now func() time.Time, afterEnd func(string)) *api.Handler {
-	ac := api.Config{Store: st, Logger: logger, Now: now, AfterEnd: afterEnd}
+	ac := api.Config{Store: st, Logger: logger, Now: now, AfterEnd: afterEnd, OperatorToken: cfg.OperatorToken}
 	if cfg.RateLimit > 0 {
 		ac.RateLimit = &api.RateLimit{PerSecond: cfg.RateLimit}
 	}

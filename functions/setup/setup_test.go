@@ -52,6 +52,8 @@ func TestConfigFlagsBeatEnvironmentBeatDefaults(t *testing.T) {
 			Config{Addr: ":8080", DataDir: "data", Push: true}},
 		{"-rate-limit beats RATE_LIMIT", []string{"-rate-limit", "2.5"}, map[string]string{"RATE_LIMIT": "0"},
 			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 2.5}},
+		{"OPERATOR_TOKEN turns moderation on", nil, map[string]string{"OPERATOR_TOKEN": "s3cret-token"},
+			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 20, OperatorToken: "s3cret-token"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,317 @@
+package community
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"tessera/engine"
+	"tessera/functions/game"
+	"tessera/functions/store"
+)
+
+// Reports and moderation (issue 36, docs/moderation.md): a player reports
+// a name, a message or a player; the report waits in the moderation queue
+// (the list "reports:open", an index) with its context until an operator
+// closes it; an operator may rename a profile or suspend it from the open
+// room, listed tournaments and the leaderboards.
+
+// Report kinds.
+const (
+	ReportName    = "name"
+	ReportMessage = "message"
+	ReportPlayer  = "player"
+)
+
+const (
+	// MaxReportNote is a report's note in code points.
+	MaxReportNote = 500
+	// ReportsPerMinute and ReportsPerDay bound what one key reports.
+	ReportsPerMinute = 5
+	ReportsPerDay    = 50
+	// reportOpenTTL and reportClosedTTL: an open report waits 180 days
+	// for an operator; a closed one is kept 30 days more.
+	reportOpenTTL   = 180 * 24 * time.Hour
+	reportClosedTTL = 30 * 24 * time.Hour
+	reportFormat    = 1
+	queueList       = "reports:open"
+	// MaxQueue is what one read of the queue answers.
+	MaxQueue = store.MaxList
+)
+
+// ReportItemID is report id's item.
+func ReportItemID(id string) string { return "report-" + id }
+
+// Report is one report as stored and as the operator reads it.
+type Report struct {
+	ID      string    `json:"id"`
+	At      time.Time `json:"at"`
+	By      string    `json:"by"`     // the reporter's player id
+	Player  string    `json:"player"` // the reported player's id
+	Name    string    `json:"name"`   // its name when reported
+	What    string    `json:"what"`
+	Game    string    `json:"game,omitempty"`
+	Message *Said     `json:"message,omitempty"` // what it said, for a message
+	Note    string    `json:"note,omitempty"`
+	Closed  time.Time `json:"closed,omitzero"`
+}
+
+// Said is a reported message of the table talk.
+type Said struct {
+	Seq      int    `json:"seq"`
+	Text     string `json:"text,omitempty"`
+	Reaction string `json:"reaction,omitempty"`
+}
+
+// ReportRequest is POST /api/reports's body, checked by the API.
+type ReportRequest struct {
+	Player, What, Game, Note string
+	Seq                      int
+}
+
+// reportID is the report's id: the same for the same reporter and
+// request, so a retry finds the report it made.
+func reportID(by string, r ReportRequest) string {
+	sum := sha256.Sum256([]byte("tessera report\x00" + by + "\x00" + r.Player + "\x00" + r.What + "\x00" + r.Game + "\x00" + strconv.Itoa(r.Seq) + "\x00" + r.Note))
+	return game.IDEncoding.EncodeToString(sum[:game.IDBytes])
+}
+
+// File is POST /api/reports: a report by the key whose hash is hash,
+// and whether it was made now (false: a retry of the same report). A key
+// without a profile is game.ErrNotEligible, yourself engine.ErrBadInput,
+// an unknown player or game store.ErrNotFound, a message that is not the
+// player's in a game of the reporter's engine.ErrBadInput, too many
+// reports game.ErrLimitReached; nothing is written then.
+func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Report, bool, error) {
+	me, err := h.ProfileOfKey(ctx, hash)
+	if err != nil {
+		return nil, false, err
+	}
+	if req.Player == me.ID {
+		return nil, false, fmt.Errorf("%w: you cannot report yourself", engine.ErrBadInput)
+	}
+	id := reportID(me.ID, req)
+	if item, err := h.store.Load(ctx, ReportItemID(id)); err == nil {
+		r, err := decodeReport(item.State)
+		return r, false, err
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, false, err
+	}
+	them, _, err := h.LoadProfile(ctx, req.Player)
+	if err != nil {
+		return nil, false, err
+	}
+	now := h.g.Now().UTC().Truncate(time.Second)
+	r := &Report{ID: id, At: now, By: me.ID, Player: them.ID, Name: them.Name, What: req.What, Game: req.Game, Note: req.Note}
+	if req.What == ReportMessage {
+		if r.Message, err = h.saidBy(ctx, me.ID, them.ID, req.Game, req.Seq); err != nil {
+			return nil, false, err
+		}
+	}
+	// The reporter's count first: a crash after it costs one report of
+	// the budget, never lets one more through.
+	var refused error
+	if _, _, err := h.UpdateProfile(ctx, me.ID, me.Name, func(p *Profile) bool {
+		refused = nil
+		recent := p.Reports[:0:0]
+		for _, at := range p.Reports {
+			if now.Unix()-at < 86400 {
+				recent = append(recent, at)
+			}
+		}
+		minute := 0
+		for _, at := range recent {
+			if now.Unix()-at < 60 {
+				minute++
+			}
+		}
+		switch {
+		case minute >= ReportsPerMinute:
+			refused = fmt.Errorf("%w: %d reports a minute; wait a moment", game.ErrLimitReached, ReportsPerMinute)
+			return false
+		case len(recent) >= ReportsPerDay:
+			refused = fmt.Errorf("%w: %d reports a day", game.ErrLimitReached, ReportsPerDay)
+			return false
+		}
+		p.Reports = append(recent, now.Unix())
+		return true
+	}); err != nil || refused != nil {
+		return nil, false, errors.Join(err, refused)
+	}
+	b, err := game.EncodeJSONItem(reportFormat, r)
+	if err != nil {
+		return nil, false, err
+	}
+	card, err := json.Marshal(struct {
+		ID   string    `json:"id"`
+		At   time.Time `json:"at"`
+		What string    `json:"what"`
+	}{r.ID, r.At, r.What})
+	if err != nil {
+		return nil, false, err
+	}
+	e := store.Entry{List: queueList, Rank: now.Format("20060102150405") + r.ID, Card: card}
+	err = h.store.CreateListed(ctx, ReportItemID(id), b, now, time.Time{}, now.Add(reportOpenTTL), e)
+	if errors.Is(err, store.ErrConflict) { // a concurrent retry made it
+		item, err := h.store.Load(ctx, ReportItemID(id))
+		if err != nil {
+			return nil, false, err
+		}
+		r, err := decodeReport(item.State)
+		return r, false, err
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return r, true, nil
+}
+
+// saidBy is message seq of game gid's talk: it must be player's, in a
+// game where reporter holds a seat.
+func (h *Service) saidBy(ctx context.Context, reporter, player, gid string, seq int) (*Said, error) {
+	g, err := h.g.Load(ctx, gid)
+	if err != nil {
+		return nil, err
+	}
+	mine := slices.IndexFunc(g.State.Seats, func(a game.SeatAuth) bool { return a.Player == reporter })
+	if mine < 0 {
+		return nil, fmt.Errorf("%w: you may report the talk of your own games", engine.ErrBadInput)
+	}
+	m, ok, err := h.g.ChatMessage(ctx, gid, seq)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || m.Seat >= len(g.State.Seats) || g.State.Seats[m.Seat].Player != player {
+		return nil, fmt.Errorf("%w: no such message of that player in the game", engine.ErrBadInput)
+	}
+	s := &Said{Seq: m.Seq}
+	if m.Text != nil {
+		s.Text = *m.Text
+	}
+	if m.Reaction != nil {
+		s.Reaction = *m.Reaction
+	}
+	return s, nil
+}
+
+func decodeReport(b []byte) (*Report, error) {
+	return game.DecodeJSONItem(b, reportFormat, "report", func(r *Report) string { return r.ID })
+}
+
+// Queue is GET /api/reports: the open reports, oldest first, at most
+// MaxQueue (one List of the queue, then one LoadMany of them).
+func (h *Service) Queue(ctx context.Context) ([]*Report, error) {
+	l, err := h.store.List(ctx, queueList, "", MaxQueue)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(l))
+	for i, e := range l {
+		ids[i] = e.ID
+	}
+	items, err := h.store.LoadMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := []*Report{}
+	for i := len(ids) - 1; i >= 0; i-- { // the list is newest first
+		it, ok := items[ids[i]]
+		if !ok {
+			continue
+		}
+		r, err := decodeReport(it.State)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Close is DELETE /api/reports/{id}: the report leaves the queue (kept
+// reportClosedTTL more); closing a closed one changes nothing.
+func (h *Service) Close(ctx context.Context, id string) error {
+	return game.Retry(ctx, game.ReportWrites, func(int) error {
+		item, err := h.store.Load(ctx, ReportItemID(id))
+		if err != nil {
+			return err
+		}
+		r, err := decodeReport(item.State)
+		if err != nil {
+			return err
+		}
+		if !r.Closed.IsZero() {
+			return nil
+		}
+		now := h.g.Now().UTC().Truncate(time.Second)
+		r.Closed = now
+		b, err := game.EncodeJSONItem(reportFormat, r)
+		if err != nil {
+			return err
+		}
+		return h.store.Save(ctx, ReportItemID(id), b, item.Version, now, time.Time{}, now.Add(reportClosedTTL))
+	})
+}
+
+// Moderation is what an operator changes of a profile.
+type Moderation struct {
+	Name      *string // a new name
+	Suspended *bool
+}
+
+// Moderate is PUT /api/players/{id}/moderation: the profile renamed
+// and/or suspended (or no longer), once whatever retries happen (setting
+// what is already set changes nothing); its leaderboard entries follow.
+func (h *Service) Moderate(ctx context.Context, pid string, m Moderation) (*Profile, error) {
+	if _, _, err := h.LoadProfile(ctx, pid); err != nil {
+		return nil, err
+	}
+	changed := false
+	p, version, err := h.UpdateProfile(ctx, pid, "", func(p *Profile) bool {
+		changed = false
+		if m.Name != nil && (p.Name != *m.Name || !p.NameSet) {
+			p.Name, p.NameSet, changed = *m.Name, true, true
+		}
+		if m.Suspended != nil && *m.Suspended != (p.Suspended != nil) {
+			if *m.Suspended {
+				p.Suspended = &Suspension{At: h.g.Now().UTC().Truncate(time.Second)}
+			} else {
+				p.Suspended = nil
+			}
+			changed = true
+		}
+		return changed
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The leaderboards follow the profile (also after a crash between:
+	// the operator's retry finds nothing to change and writes them).
+	if err := h.putBoards(ctx, p, version); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Suspension is an operator's suspension of a profile from the open room,
+// listed tournaments and the leaderboards.
+type Suspension struct {
+	At time.Time `json:"at"`
+}
+
+// suspended refuses a suspended key what the open room offers.
+func (h *Service) suspended(ctx context.Context, hash []byte) error {
+	if hash == nil {
+		return nil
+	}
+	p, err := h.MyProfile(ctx, hash)
+	if err != nil || p == nil || p.Suspended == nil {
+		return err
+	}
+	return fmt.Errorf("%w: your profile is suspended from the open room, listed tournaments and the leaderboards", game.ErrNotEligible)
+}
