@@ -90,7 +90,7 @@ func testReportsAndModeration(t *testing.T, st store.Store) {
 		{`{"player":"` + pb + `","what":"name","note":"` + long + `"}`, ana, 400, "bad_request"},
 		{`{"player":"` + pb + `","what":"name","x":1}`, ana, 400, "bad_request"},
 		{`{"player":"` + pb + `","what":"message","game":"` + id + `","seq":2}`, ana, 400, "bad_request"}, // Ana's own
-		{`{"player":"` + pb + `","what":"message","game":"` + id + `","seq":1}`, cy, 400, "bad_request"}, // not Cy's game
+		{`{"player":"` + pb + `","what":"message","game":"` + id + `","seq":1}`, cy, 400, "bad_request"},  // not Cy's game
 		{`{"player":"` + pb + `","what":"message","game":"nosuchgame0000000","seq":1}`, ana, 404, "not_found"},
 	} {
 		r := s.do("POST", "/api/reports", c.body, c.key)
