@@ -147,6 +147,10 @@ type Store interface {
 	// Rank is from or higher, highest first. It reads an index: it never scans. It may miss a write of
 	// the last moment (DynamoDB's indexes are eventually consistent).
 	List(ctx context.Context, list, from string, limit int) ([]Listed, error)
+	// Delete removes the item with its entry and its due time at once,
+	// whatever its version: for what a person asks to be forgotten
+	// (docs/forgetting.md). An absent item is no error.
+	Delete(ctx context.Context, id string) error
 }
 
 // Eventual is an adapter with a cheaper read that may be a moment stale.

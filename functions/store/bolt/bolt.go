@@ -518,3 +518,39 @@ func (b *Store) List(ctx context.Context, list, from string, limit int) ([]store
 	})
 	return out, err
 }
+
+// Delete removes the item, its entry and its index keys in one write
+// transaction.
+func (b *Store) Delete(ctx context.Context, id string) error {
+	if err := store.CheckCall(ctx, "delete", id); err != nil {
+		return err
+	}
+	return b.update(func(tx *bbolt.Tx) error {
+		games := tx.Bucket(bucket)
+		v := games.Get([]byte(id))
+		if v == nil {
+			return nil
+		}
+		item, _, err := decodeHeader(id, v)
+		if err != nil {
+			return fmt.Errorf("delete %q: %w", id, err)
+		}
+		if !item.Due.IsZero() {
+			if err := tx.Bucket(dueBucket).Delete(timeKey(item.Due, id)); err != nil {
+				return err
+			}
+		}
+		if !item.Expires.IsZero() {
+			if err := tx.Bucket(expiresBucket).Delete(timeKey(item.Expires, id)); err != nil {
+				return err
+			}
+		}
+		if err := putEntry(tx, id, store.Entry{}); err != nil {
+			return err
+		}
+		if err := games.Delete([]byte(id)); err != nil {
+			return err
+		}
+		return addItems(tx, -1)
+	})
+}

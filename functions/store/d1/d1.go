@@ -420,3 +420,12 @@ func (s *Store) run(ctx context.Context, op, id, method, sql string, args ...any
 	}
 	return v, nil
 }
+
+// Delete removes the row and its entry in one batch.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	if err := store.CheckCall(ctx, "delete", id); err != nil {
+		return err
+	}
+	_, err := s.batch(ctx, "delete", id, []stmt{{"DELETE FROM entries WHERE id = ?", []any{id}}, {"DELETE FROM games WHERE id = ?", []any{id}}})
+	return err
+}

@@ -360,3 +360,15 @@ func (d *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.It
 	}
 	return out, nil
 }
+
+// Delete removes the item (DeleteItem: its index entries go with it).
+func (d *Store) Delete(ctx context.Context, id string) error {
+	if err := store.CheckCall(ctx, "delete", id); err != nil {
+		return err
+	}
+	_, err := d.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(d.table), Key: dynamoKey(id)})
+	if err != nil {
+		return dynamoError("delete", id, err)
+	}
+	return nil
+}

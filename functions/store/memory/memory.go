@@ -202,3 +202,14 @@ func (m *Store) Expire(ctx context.Context, now time.Time, limit int) (int, erro
 	}
 	return n, nil
 }
+
+// Delete removes the item.
+func (m *Store) Delete(ctx context.Context, id string) error {
+	if err := store.CheckCall(ctx, "delete", id); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	delete(m.items, id)
+	m.mu.Unlock()
+	return nil
+}

@@ -48,6 +48,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"each write names its item's expiry, to the second; zero is never; touch keeps it", testExpires},
 		{"list reads the entries create and save set, highest rank first; touch keeps an entry, save without one drops it", testList},
 		{"a refused save leaves the entry as it was; bad entries are refused", testListRefused},
+		{"delete removes the item, its entry and its due time; an absent one is no error; the id may be created again", testDelete},
 	}
 	eventual := false
 	for _, c := range cases {
@@ -642,5 +643,44 @@ func testListRefused(t *testing.T, s store.Store) {
 	waitListed(t, s, "room", "", 10, "a:5:A ")
 	if got := mustLoad(t, s, "a"); got.Version != 1 || string(got.State) != "a" {
 		t.Errorf("after refusals: version %d state %q", got.Version, got.State)
+	}
+}
+
+func testDelete(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	exp := t0.Add(store.TTL)
+	due := t0.Add(time.Minute)
+	if err := s.CreateListed(ctx, "gone", []byte("secret"), t0, due, exp, entry("room", "r1", "G")); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t, s, "kept", []byte("kept"), t0)
+	waitListed(t, s, "room", "", 10, "gone:r1:G ")
+	for range 2 { // again: no error
+		if err := s.Delete(ctx, "gone"); err != nil {
+			t.Fatalf("Delete = %v", err)
+		}
+	}
+	if _, err := s.Load(ctx, "gone"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("Load after Delete = %v, want ErrNotFound", err)
+	}
+	if items, err := s.LoadMany(ctx, []string{"gone", "kept"}); err != nil || len(items) != 1 {
+		t.Fatalf("LoadMany after Delete = %v, %v", items, err)
+	}
+	waitListed(t, s, "room", "", 10, "")
+	if got, err := s.Due(ctx, due.Add(time.Hour), 10); err != nil || len(got) != 0 {
+		t.Fatalf("Due after Delete = %v, %v", got, err)
+	}
+	if err := s.Save(ctx, "gone", []byte("x"), 1, t0, time.Time{}, exp); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("Save after Delete = %v, want ErrNotFound", err)
+	}
+	mustCreate(t, s, "gone", []byte("new"), t0)
+	if item := mustLoad(t, s, "gone"); item.Version != 1 || string(item.State) != "new" {
+		t.Fatalf("created again: %+v", item)
+	}
+	if item := mustLoad(t, s, "kept"); string(item.State) != "kept" {
+		t.Fatalf("another item: %+v", item)
+	}
+	if err := s.Delete(ctx, ""); err == nil {
+		t.Fatal("Delete of an empty id is no error")
 	}
 }

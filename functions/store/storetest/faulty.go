@@ -123,6 +123,9 @@ func (f *Faulty) CreateListed(ctx context.Context, id string, state []byte, now,
 	return f.Inner.CreateListed(ctx, id, state, now, due, expires, e)
 }
 
+// Delete passes through.
+func (f *Faulty) Delete(ctx context.Context, id string) error { return f.Inner.Delete(ctx, id) }
+
 // List passes through.
 func (f *Faulty) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
 	return f.Inner.List(ctx, list, from, limit)
