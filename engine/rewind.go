@@ -66,3 +66,14 @@ func (m *Match) replayChange(c SeatChange) error {
 	}
 	return m.change(c.Seat, c.Kind)
 }
+
+// Rename gives the person at seat another name (a forgotten person's
+// seat, docs/forgetting.md). The name is the service's to check; the rules
+// and the log do not hold names.
+func (m *Match) Rename(seat int, name string) error {
+	if seat < 0 || seat >= len(m.seats) || !m.seats[seat].Taken || m.seats[seat].Bot != "" {
+		return fmt.Errorf("%w: seat %d holds no person", ErrBadInput, seat)
+	}
+	m.seats[seat].Name = name
+	return nil
+}

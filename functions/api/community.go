@@ -38,7 +38,7 @@ func private(p *community.Private) *privateProfile {
 	}
 	out := &privateProfile{ID: p.ID, Name: p.Name, Since: p.Since.UTC().Format(time.RFC3339),
 		Vacation: vacation{BudgetDays: p.Vacation.BudgetDays},
-		Muted:    append([]community.PlayerRef{}, p.Muted...), Blocked: append([]community.PlayerRef{}, p.Blocked...)}
+		Muted:    append([]community.PlayerRef{}, p.Mutes...), Blocked: append([]community.PlayerRef{}, p.Blocks...)}
 	if !p.Vacation.Until.IsZero() {
 		u := p.Vacation.Until.UTC().Format(time.RFC3339)
 		out.Vacation.Until = &u

@@ -114,7 +114,7 @@ func testPushDevices(t *testing.T, mem store.Store) {
 			t.Errorf("%s /api/me/push: %d Allow %q, want 405 with PUT, DELETE", m, r.status, r.header.Get("Allow"))
 		}
 	}
-	for _, p := range []struct{ m, path, allow string }{{"POST", "/api/me", "GET"}, {"PUT", "/api/push", "GET"}} {
+	for _, p := range []struct{ m, path, allow string }{{"POST", "/api/me", "GET, DELETE"}, {"PUT", "/api/push", "GET"}} {
 		if r := s.do(p.m, p.path, "", keyAna); r.status != 405 || r.header.Get("Allow") != p.allow {
 			t.Errorf("%s %s: %d Allow %q", p.m, p.path, r.status, r.header.Get("Allow"))
 		}

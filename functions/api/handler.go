@@ -112,11 +112,12 @@ const (
 	routeReports
 	routeReport
 	routeModeration
+	routeExport
 )
 
 // allowed is each route's methods.
 var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.MethodGet},
-	routeSeats: {http.MethodPost}, routeMoves: {http.MethodPost}, routeMe: {http.MethodGet},
+	routeSeats: {http.MethodPost}, routeMoves: {http.MethodPost}, routeMe: {http.MethodGet, http.MethodDelete},
 	routeMePush: {http.MethodPut, http.MethodDelete}, routePushKey: {http.MethodGet}, routeRematch: {http.MethodPost},
 	routeProfile: {http.MethodPut}, routePlayer: {http.MethodGet}, routeLobby: {http.MethodGet}, routeBoard: {http.MethodGet},
 	routeLeagues: {http.MethodPost}, routeLeague: {http.MethodGet}, routeLeagueMembers: {http.MethodPost},
@@ -125,7 +126,8 @@ var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.Met
 	routeStart: {http.MethodPost}, routeVacation: {http.MethodPost, http.MethodDelete}, routeChat: {http.MethodGet, http.MethodPost},
 	routeWatch: {http.MethodPut, http.MethodDelete}, routeHint: {http.MethodPost}, routeNotes: {http.MethodGet},
 	routeReview: {http.MethodGet}, routeMutes: {http.MethodPut, http.MethodDelete}, routeBlocks: {http.MethodPut, http.MethodDelete},
-	routeReports: {http.MethodGet, http.MethodPost}, routeReport: {http.MethodDelete}, routeModeration: {http.MethodPut}}
+	routeReports: {http.MethodGet, http.MethodPost}, routeReport: {http.MethodDelete}, routeModeration: {http.MethodPut},
+	routeExport: {http.MethodGet}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
@@ -134,7 +136,7 @@ var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll
 	routeLeagueInvite: "leagueInvite", routeTournaments: "tournaments", routeTournament: "tournament",
 	routeEntries: "entries", routeStart: "start", routeVacation: "vacation", routeChat: "chat", routeWatch: "watch",
 	routeHint: "hint", routeNotes: "notes", routeReview: "review", routeMutes: "mutes", routeBlocks: "blocks",
-	routeReports: "reports", routeReport: "report", routeModeration: "moderation"}
+	routeReports: "reports", routeReport: "report", routeModeration: "moderation", routeExport: "export"}
 
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
@@ -147,6 +149,8 @@ func parseRoute(path string) (route, string) {
 		return routeMe, ""
 	case "/api/me/push":
 		return routeMePush, ""
+	case "/api/me/export":
+		return routeExport, ""
 	case "/api/push":
 		return routePushKey, ""
 	}
@@ -245,7 +249,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.poll(c)
 		return
 	case routeMe:
-		h.me(c)
+		if r.Method == http.MethodDelete {
+			h.forget(c)
+		} else {
+			h.me(c)
+		}
+		return
+	case routeExport:
+		h.export(c)
 		return
 	case routePushKey:
 		h.pushKey(c)

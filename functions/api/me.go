@@ -125,3 +125,34 @@ func meGameOf(mg game.MyGame) meGame {
 	}
 	return g
 }
+
+// forget is DELETE /api/me (an addition, issue 36, docs/forgetting.md):
+// everything kept about the key goes; its seats stay, anonymous. 204,
+// also when there was nothing (again: 204).
+func (h *Handler) forget(c *call) {
+	hash, ok := c.playerKey()
+	if !ok {
+		return
+	}
+	if err := h.com.Forget(c.r.Context(), c.op(), hash); err != nil {
+		c.fail(err)
+		return
+	}
+	c.noContent()
+}
+
+// export is GET /api/me/export (an addition, docs/forgetting.md):
+// everything kept about the key, as JSON.
+func (h *Handler) export(c *call) {
+	hash, ok := c.playerKey()
+	if !ok {
+		return
+	}
+	out, err := h.com.Export(c.r.Context(), hash)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.w.Header().Set("Content-Disposition", `attachment; filename="tessera-export.json"`)
+	c.writeJSON(http.StatusOK, out)
+}

@@ -29,6 +29,7 @@ var routeTemplates = map[route]string{
 	routeHint: "/api/games/{id}/hint", routeNotes: "/api/games/{id}/notes", routeReview: "/api/games/{id}/review",
 	routeMutes: "/api/me/mutes/{player}", routeBlocks: "/api/me/blocks/{player}",
 	routeReports: "/api/reports", routeReport: "/api/reports/{id}", routeModeration: "/api/players/{id}/moderation",
+	routeExport: "/api/me/export",
 }
 
 func loadOpenAPI(t *testing.T) *openapi3.T {

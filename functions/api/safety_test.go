@@ -156,7 +156,7 @@ func testMuteAndBlock(t *testing.T, st store.Store) {
 	if _, _, err := s.h.(*Handler).com.UpdateProfile(context.Background(), pa, "Ana", func(p *community.Profile) bool {
 		p.Muted = nil
 		for i := range community.MaxListed {
-			p.Muted = append(p.Muted, community.PlayerRef{Player: fmt.Sprintf("p%015d", i), Name: "x"})
+			p.Muted = append(p.Muted, fmt.Sprintf("p%015d", i))
 		}
 		return true
 	}); err != nil {

@@ -66,14 +66,21 @@ type Profile struct {
 	// a row without a timeout (the on-time trophy).
 	Trophies []EarnedTrophy `json:"trophies,omitempty"`
 	OnTime   int            `json:"onTime,omitempty"`
-	// Muted and Blocked are its own lists (safety.go); never public.
-	Muted   []PlayerRef `json:"muted,omitempty"`
-	Blocked []PlayerRef `json:"blocked,omitempty"`
+	// Muted and Blocked are its own lists of player ids (safety.go);
+	// never public. Ids only: a name is looked up when the list is shown,
+	// so a player forgotten since leaves no name here.
+	Muted   []string `json:"muted,omitempty"`
+	Blocked []string `json:"blocked,omitempty"`
 	// Reports are when it filed its reports of the last day (Unix
 	// seconds): their limits (report.go). Suspended: an operator's
 	// suspension from the open room (report.go); nil for none.
 	Reports   []int64     `json:"reports,omitempty"`
 	Suspended *Suspension `json:"suspended,omitempty"`
+	// Filed are the ids of the reports it filed, ReportedIn those about
+	// it (the last MaxReportRefs each): what forgetting it deletes and
+	// scrubs (forget.go).
+	Filed      []string `json:"filed,omitempty"`
+	ReportedIn []string `json:"reportedIn,omitempty"`
 }
 
 // LeagueRef names a league in a profile.
@@ -265,7 +272,7 @@ func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Priva
 	if err != nil {
 		return nil, err
 	}
-	return h.PrivateOf(p, vac), nil
+	return h.PrivateOf(ctx, p, vac)
 }
 
 // MyProfile is the profile of the key whose hash is hash, nil when it has
@@ -301,15 +308,30 @@ func (h *Service) ProfileOfKey(ctx context.Context, hash []byte) (*Profile, erro
 	return p, nil
 }
 
-// Private is the key's own profile with its vacation.
+// Private is the key's own profile with its vacation and its lists
+// with the players' names.
 type Private struct {
 	*Profile
-	Vacation game.VacationStatus
+	Vacation      game.VacationStatus
+	Mutes, Blocks []PlayerRef
 }
 
 // PrivateOf is profile p with its key's vacation v, as seen now.
-func (h *Service) PrivateOf(p *Profile, v game.Vacation) *Private {
-	return &Private{p, v.Status(h.g.Now(), p.Since)}
+func (h *Service) PrivateOf(ctx context.Context, p *Profile, v game.Vacation) (*Private, error) {
+	return h.private(ctx, p, v.Status(h.g.Now(), p.Since))
+}
+
+// private is p with vacation status and its lists named.
+func (h *Service) private(ctx context.Context, p *Profile, status game.VacationStatus) (*Private, error) {
+	out := &Private{Profile: p, Vacation: status}
+	var err error
+	if out.Mutes, err = h.refs(ctx, p.Muted); err != nil {
+		return nil, err
+	}
+	if out.Blocks, err = h.refs(ctx, p.Blocked); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // PrivateOfRecord is the private profile of a key whose record names
@@ -326,7 +348,7 @@ func (h *Service) PrivateOfRecord(ctx context.Context, pid string, v game.Vacati
 	if err != nil {
 		return nil, err
 	}
-	return h.PrivateOf(p, v), nil
+	return h.PrivateOf(ctx, p, v)
 }
 
 // TakeVacation is POST /api/me/vacation (game.Service.TakeVacation) with
@@ -355,5 +377,5 @@ func (h *Service) privateWith(ctx context.Context, hash []byte, status game.Vaca
 	if err != nil {
 		return nil, err
 	}
-	return &Private{p, status}, nil
+	return h.private(ctx, p, status)
 }

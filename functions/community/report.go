@@ -42,6 +42,8 @@ const (
 	queueList       = "reports:open"
 	// MaxQueue is what one read of the queue answers.
 	MaxQueue = store.MaxList
+	// MaxReportRefs bounds the report ids a profile keeps (filed, about it).
+	MaxReportRefs = 100
 )
 
 // ReportItemID is report id's item.
@@ -113,8 +115,19 @@ func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Re
 			return nil, false, err
 		}
 	}
-	// The reporter's count first: a crash after it costs one report of
-	// the budget, never lets one more through.
+	// The reported player's list of reports about it first (forgetting it
+	// scrubs them: a dangling id there is harmless), then the reporter's
+	// count and list: a crash after them costs one report of the
+	// budget, never lets one more through.
+	if _, _, err := h.UpdateProfile(ctx, them.ID, them.Name, func(p *Profile) bool {
+		if slices.Contains(p.ReportedIn, id) {
+			return false
+		}
+		p.ReportedIn = game.AppendCapped(p.ReportedIn, id, MaxReportRefs)
+		return true
+	}); err != nil {
+		return nil, false, err
+	}
 	var refused error
 	if _, _, err := h.UpdateProfile(ctx, me.ID, me.Name, func(p *Profile) bool {
 		refused = nil
@@ -139,6 +152,7 @@ func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Re
 			return false
 		}
 		p.Reports = append(recent, now.Unix())
+		p.Filed = game.AppendCapped(p.Filed, id, MaxReportRefs)
 		return true
 	}); err != nil || refused != nil {
 		return nil, false, errors.Join(err, refused)

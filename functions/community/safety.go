@@ -20,10 +20,36 @@ import (
 // MaxListed bounds each list (muted, blocked).
 const MaxListed = 200
 
-// PlayerRef names a player in a list: its id and its name when listed.
+// PlayerRef names a player in a list as shown: its id and its name now
+// (ForgottenName for a player forgotten since).
 type PlayerRef struct {
 	Player string `json:"player"`
 	Name   string `json:"name"`
+}
+
+// ForgottenName stands for a forgotten person's name (forget.go).
+const ForgottenName = game.ForgottenName
+
+// refs names the players pids, in order (one LoadMany per 100).
+func (h *Service) refs(ctx context.Context, pids []string) ([]PlayerRef, error) {
+	ids := make([]string, len(pids))
+	for i, pid := range pids {
+		ids[i] = ProfileItemID(pid)
+	}
+	items, err := h.loadManyChunked(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PlayerRef, len(pids))
+	for i, pid := range pids {
+		out[i] = PlayerRef{Player: pid, Name: ForgottenName}
+		if it, ok := items[ids[i]]; ok {
+			if p, err := DecodeProfile(it.State); err == nil {
+				out[i].Name = p.Name
+			}
+		}
+	}
+	return out, nil
 }
 
 // Lists of a profile.
@@ -32,7 +58,7 @@ const (
 	ListBlocked = "blocks"
 )
 
-func (p *Profile) list(kind string) *[]PlayerRef {
+func (p *Profile) list(kind string) *[]string {
 	if kind == ListMuted {
 		return &p.Muted
 	}
@@ -53,19 +79,16 @@ func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player strin
 	if player == me.ID {
 		return nil, fmt.Errorf("%w: you cannot mute or block yourself", engine.ErrBadInput)
 	}
-	name := ""
 	if on {
-		other, _, err := h.LoadProfile(ctx, player)
-		if err != nil {
+		if _, _, err := h.LoadProfile(ctx, player); err != nil {
 			return nil, err
 		}
-		name = other.Name
 	}
 	var refused error
 	p, _, err := h.UpdateProfile(ctx, me.ID, me.Name, func(p *Profile) bool {
 		refused = nil
 		l := p.list(kind)
-		i := slices.IndexFunc(*l, func(r PlayerRef) bool { return r.Player == player })
+		i := slices.Index(*l, player)
 		switch {
 		case on && i >= 0, !on && i < 0:
 			return false
@@ -74,7 +97,7 @@ func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player strin
 				refused = fmt.Errorf("%w: at most %d players in a list", game.ErrLimitReached, MaxListed)
 				return false
 			}
-			*l = append(*l, PlayerRef{Player: player, Name: name})
+			*l = append(*l, player)
 		default:
 			*l = slices.Delete(*l, i, i+1)
 		}
@@ -87,7 +110,7 @@ func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player strin
 	if err != nil {
 		return nil, err
 	}
-	return h.PrivateOf(p, rec.Vac), nil
+	return h.PrivateOf(ctx, p, rec.Vac)
 }
 
 // Muted is the set of players the profile of player pid has muted (empty
@@ -104,8 +127,8 @@ func (h *Service) Muted(ctx context.Context, pid string) (map[string]bool, error
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range p.Muted {
-		out[r.Player] = true
+	for _, m := range p.Muted {
+		out[m] = true
 	}
 	return out, nil
 }
@@ -129,8 +152,8 @@ func (h *Service) blocks(ctx context.Context, pids []string) (func(a, b string) 
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range p.Blocked {
-			apart[[2]string{p.ID, r.Player}], apart[[2]string{r.Player, p.ID}] = true, true
+		for _, b := range p.Blocked {
+			apart[[2]string{p.ID, b}], apart[[2]string{b, p.ID}] = true, true
 		}
 	}
 	return func(a, b string) bool { return apart[[2]string{a, b}] }, nil
@@ -195,8 +218,8 @@ func (h *Service) blockedOf(ctx context.Context, hash []byte) (map[string]bool, 
 	if err != nil || p == nil {
 		return out, err
 	}
-	for _, r := range p.Blocked {
-		out[r.Player] = true
+	for _, b := range p.Blocked {
+		out[b] = true
 	}
 	return out, nil
 }

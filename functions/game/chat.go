@@ -42,6 +42,9 @@ type ChatMessage struct {
 	Text     *string   `json:"text"`
 	Reaction *string   `json:"reaction"`
 	At       time.Time `json:"at"`
+	// Deleted: its author was forgotten (an addition, docs/forgetting.md):
+	// text and reaction are null.
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // Chat is one game's talk as stored.

@@ -21,6 +21,14 @@ const (
 
 var langNames = [numLangs]string{LangEN: "en", LangIT: "it"}
 
+// String is the language's name.
+func (l lang) String() string {
+	if l < numLangs {
+		return langNames[l]
+	}
+	return ""
+}
+
 // ParseLang reads a language's name.
 func ParseLang(s string) (lang, bool) {
 	for l, n := range langNames {

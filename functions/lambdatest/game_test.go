@@ -115,6 +115,10 @@ type lastMove struct {
 	body string
 }
 
+// operatorToken is the moderators' token the test's functions get (a
+// deployment's comes from the stack parameter OperatorToken).
+const operatorToken = "lambdatest-operator-2f9Kq7"
+
 // deployFunctions starts the five bootstraps, each under its own emulator,
 // against a fresh table on dynalite, each through its own recording proxy.
 func deployFunctions(t *testing.T) (map[string]*emulated, map[string]*actionRecorder) {
@@ -135,7 +139,7 @@ func deployFunctions(t *testing.T) (map[string]*emulated, map[string]*actionReco
 		bootstrap := nativeBootstrap(t, name)
 		rec, proxyURL := recordingProxy(t, endpoint)
 		recorders[name] = rec
-		fns[name] = startEmulated(t, name, bootstrap, "TABLE_NAME="+table, "DYNAMODB_ENDPOINT="+proxyURL)
+		fns[name] = startEmulated(t, name, bootstrap, "TABLE_NAME="+table, "DYNAMODB_ENDPOINT="+proxyURL, "OPERATOR_TOKEN="+operatorToken)
 	}
 	return fns, recorders
 }
@@ -344,10 +348,23 @@ func TestAGameThroughTheBootstraps(t *testing.T) {
 	}
 	decode(t, "a leaderboard", state.invoke(t, apiEvent("GET /api/leaderboard/{pool}", "GET", "/api/leaderboard/partnership", nil, "")), http.StatusOK, nil)
 
+	// The moderation queue (a Query of the lists index) and a forgetting
+	// (DeleteItem) on the player's function, with the stack's token.
+	var queue struct {
+		Reports []json.RawMessage `json:"reports"`
+	}
+	decode(t, "the moderation queue", player.invoke(t, apiEvent("GET /api/reports", "GET", "/api/reports", bearer(operatorToken), "")), http.StatusOK, &queue)
+	decode(t, "a queue without the token", player.invoke(t, apiEvent("GET /api/reports", "GET", "/api/reports", bearer(key), "")), http.StatusUnauthorized, nil)
+	decode(t, "forget me", player.invoke(t, apiEvent("DELETE /api/me", "DELETE", "/api/me", bearer(key), "")), http.StatusNoContent, nil)
+	decode(t, "the forgotten profile", state.invoke(t, apiEvent("GET /api/players/{id}", "GET", "/api/players/"+profile.ID, nil, "")), http.StatusNotFound, nil)
+
 	// Secrets never reach a log line.
 	for name, fn := range fns {
 		if strings.Contains(fn.out.String(), key) {
 			t.Errorf("%s's log contains the player key", name)
+		}
+		if strings.Contains(fn.out.String(), operatorToken) {
+			t.Errorf("%s's log contains the operator token", name)
 		}
 		for i, token := range tokens {
 			if strings.Contains(fn.out.String(), token) {

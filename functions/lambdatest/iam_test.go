@@ -25,7 +25,9 @@ var wantActions = map[string][]string{
 	// The room's reads query the lists index (on the index's ARN only).
 	"StateFunction":  {"dynamodb:GetItem", "dynamodb:Query"},
 	"MoveFunction":   {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
-	"PlayerFunction": {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
+	// The player's function also reads the moderation queue (the lists
+	// index) and deletes a forgotten person's items (docs/forgetting.md).
+	"PlayerFunction": {"dynamodb:BatchGetItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
 	// The clock also queries the sparse index of due games (on the
 	// index's ARN only).
 	"ClockFunction": {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
@@ -100,7 +102,7 @@ func grantedActions(t *testing.T, name string, fn *serverless.Function) []string
 			}
 			got := asStrings(st.Resource)
 			onIndex := (slices.Equal(got, []string{dueIndexARN}) && name == "ClockFunction" ||
-				slices.Equal(got, []string{listsIndexARN}) && name == "StateFunction") &&
+				slices.Equal(got, []string{listsIndexARN}) && (name == "StateFunction" || name == "PlayerFunction")) &&
 				slices.Equal(asStrings(st.Action), []string{"dynamodb:Query"})
 			if len(got) == 1 && name == "PublishFunction" && publishGrants[got[0]] != nil {
 				acts := asStrings(st.Action)

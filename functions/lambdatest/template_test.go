@@ -66,6 +66,8 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"GET", "/api/reports", "PlayerFunction"},
 	{"DELETE", "/api/reports/{id}", "PlayerFunction"},
 	{"PUT", "/api/players/{id}/moderation", "PlayerFunction"},
+	{"DELETE", "/api/me", "PlayerFunction"},
+	{"GET", "/api/me/export", "PlayerFunction"},
 }
 
 // tableARN is what the test's GetAtt handler turns !GetAtt GamesTable.Arn

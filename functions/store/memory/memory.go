@@ -213,3 +213,17 @@ func (m *Store) Delete(ctx context.Context, id string) error {
 	m.mu.Unlock()
 	return nil
 }
+
+// Dump is every item stored, copied: for the tests that read everything
+// kept (a forgetting's, docs/forgetting.md). Never serves a request.
+func (m *Store) Dump() map[string]store.Item {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]store.Item, len(m.items))
+	for id, it := range m.items {
+		it.State = store.CloneBytes(it.State)
+		it.Entry = store.CloneEntry(it.Entry)
+		out[id] = it
+	}
+	return out
+}

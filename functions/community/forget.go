@@ -1,0 +1,324 @@
+package community
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"tessera/functions/game"
+	"tessera/functions/store"
+)
+
+// Forget me and take my data (issue 36, docs/forgetting.md).
+
+// Forget is DELETE /api/me: everything kept about the key whose hash is
+// hash goes, and its seats in games stay under ForgottenName. In order,
+// each step one that a retry may repeat (the record, which lists the
+// games, goes last, so a crash part way leaves what the next DELETE
+// needs to finish): the games' seats and talk; the leagues' memberships;
+// the tournaments' entries; the reports it filed (deleted) and those
+// about it (its name and words taken out); its leaderboard entries; its
+// profile; its record with its devices.
+func (h *Service) Forget(ctx context.Context, op game.Op, hash []byte) error {
+	rec, _, err := h.g.LoadPlayer(ctx, hash)
+	if err != nil {
+		return err
+	}
+	var p *Profile
+	if rec.Player != "" {
+		p, _, err = h.LoadProfile(ctx, rec.Player)
+		if errors.Is(err, store.ErrNotFound) {
+			p, err = nil, nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := h.g.ForgetSeats(ctx, op, hash, gamesOf(rec, p)); err != nil {
+		return err
+	}
+	if p != nil {
+		if err := h.forgetProfile(ctx, p); err != nil {
+			return err
+		}
+	}
+	return h.store.Delete(ctx, game.PlayerID(hash))
+}
+
+// gamesOf is every game the record and the profile name.
+func gamesOf(rec *game.Record, p *Profile) []string {
+	ids := slices.Clone(rec.Games)
+	add := func(id string) {
+		if id != "" && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	if p != nil {
+		for _, r := range p.Recent {
+			add(r.Game)
+		}
+		for _, id := range p.Settled {
+			add(id)
+		}
+		for _, t := range p.Trophies {
+			add(t.Game)
+		}
+	}
+	return ids
+}
+
+// forgetProfile is Forget's part of what the profile leads to, and the
+// profile itself.
+func (h *Service) forgetProfile(ctx context.Context, p *Profile) error {
+	for _, l := range p.Leagues {
+		_, err := h.updateLeague(ctx, l.ID, func(l *League) error {
+			changed := false
+			for i := range l.Members {
+				m := &l.Members[i]
+				if m.Player == p.ID && (!m.Removed || m.Key != nil) {
+					m.Removed, m.Key, changed = true, nil, true
+				}
+			}
+			if l.Admin == p.ID {
+				l.Admin = ""
+				for _, m := range l.Members { // the longest member left
+					if !m.Removed {
+						l.Admin = m.Player
+						break
+					}
+				}
+				changed = true
+			}
+			if !changed {
+				return game.ErrUnchanged
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	tours := slices.Clone(p.Entered)
+	for _, id := range p.Tournaments {
+		if !slices.Contains(tours, id) {
+			tours = append(tours, id)
+		}
+	}
+	for _, id := range tours {
+		_, err := h.updateTournament(ctx, id, func(t *Tournament) error {
+			changed := false
+			for i := range t.Entrants {
+				e := &t.Entrants[i]
+				if e.Player == p.ID && (e.Name != ForgottenName || e.Key != nil) {
+					e.Name, e.Key, changed = ForgottenName, nil, true
+				}
+			}
+			if !changed {
+				return game.ErrUnchanged
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	for _, id := range p.Filed {
+		if err := h.store.Delete(ctx, ReportItemID(id)); err != nil {
+			return err
+		}
+	}
+	for _, id := range p.ReportedIn {
+		if err := h.scrubReport(ctx, id); err != nil {
+			return err
+		}
+	}
+	for _, pool := range Pools {
+		if err := h.store.Delete(ctx, boardItemID(pool, p.ID)); err != nil {
+			return err
+		}
+	}
+	return h.store.Delete(ctx, ProfileItemID(p.ID))
+}
+
+// scrubReport takes a forgotten player's name and words out of a report
+// about it (the reporter's note too: it may name them); the report stays
+// for the moderators, as it was listed.
+func (h *Service) scrubReport(ctx context.Context, id string) error {
+	return game.Retry(ctx, game.ReportWrites, func(int) error {
+		item, err := h.store.Load(ctx, ReportItemID(id))
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		r, err := decodeReport(item.State)
+		if err != nil {
+			return err
+		}
+		if r.Name == ForgottenName && r.Note == "" && (r.Message == nil || r.Message.Text == "" && r.Message.Reaction == "") {
+			return nil
+		}
+		r.Name, r.Note = ForgottenName, ""
+		if r.Message != nil {
+			r.Message.Text, r.Message.Reaction = "", ""
+		}
+		b, err := game.EncodeJSONItem(reportFormat, r)
+		if err != nil {
+			return err
+		}
+		now := h.g.Now()
+		return h.store.SaveListed(ctx, ReportItemID(id), b, item.Version, now, time.Time{}, item.Expires, item.Entry)
+	})
+}
+
+// Export is GET /api/me/export: everything kept about the key whose
+// hash is hash, as JSON (docs/forgetting.md): its record (games, devices,
+// vacation), its profile as stored (lists, ratings, trophies, reports'
+// times and ids), its seats in its games and what it said at their
+// tables, the leagues and tournaments that hold it, the reports it filed.
+func (h *Service) Export(ctx context.Context, hash []byte) (*Exported, error) {
+	rec, _, err := h.g.LoadPlayer(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	out := &Exported{At: h.g.Now().UTC().Truncate(time.Second), Games: []ExportedSeat{}, Said: []ExportedMessage{},
+		Leagues: []json.RawMessage{}, Tournaments: []ExportedEntry{}, Reports: []*Report{}}
+	out.Record.Games = append([]string{}, rec.Games...)
+	out.Record.Devices = []ExportedDevice{}
+	for _, d := range rec.Devices {
+		out.Record.Devices = append(out.Record.Devices, ExportedDevice{Endpoint: d.Endpoint, P256dh: d.P256dh, Auth: d.Auth, Lang: d.Lang.String()})
+	}
+	out.Record.Player, out.Record.Vacation = rec.Player, rec.Vac
+	var p *Profile
+	if rec.Player != "" {
+		p, _, err = h.LoadProfile(ctx, rec.Player)
+		if errors.Is(err, store.ErrNotFound) {
+			p, err = nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	out.Profile = p
+	seats, said, err := h.g.SeatsOf(ctx, hash, gamesOf(rec, p))
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range seats {
+		out.Games = append(out.Games, ExportedSeat{Game: s.Game, Seat: s.Seat, Name: s.Name})
+	}
+	for _, m := range said {
+		out.Said = append(out.Said, ExportedMessage{Game: m.Game, ChatMessage: m.Message})
+	}
+	if p == nil {
+		return out, nil
+	}
+	for _, ref := range p.Leagues {
+		l, _, err := h.LoadLeague(ctx, ref.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		mine := struct {
+			ID, Name string
+			Admin    bool
+			Member   *LeagueMember
+			Lines    map[string]*LeagueLine
+		}{ID: l.ID, Name: l.Name, Admin: l.Admin == p.ID, Lines: map[string]*LeagueLine{}}
+		for i := range l.Members {
+			if l.Members[i].Player == p.ID {
+				mine.Member = &l.Members[i]
+			}
+		}
+		for season, lines := range l.Seasons {
+			if line, ok := lines[p.ID]; ok {
+				mine.Lines[season] = line
+			}
+		}
+		b, err := json.Marshal(mine)
+		if err != nil {
+			return nil, err
+		}
+		out.Leagues = append(out.Leagues, b)
+	}
+	for _, id := range append(slices.Clone(p.Entered), p.Tournaments...) {
+		t, _, err := h.LoadTournament(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		e := ExportedEntry{ID: t.ID, Name: t.Name, Created: t.Creator == p.ID}
+		if i := t.entrant(p.ID); i >= 0 {
+			e.EnteredAs = t.Entrants[i].Name
+		}
+		out.Tournaments = append(out.Tournaments, e)
+	}
+	for _, id := range p.Filed {
+		item, err := h.store.Load(ctx, ReportItemID(id))
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		r, err := decodeReport(item.State)
+		if err != nil {
+			return nil, err
+		}
+		out.Reports = append(out.Reports, r)
+	}
+	return out, nil
+}
+
+// Exported is what Export answers.
+type Exported struct {
+	At     time.Time `json:"exportedAt"`
+	Record struct {
+		Player   string           `json:"player"`
+		Games    []string         `json:"games"`
+		Devices  []ExportedDevice `json:"devices"`
+		Vacation game.Vacation    `json:"vacation"`
+	} `json:"record"`
+	Profile     *Profile          `json:"profile"`
+	Games       []ExportedSeat    `json:"seats"`
+	Said        []ExportedMessage `json:"said"`
+	Leagues     []json.RawMessage `json:"leagues"`
+	Tournaments []ExportedEntry   `json:"tournaments"`
+	Reports     []*Report         `json:"reports"`
+}
+
+// ExportedDevice is a push device as the record keeps it.
+type ExportedDevice struct {
+	Endpoint string `json:"endpoint"`
+	P256dh   []byte `json:"p256dh"`
+	Auth     []byte `json:"auth"`
+	Lang     string `json:"lang"`
+}
+
+// ExportedSeat is a seat the key holds.
+type ExportedSeat struct {
+	Game string `json:"game"`
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+}
+
+// ExportedMessage is something the key said at a table.
+type ExportedMessage struct {
+	Game string `json:"game"`
+	game.ChatMessage
+}
+
+// ExportedEntry is a tournament the key entered or made.
+type ExportedEntry struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Created   bool   `json:"created"`
+	EnteredAs string `json:"enteredAs,omitempty"`
+}
