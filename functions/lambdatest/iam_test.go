@@ -23,8 +23,8 @@ var wantActions = map[string][]string{
 	"CreateFunction": {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
 	"JoinFunction":   {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
 	// The room's reads query the lists index (on the index's ARN only).
-	"StateFunction":  {"dynamodb:GetItem", "dynamodb:Query"},
-	"MoveFunction":   {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
+	"StateFunction": {"dynamodb:GetItem", "dynamodb:Query"},
+	"MoveFunction":  {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
 	// The player's function also reads the moderation queue (the lists
 	// index) and deletes a forgotten person's items (docs/forgetting.md).
 	"PlayerFunction": {"dynamodb:BatchGetItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
