@@ -435,3 +435,23 @@ export async function enterTournament(key, id, invite, leave) {
 export async function startTournament(key, id) {
   return (await call('POST', `/api/tournaments/${encodeURIComponent(id)}/start`, { token: key, body: {} })).data;
 }
+
+/** setListed(key, kind 'mutes'|'blocks', player, on) -> the key's private profile (docs/blocking.md). */
+export async function setListed(key, kind, player, on) {
+  return (await call(on ? 'PUT' : 'DELETE', `/api/me/${kind}/${encodeURIComponent(player)}`, { token: key })).data;
+}
+
+/** fileReport(key, {player, what, game?, seq?, note?}) -> {report} (docs/moderation.md). */
+export async function fileReport(key, body) {
+  return (await call('POST', '/api/reports', { token: key, body })).data;
+}
+
+/** exportMe(key) -> everything kept about the key (docs/forgetting.md). */
+export async function exportMe(key) {
+  return (await call('GET', '/api/me/export', { token: key })).data;
+}
+
+/** forgetMe(key): everything kept about the key goes (docs/forgetting.md). */
+export async function forgetMe(key) {
+  await call('DELETE', '/api/me', { token: key });
+}

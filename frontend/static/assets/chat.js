@@ -82,6 +82,17 @@ export function mount(box, { t, id, token, name, me, when }) {
     }
   }
 
+  async function report(b, m, pid) {
+    if (!b.dataset.sure) { b.dataset.sure = '1'; b.textContent = t('chat.reportSure'); return; }
+    const r = await fetch('/api/reports', {
+      method: 'POST', body: JSON.stringify({ player: pid, what: 'message', game: id, seq: m.seq }),
+      headers: { Authorization: 'Bearer ' + token, 'Content-Type': 'application/json' },
+    }).catch(() => null);
+    const data = r && await r.json().catch(() => null);
+    note.textContent = r && r.ok ? t('chat.reported') : t(data && data.error && data.error.code === 'not_eligible' ? 'chat.reportNeedsName' : 'chat.failed');
+    if (r && r.ok) b.remove();
+  }
+
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     if (input.value.trim()) post({ text: input.value });
@@ -98,7 +109,16 @@ export function mount(box, { t, id, token, name, me, when }) {
       const li = make('li');
       const at = make('time', '', when(m.at)); // as the log says times
       at.dateTime = m.at;
-      li.append(at, ' ', make('b', '', `${name(m.seat)}: `), m.text != null ? m.text : t('chat.r.' + m.reaction));
+      li.append(at, ' ', make('b', '', `${name(m.seat)}: `), m.deleted ? t('chat.deleted') : m.text != null ? m.text : t('chat.r.' + m.reaction));
+      // Another player's message may be reported (docs/moderation.md):
+      // a first tap asks, a second sends.
+      const pid = (view.seats[m.seat] || {}).player;
+      if (pid && m.seat !== me() && !m.deleted) {
+        const b = make('button', 'link report', t('chat.report'));
+        b.type = 'button';
+        b.addEventListener('click', () => report(b, m, pid));
+        li.append(' ', b);
+      }
       return li;
     }));
     reacts.replaceChildren(...REACTIONS.map((r) => {

@@ -2,12 +2,17 @@
 // chart per pool and the trophy shelf.
 
 import { t, num, currentLang } from './i18n.js';
-import { playerProfile, ApiError, errorText } from './api.js';
+import { playerProfile, ApiError, errorText, myGames, setListed, fileReport, exportMe, forgetMe } from './api.js';
 import { POOLS } from './config.js';
+import { playerKey } from './player.js';
 import { $, el, wordsIn, notFound } from './room-common.js';
 
 let profile = null;
 let profileId = '';
+// me: the key's private profile (GET /api/me), null without one; asking:
+// the confirmation shown ('block', 'report', 'forget'), '' none.
+let me = null;
+let asking = '';
 
 /** chart draws a rating history as a small SVG line (null for fewer than two points). */
 export function chart(history, label) {
@@ -77,6 +82,7 @@ export function drawProfile() {
     recent.append(el('li', {}, el('a', { href: `/g/${encodeURIComponent(m.game)}`, text: t('pool.' + m.pool) }),
       el('span', { text: ' · ' + t('profile.place', { n: m.rank }) + ' · ' + change })));
   }
+  drawSafety();
 }
 
 // TROPHIES: every trophy, in API.md's order (the shelf shows those not
@@ -119,4 +125,112 @@ function drawTrophies(p) {
 export function startProfile(id) {
   profileId = id;
   loadProfile();
+  loadMe();
+}
+
+async function loadMe() {
+  if (!playerKey()) return;
+  try {
+    me = (await myGames(playerKey())).player;
+  } catch (e) {
+    me = null;
+  }
+  drawSafety();
+}
+
+const button = (text, onClick, cls) => {
+  const b = el('button', { type: 'button', text });
+  if (cls) b.className = cls;
+  b.addEventListener('click', onClick);
+  return b;
+};
+
+/** act runs a request of the safety box and shows its outcome. */
+async function act(run, done) {
+  const note = $('#safety-note');
+  note.textContent = '';
+  try {
+    const out = await run();
+    if (out && out.id) me = out;
+    asking = '';
+    note.textContent = done || '';
+  } catch (e) {
+    note.textContent = errorText(e);
+  }
+  drawSafety();
+}
+
+// drawSafety: on another player's profile, mute, block and report
+// (docs/blocking.md, docs/moderation.md); on your own, the players you
+// muted or blocked and your data: download it, or have it forgotten
+// (docs/forgetting.md). Only with a key that has a profile.
+export function drawSafety() {
+  const box = $('#safety');
+  if (!profile || !me || !wordsIn()) { box.hidden = true; return; }
+  box.hidden = false;
+  const body = $('#safety-body');
+  const key = playerKey();
+  if (profile.id !== me.id) {
+    const name = profile.name;
+    $('#safety-h').textContent = t('safety.title');
+    const muted = (me.muted || []).some((r) => r.player === profile.id);
+    const blocked = (me.blocked || []).some((r) => r.player === profile.id);
+    const parts = [
+      button(t(muted ? 'safety.unmute' : 'safety.mute', { name }), () => act(() => setListed(key, 'mutes', profile.id, !muted), t(muted ? 'safety.unmuted' : 'safety.muted', { name }))),
+      blocked ? button(t('safety.unblock', { name }), () => act(() => setListed(key, 'blocks', profile.id, false), t('safety.unblocked', { name })))
+        : button(t('safety.block', { name }), () => { asking = 'block'; drawSafety(); }),
+      button(t('safety.report', { name }), () => { asking = 'report'; drawSafety(); }),
+    ];
+    const more = [];
+    if (asking === 'block') {
+      more.push(el('div', { class: 'confirm-box' }, el('p', { text: t('safety.blockWhat', { name }) }),
+        button(t('safety.blockYes', { name }), () => act(() => setListed(key, 'blocks', profile.id, true), t('safety.blocked', { name })), 'danger'),
+        ' ', button(t('safety.cancel'), () => { asking = ''; drawSafety(); })));
+    }
+    if (asking === 'report') {
+      const what = el('select', { id: 'report-what' },
+        el('option', { value: 'name', text: t('safety.reportName') }), el('option', { value: 'player', text: t('safety.reportPlayer') }));
+      const note = el('textarea', { id: 'report-note', maxlength: '500', rows: '3' });
+      const form = el('form', { class: 'report-form' },
+        el('label', { for: 'report-what', text: t('safety.reportWhat') }), what,
+        el('label', { for: 'report-note', text: t('safety.reportNote') }), note,
+        el('p', { class: 'muted', text: t('safety.reportHow') }),
+        el('button', { type: 'submit', class: 'primary', text: t('safety.reportSend') }), ' ',
+        button(t('safety.cancel'), () => { asking = ''; drawSafety(); }));
+      form.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        const req = { player: profile.id, what: what.value };
+        if (note.value.trim()) req.note = note.value.trim();
+        act(() => fileReport(key, req), t('safety.reported'));
+      });
+      more.push(form);
+    }
+    body.replaceChildren(el('p', { class: 'safety-actions' }, ...parts), ...more);
+    return;
+  }
+  // Your own profile.
+  $('#safety-h').textContent = t('data.title');
+  const lists = [];
+  for (const [kind, items, undo] of [['mutes', me.muted || [], 'safety.unmute'], ['blocks', me.blocked || [], 'safety.unblock']]) {
+    lists.push(el('h3', { text: t(kind === 'mutes' ? 'data.muted' : 'data.blocked') }));
+    lists.push(items.length ? el('ul', {}, ...items.map((r) => el('li', {}, el('a', { href: `/p/${encodeURIComponent(r.player)}`, text: r.name }), ' ',
+      button(t(undo, { name: r.name }), () => act(() => setListed(key, kind, r.player, false)))))) : el('p', { class: 'muted', text: t('data.none') }));
+  }
+  const download = button(t('data.export'), () => act(async () => {
+    const data = await exportMe(key);
+    const a = el('a', { href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })), download: 'tessera-export.json' });
+    a.click();
+    URL.revokeObjectURL(a.href);
+  }, t('data.exported')));
+  const forget = asking === 'forget'
+    ? el('div', { class: 'confirm-box' }, el('p', { text: t('data.forgetWhat') }),
+      button(t('data.forgetYes'), () => act(async () => {
+        await forgetMe(key);
+        try { localStorage.clear(); } catch (e) { /* nothing kept here then */ }
+        me = null;
+        location.assign('/');
+      }), 'danger'), ' ', button(t('safety.cancel'), () => { asking = ''; drawSafety(); }))
+    : button(t('data.forget'), () => { asking = 'forget'; drawSafety(); }, 'danger');
+  body.replaceChildren(...lists, el('h3', { text: t('data.yours') }), el('p', { class: 'muted', text: t('data.explain') }),
+    el('p', {}, download), forget);
 }

@@ -326,8 +326,9 @@ function renderHome() {
 
 function renderVacation() {
   const box = $('#vacation');
-  box.hidden = !me;
+  box.hidden = $('#my-profile').hidden = !me;
   if (!me) return;
+  $('#my-profile').href = '/p/' + encodeURIComponent(me.id); // lists and data (docs/forgetting.md)
   const v = me.vacation;
   $('#vac-state').textContent = v.until ? t('vac.on', { date: day(v.until) }) : t('vac.budget', { n: v.budgetDays });
   $('#vac-take').hidden = $('#vac-begun').hidden = !!v.until;
