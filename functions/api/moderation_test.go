@@ -11,6 +11,7 @@ import (
 
 	"tessera/functions/community"
 	"tessera/functions/store"
+	"tessera/functions/store/memory"
 )
 
 const operatorToken = "op-7Hq2xVb9KpL4mN8rT1wZ" // a test's; deployments set theirs (docs/moderation.md)
@@ -201,5 +202,13 @@ func testReportsAndModeration(t *testing.T, st store.Store) {
 	}
 	if strings.Contains(s.logs.String(), operatorToken) {
 		t.Fatal("the operator token is in a log line")
+	}
+	// Nor in any stored item: only its digest is kept, in memory.
+	if mem, ok := st.(*memory.Store); ok {
+		for id, it := range mem.Dump() {
+			if strings.Contains(string(it.State), operatorToken) || strings.Contains(string(it.Entry.Card), operatorToken) {
+				t.Fatalf("item %s holds the operator token", id)
+			}
+		}
 	}
 }
