@@ -37,10 +37,8 @@ func decodeChat(body []byte) (game.ChatRequest, error) {
 		if n := utf8.RuneCountInString(text); n < 1 || n > game.MaxChatText {
 			return req, badRequest("text must be 1 to %d characters", game.MaxChatText)
 		}
-		for _, r := range text {
-			if r != '\n' && (unicode.IsControl(r) || r == utf8.RuneError) {
-				return req, badRequest("text holds a control character")
-			}
+		if err := plainText(text, "text"); err != nil {
+			return req, err
 		}
 		req.Text = text
 	case !slices.Contains(game.Reactions, reaction):
@@ -100,4 +98,16 @@ func (h *Handler) chat(c *call, body []byte) {
 	c.writeJSON(status, struct {
 		Message game.ChatMessage `json:"message"`
 	}{msg})
+}
+
+// plainText refuses a text a person wrote (a message, a report's note)
+// that holds a control character (a new line is allowed) or bytes that are
+// not UTF-8.
+func plainText(s, what string) error {
+	for _, r := range s {
+		if r != '\n' && (unicode.IsControl(r) || r == utf8.RuneError) {
+			return badRequest("%s holds a control character", what)
+		}
+	}
+	return nil
 }

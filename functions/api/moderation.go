@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"tessera/functions/community"
@@ -52,11 +51,9 @@ func (h *Handler) report(c *call, body []byte) {
 		c.fail(badRequest("a note is at most %d characters", community.MaxReportNote))
 		return
 	}
-	for _, r := range req.Note {
-		if r != '\n' && (unicode.IsControl(r) || r == utf8.RuneError) {
-			c.fail(badRequest("note holds a control character"))
-			return
-		}
+	if err := plainText(req.Note, "note"); err != nil {
+		c.fail(err)
+		return
 	}
 	hash, ok := c.playerKey()
 	if !ok {

@@ -26,15 +26,9 @@ func (h *Service) Forget(ctx context.Context, op game.Op, hash []byte) error {
 	if err != nil {
 		return err
 	}
-	var p *Profile
-	if rec.Player != "" {
-		p, _, err = h.LoadProfile(ctx, rec.Player)
-		if errors.Is(err, store.ErrNotFound) {
-			p, err = nil, nil
-		}
-		if err != nil {
-			return err
-		}
+	p, err := h.profileOrNil(ctx, rec.Player)
+	if err != nil {
+		return err
 	}
 	if err := h.g.ForgetSeats(ctx, op, hash, gamesOf(rec, p)); err != nil {
 		return err
@@ -192,15 +186,9 @@ func (h *Service) Export(ctx context.Context, hash []byte) (*Exported, error) {
 		out.Record.Devices = append(out.Record.Devices, ExportedDevice{Endpoint: d.Endpoint, P256dh: d.P256dh, Auth: d.Auth, Lang: d.Lang.String()})
 	}
 	out.Record.Player, out.Record.Vacation = rec.Player, rec.Vac
-	var p *Profile
-	if rec.Player != "" {
-		p, _, err = h.LoadProfile(ctx, rec.Player)
-		if errors.Is(err, store.ErrNotFound) {
-			p, err = nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	p, err := h.profileOrNil(ctx, rec.Player)
+	if err != nil {
+		return nil, err
 	}
 	out.Profile = p
 	seats, said, err := h.g.SeatsOf(ctx, hash, gamesOf(rec, p))

@@ -279,13 +279,21 @@ func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Priva
 // none.
 func (h *Service) MyProfile(ctx context.Context, hash []byte) (*Profile, error) {
 	rec, _, err := h.g.LoadPlayer(ctx, hash)
-	if err != nil || rec.Player == "" {
+	if err != nil {
 		return nil, err
 	}
-	p, _, err := h.LoadProfile(ctx, rec.Player)
+	return h.profileOrNil(ctx, rec.Player)
+}
+
+// profileOrNil is the profile of player pid, nil for none ("" or no
+// profile: also when a record was written and its profile not, a crash
+// between; the next seat or name makes it).
+func (h *Service) profileOrNil(ctx context.Context, pid string) (*Profile, error) {
+	if pid == "" {
+		return nil, nil
+	}
+	p, _, err := h.LoadProfile(ctx, pid)
 	if errors.Is(err, store.ErrNotFound) {
-		// The record was written and the profile not (a crash between):
-		// the next seat or name makes it.
 		return nil, nil
 	}
 	return p, err
@@ -338,14 +346,8 @@ func (h *Service) private(ctx context.Context, p *Profile, status game.VacationS
 // player pid ("" none) with vacation v: nil before it has one (or while
 // a crash between the record and the profile left none).
 func (h *Service) PrivateOfRecord(ctx context.Context, pid string, v game.Vacation) (*Private, error) {
-	if pid == "" {
-		return nil, nil
-	}
-	p, _, err := h.LoadProfile(ctx, pid)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
+	p, err := h.profileOrNil(ctx, pid)
+	if err != nil || p == nil {
 		return nil, err
 	}
 	return h.PrivateOf(ctx, p, v)

@@ -117,15 +117,9 @@ func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player strin
 // for none, or no profile): game.Community, for the table talk.
 func (h *Service) Muted(ctx context.Context, pid string) (map[string]bool, error) {
 	out := map[string]bool{}
-	if pid == "" {
-		return out, nil
-	}
-	p, _, err := h.LoadProfile(ctx, pid)
-	if errors.Is(err, store.ErrNotFound) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
+	p, err := h.profileOrNil(ctx, pid)
+	if err != nil || p == nil {
+		return out, err
 	}
 	for _, m := range p.Muted {
 		out[m] = true

@@ -3,7 +3,6 @@ package community
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"tessera/engine"
 	"tessera/engine/pairing"
-	"tessera/functions/store"
 )
 
 // What a tournament shows: its page (View), the lobby's cards, and the
@@ -46,15 +44,9 @@ type MyTournament struct {
 // Entered).
 func (h *Service) MyTournaments(ctx context.Context, pid string) ([]MyTournament, error) {
 	out := []MyTournament{}
-	if pid == "" {
-		return out, nil
-	}
-	p, _, err := h.LoadProfile(ctx, pid)
-	if errors.Is(err, store.ErrNotFound) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
+	p, err := h.profileOrNil(ctx, pid)
+	if err != nil || p == nil {
+		return out, err
 	}
 	var ids []string
 	for _, id := range p.Entered {
