@@ -138,6 +138,10 @@ var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll
 	routeHint: "hint", routeNotes: "notes", routeReview: "review", routeMutes: "mutes", routeBlocks: "blocks",
 	routeReports: "reports", routeReport: "report", routeModeration: "moderation", routeExport: "export"}
 
+// gameRoutes are the routes under /api/games/{id}/.
+var gameRoutes = map[string]route{"seats": routeSeats, "moves": routeMoves, "rematch": routeRematch, "chat": routeChat,
+	"watch": routeWatch, "hint": routeHint, "notes": routeNotes, "review": routeReview}
+
 // parseRoute finds the route of an (escaped) path and the game id in it.
 // The id is any non-empty segment here; whether it can name a game is
 // checked later, at the 404 step of API.md's order.
@@ -162,25 +166,11 @@ func parseRoute(path string) (route, string) {
 	if id == "" {
 		return routeNone, ""
 	}
-	switch {
-	case !hasSub:
+	if !hasSub {
 		return routePoll, id
-	case sub == "seats":
-		return routeSeats, id
-	case sub == "moves":
-		return routeMoves, id
-	case sub == "rematch":
-		return routeRematch, id
-	case sub == "chat":
-		return routeChat, id
-	case sub == "watch":
-		return routeWatch, id
-	case sub == "hint":
-		return routeHint, id
-	case sub == "notes":
-		return routeNotes, id
-	case sub == "review":
-		return routeReview, id
+	}
+	if rt, ok := gameRoutes[sub]; ok {
+		return rt, id
 	}
 	return routeNone, ""
 }
