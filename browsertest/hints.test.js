@@ -39,7 +39,7 @@ test('a seat reads its table notes, asks for a hint, and looks back at the hand'
   v = await api('GET', `/api/games/${id}`, null, keys[0]);
   const lines = await ana.page.$$eval('#coach .coach-plays li', (lis) => lis.map((li) => li.textContent));
   assert.equal(lines.length, v.you.legal.length);
-  for (const l of lines) assert.match(l, /^\d–\d (on the|above|below|lead).*: [+−-]?[\d.]+ points, \d+% to win/);
+  for (const l of lines) assert.match(l, /^\d–\d (to lead|on the left|on the right|above the spinner|below the spinner): [+−-]?[\d.]+ points, \d+% to win/);
   assert.equal(lines.filter((l) => l.endsWith("the expert's choice")).length, 1);
   assert.deepEqual(v.hints, [{ seat: 0, seq: v.log[v.log.length - 1].seq }]);
   await ana.page.waitForSelector('#log li.ev-hint:has-text("You asked for a hint")');
