@@ -66,3 +66,23 @@ func ExpertResampling(beta float64, budget, factor int) Player {
 		return mv, true
 	}
 }
+
+// ExpertByWin is the expert choosing by the chance to win the match (the
+// tallies Advise reports: the race model past the hand) rather than by
+// its playouts' points, for the arena's measurements.
+func ExpertByWin() Player {
+	return func(v *engine.View, seed uint64) (engine.Move, bool) {
+		a, ok := Advise(v, seed)
+		if !ok {
+			return Expert(v, seed)
+		}
+		best := 0
+		for i, p := range a.Plays {
+			b := a.Plays[best]
+			if p.Win > b.Win+1e-9 || (p.Win > b.Win-1e-9 && p.Points > b.Points) {
+				best = i
+			}
+		}
+		return a.Plays[best].Move, true
+	}
+}

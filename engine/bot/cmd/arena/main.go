@@ -47,6 +47,8 @@ func main() {
 	for _, k := range []int{1, 2} {
 		levels["expert-resample"+strconv.Itoa(k)] = fixed(bot.ExpertResampling(1, bot.ExpertPlayouts, k))
 	}
+	// The expert choosing by the chance to win the match.
+	levels["expert-win"] = fixed(bot.ExpertByWin())
 	// The expert with a larger budget (2x, 4x ExpertPlayouts).
 	for _, k := range []int{2, 4} {
 		levels["expert-x"+strconv.Itoa(k)] = fixed(bot.ExpertWith(1, k*bot.ExpertPlayouts))
