@@ -3,9 +3,11 @@
 //
 //	go run ./engine/bot/cmd/arena -a medium -b easy -config fiveup2 -n 1000 -seed 1
 //
-// Levels: easy, medium, hard and, for measuring only, expert (its beta:
-// expert-uniform, expert-beta0.1, 0.6, 1, 2, 3) and omniscient (reads every
-// hand).
+// Levels: easy, medium, hard, expert and, for measuring only, the
+// expert's variants (expert-uniform, expert-beta0.1, 0.6, 1, 2, 3;
+// expert-x2, expert-x4: larger budgets; expert-resample1, 2: worlds drawn
+// by weight; expert-win: choosing by the chance to win) and omniscient
+// (reads every hand).
 //
 // Deals are mirrored: each match seed is played once per seating of the two
 // levels (see arena.go), so luck of the deal cancels out.
