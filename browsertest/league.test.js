@@ -53,10 +53,13 @@ test('four friends make a league, two league matches end, the table shows them',
   await p.waitForSelector('#league-error:not([hidden])');
   assert.equal(await p.textContent('#league-error'), 'Please enter your name.');
   await p.fill('#league-form input[name=you]', 'Ana');
+  // The league decides whether its games have hints (docs/hints.md).
+  await p.check('#league-form input[name=hints]');
   await Promise.all([p.waitForURL(/\/l\/[^/]+$/), p.click('#league-form button[type=submit]')]);
   const id = p.url().split('/l/')[1];
   await p.waitForSelector('#league-body:not([hidden])');
   assert.equal(await p.textContent('#league-h'), 'Venerdì al bar');
+  assert.match(await p.textContent('#league-facts'), /hints allowed/);
   const link = await p.inputValue('#league-link');
   assert.match(link, new RegExp(`/l/${id}#invite=`));
   assert.equal(await p.locator('#league-qr svg').count(), 1, 'the invite link as a QR code');

@@ -379,9 +379,9 @@ export async function playerProfile(id) {
   return (await call('GET', `/api/players/${encodeURIComponent(id)}`)).data;
 }
 
-/** createLeague(key, name, variant) -> {league, invite}. */
-export async function createLeague(key, name, variant) {
-  return (await call('POST', '/api/leagues', { token: key, body: { name, variant } })).data;
+/** createLeague(key, name, variant, hints) -> {league, invite}; hints: its games' seats may ask for hints (docs/hints.md). */
+export async function createLeague(key, name, variant, hints) {
+  return (await call('POST', '/api/leagues', { token: key, body: { name, variant, hints: !!hints } })).data;
 }
 
 /** joinLeague(key, id, invite) -> {league}. */

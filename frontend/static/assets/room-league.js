@@ -77,7 +77,7 @@ export function drawLeague() {
   $('#league-body').hidden = false;
   $('#league-h').textContent = l.name;
   document.title = l.name + ' — Tessera';
-  $('#league-facts').textContent = [ruleTitle(l.variant), t('league.memberCount', { n: l.members.length })].join(' · ');
+  $('#league-facts').textContent = [ruleTitle(l.variant), t('league.memberCount', { n: l.members.length }), ...(l.hints ? [t('league.hintsOn')] : [])].join(' · ');
   const month = new Intl.DateTimeFormat(currentLang() === 'en' ? 'en-GB' : currentLang(), { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const sel = $('#league-season');
   sel.replaceChildren(...l.seasons.map((s) => el('option', { value: s, text: month.format(new Date(s + '-01T00:00:00Z')) })));

@@ -145,7 +145,7 @@ async function submitLeague(ev) {
   if (!name) { box.textContent = t('league.nameMissing'); box.hidden = false; return; }
   try {
     if (!await named(form, box)) return;
-    const res = await createLeague(playerKey(), name, form.variant.value);
+    const res = await createLeague(playerKey(), name, form.variant.value, form.hints.checked);
     keepInvite(res.league.id, res.invite);
     location.assign(`/l/${encodeURIComponent(res.league.id)}`);
   } catch (e) {
