@@ -43,7 +43,6 @@ func (h *Service) Hint(ctx context.Context, op Op, id, token string) (bot.Advice
 	if !g.State.HintsOn() {
 		return bot.Advice{}, Meta{}, fmt.Errorf("%w: hints are not for rated games, tournaments or this league", ErrNotEligible)
 	}
-	var advice bot.Advice
 	var m *engine.Match
 	err = Retry(ctx, gameWrites, func(attempt int) error {
 		if attempt > 0 {
