@@ -149,11 +149,15 @@ async function finishByAPI(pages, { maxMoves = 2000, timeout = 30000 } = {}) {
 
 /**
  * apiPlayOne: through the API (api is h.apiOf(env)), the seat of tokens (seat
- * tokens or player keys) that must play plays its first legal tile; it
- * returns the new view. For tests that need hands played, not clicked.
+ * tokens or player keys) that must play plays its first legal tile (or
+ * keeps the deal when asked about a redeal, as a deal rich in doubles
+ * asks); it returns the new view. For tests that need hands played, not
+ * clicked.
  */
 async function apiPlayOne(api, id, tokens) {
   const views = await Promise.all(tokens.map((t) => api('GET', `/api/games/${id}`, null, t)));
+  const asked = views.find((x) => x.you && x.you.confirm);
+  if (asked) return api('POST', `/api/games/${id}/moves`, { version: asked.version, type: 'keep' }, tokens[asked.you.seat]);
   const v = views.find((x) => x.hand && x.hand.turn === x.you.seat && x.you.legal.length);
   if (!v) throw new Error(`no seat of game ${id} can play`);
   const m = v.you.legal[0];
