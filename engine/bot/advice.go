@@ -40,10 +40,7 @@ func Advise(v *engine.View, seed uint64) (Advice, bool) {
 // AdviseWith is Advise with budget playouts in place of ExpertPlayouts
 // (Best is then the expert's choice at that budget).
 func AdviseWith(v *engine.View, seed uint64, budget int) (Advice, bool) {
-	if v == nil || v.You == nil || v.You.Confirm {
-		return Advice{}, false
-	}
-	p, legal, _, _ := searchable(v, seed)
+	p, legal, _, _ := searchable(v, seed) // nil: no play to choose (the redeal question, a spectator)
 	if p == nil {
 		return Advice{}, false
 	}
@@ -146,13 +143,25 @@ const raceSteps = 40
 
 // tableName is engine.Tables' name of o's table.
 func tableName(o engine.Options) string {
-	for _, t := range engine.Tables() {
-		if t.Options.Variant == o.Variant && t.Options.Players == o.Players && t.Options.Pairs == o.Pairs {
-			return t.Name
-		}
-	}
-	return ""
+	return tableNames[tableKey{o.Variant, o.Players, o.Pairs}]
 }
+
+// tableKey names a table: what engine.Tables tells apart.
+type tableKey struct {
+	variant engine.Variant
+	players int
+	pairs   bool
+}
+
+// tableNames are engine.Tables' names, read once (raceWin runs for every
+// playout of a hint: engine.Tables builds its list anew each call).
+var tableNames = func() map[tableKey]string {
+	out := map[tableKey]string{}
+	for _, t := range engine.Tables() {
+		out[tableKey{t.Options.Variant, t.Options.Players, t.Options.Pairs}] = t.Name
+	}
+	return out
+}()
 
 // Notes are a seat's table notes: what its view tells of the tiles not
 // yet played, public information and its own hand only.
