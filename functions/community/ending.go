@@ -272,11 +272,17 @@ func (h *Service) rateSeats(ctx context.Context, st *game.Stored, m *engine.Matc
 // eligible refuses a key that has not finished MinFinished matches a
 // rated game.
 func (h *Service) eligible(ctx context.Context, hash []byte) error {
-	finished := 0
 	p, err := h.MyProfile(ctx, hash)
 	if err != nil {
 		return err
 	}
+	return eligibleProfile(p)
+}
+
+// eligibleProfile refuses profile p (nil: none) when it has not finished
+// MinFinished matches.
+func eligibleProfile(p *Profile) error {
+	finished := 0
 	if p != nil {
 		finished = p.Finished
 	}

@@ -324,8 +324,16 @@ func (h *Service) suspended(ctx context.Context, hash []byte) error {
 		return nil
 	}
 	p, err := h.MyProfile(ctx, hash)
-	if err != nil || p == nil || p.Suspended == nil {
+	if err != nil {
 		return err
+	}
+	return suspension(p)
+}
+
+// suspension refuses profile p (nil: none) when it is suspended.
+func suspension(p *Profile) error {
+	if p == nil || p.Suspended == nil {
+		return nil
 	}
 	return fmt.Errorf("%w: your profile is suspended from the open room, listed tournaments and the leaderboards", game.ErrNotEligible)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -153,7 +152,8 @@ func roomEntry(id string, st *game.Stored, m *engine.Match) (store.Entry, error)
 // out (docs/blocking.md).
 //
 // The cards are the entries as written (LobbyGame's JSON, with the id),
-// answered as they are; each is decoded only to read its seats' players.
+// answered as they are; decoded only for a key that blocked players, to
+// read their seats.
 func (h *Service) Lobby(ctx context.Context, variant string, rated *bool, hash []byte) ([]json.RawMessage, error) {
 	blocked, err := h.blockedOf(ctx, hash)
 	if err != nil {
@@ -178,19 +178,10 @@ func (h *Service) Lobby(ctx context.Context, variant string, rated *bool, hash [
 				return nil, err
 			}
 			for _, e := range l {
-				var card struct {
-					Seats []struct {
-						Player *string `json:"player"`
-					} `json:"seats"`
-				}
-				if err := json.Unmarshal(e.Card, &card); err != nil {
+				if !json.Valid(e.Card) {
 					return nil, fmt.Errorf("%w: the lobby card of %s is not JSON", engine.ErrCorrupt, e.ID)
 				}
-				if slices.ContainsFunc(card.Seats, func(s struct {
-					Player *string `json:"player"`
-				}) bool {
-					return s.Player != nil && blocked[*s.Player]
-				}) {
+				if len(blocked) > 0 && seatsAny(e.Card, blocked) {
 					continue // a blocked player's table (docs/blocking.md)
 				}
 				all = append(all, entry{e.Rank, e.Card})
@@ -208,6 +199,22 @@ func (h *Service) Lobby(ctx context.Context, variant string, rated *bool, hash [
 		out = append(out, e.game)
 	}
 	return out, nil
+}
+
+// seatsAny reports whether a lobby card (valid JSON) seats a player of set.
+func seatsAny(card []byte, set map[string]bool) bool {
+	var c struct {
+		Seats []struct {
+			Player *string `json:"player"`
+		} `json:"seats"`
+	}
+	_ = json.Unmarshal(card, &c)
+	for _, s := range c.Seats {
+		if s.Player != nil && set[*s.Player] {
+			return true
+		}
+	}
+	return false
 }
 
 // ordinalRank writes μ − 3σ so that byte order is numeric order, then the

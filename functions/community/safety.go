@@ -170,15 +170,12 @@ func (h *Service) loadManyChunked(ctx context.Context, ids []string) (map[string
 	return out, nil
 }
 
-// admitBlocked refuses a seat in an open game to a key when it and a
-// player seated there are kept apart (either blocked the other).
-func (h *Service) admitBlocked(ctx context.Context, hash []byte, st *game.Stored) error {
-	if !st.Open || hash == nil {
+// admitBlocked refuses a seat in an open game to the player of profile me
+// (nil: none, nothing to refuse) when it and a player seated there are
+// kept apart (either blocked the other).
+func (h *Service) admitBlocked(ctx context.Context, me *Profile, st *game.Stored) error {
+	if me == nil {
 		return nil
-	}
-	me, err := h.MyProfile(ctx, hash)
-	if err != nil || me == nil {
-		return err
 	}
 	pids := []string{me.ID}
 	for _, a := range st.Seats {

@@ -59,16 +59,27 @@ func (h *Service) AdmitSeat(ctx context.Context, hash []byte, st *game.Stored) e
 			return err
 		}
 	}
-	if st.Open {
-		if err := h.suspended(ctx, hash); err != nil {
+	if !st.Open && !st.Rated {
+		return nil
+	}
+	// The key's profile, read once for the room's three checks.
+	var me *Profile
+	if hash != nil {
+		var err error
+		if me, err = h.MyProfile(ctx, hash); err != nil {
 			return err
 		}
 	}
-	if err := h.admitBlocked(ctx, hash, st); err != nil {
-		return err
+	if st.Open {
+		if err := suspension(me); err != nil {
+			return err
+		}
+		if err := h.admitBlocked(ctx, me, st); err != nil {
+			return err
+		}
 	}
 	if st.Rated {
-		return h.eligible(ctx, hash)
+		return eligibleProfile(me)
 	}
 	return nil
 }

@@ -304,8 +304,10 @@ func (h *Service) CreateTournament(ctx context.Context, hash []byte, req Tournam
 	if err != nil {
 		return nil, "", err
 	}
-	if req.Listed && p.Suspended != nil {
-		return nil, "", h.suspended(ctx, hash)
+	if req.Listed {
+		if err := suspension(p); err != nil {
+			return nil, "", err
+		}
 	}
 	var running []string
 	for _, id := range p.Tournaments {
@@ -404,8 +406,10 @@ func (h *Service) Enter(ctx context.Context, hash []byte, id string) (*Tournamen
 		if t.Rated && p.Finished < MinFinished {
 			return fmt.Errorf("%w: rated tournaments are for players who finished %d matches", game.ErrNotEligible, MinFinished)
 		}
-		if t.Listed && p.Suspended != nil {
-			return fmt.Errorf("%w: your profile is suspended from listed tournaments", game.ErrNotEligible)
+		if t.Listed {
+			if err := suspension(p); err != nil {
+				return err
+			}
 		}
 		t.Entrants = append(t.Entrants, Entrant{Player: p.ID, Name: p.Name, Key: hash})
 		created = true

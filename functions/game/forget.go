@@ -50,7 +50,7 @@ func (h *Service) ForgetSeats(ctx context.Context, op Op, hash []byte, ids []str
 		if err != nil {
 			return err
 		}
-		_, err = h.update(ctx, op, gameWrites, id, nil, func(c *Change) error {
+		_, err = h.update(ctx, op, gameWrites, id, g, func(c *Change) error { // g: read above, not again
 			changed := false
 			for _, s := range seats {
 				a := &c.Game.State.Seats[s]
