@@ -264,19 +264,38 @@ func (c *Chat) message(seq, seat int) ChatMessage {
 
 // noteChat raises the game's chat seq to seq without changing its version.
 func (h *Service) noteChat(ctx context.Context, id string, g *Loaded, seq int) error {
-	return Retry(ctx, gameWrites, func(attempt int) error {
+	_, err := h.noteGame(ctx, id, g, func(g *Loaded) error {
+		if g.State.Chat >= seq {
+			return ErrUnchanged
+		}
+		g.State.Chat = seq
+		return nil
+	})
+	return err
+}
+
+// noteGame writes what change makes of game id's stored state without a
+// new version (Touch: what a view shows beside the rules, the table
+// talk's seq, the hints asked), on g first, on the game read again after
+// a lost race; change returns ErrUnchanged when there is nothing to write.
+// It returns the game as last read.
+func (h *Service) noteGame(ctx context.Context, id string, g *Loaded, change func(g *Loaded) error) (*Loaded, error) {
+	err := Retry(ctx, gameWrites, func(attempt int) error {
 		if attempt > 0 {
 			var err error
 			if g, err = h.Load(ctx, id); err != nil {
 				return err
 			}
 		}
-		if g.State.Chat >= seq {
-			return nil
+		if err := change(g); err != nil {
+			return err
 		}
-		g.State.Chat = seq
 		return h.store.Touch(SaveContext(ctx), id, SealStored(id, g.Item.Version, g.State), g.Item.Version, g.Item.Due)
 	})
+	if errors.Is(err, ErrUnchanged) {
+		err = nil
+	}
+	return g, err
 }
 
 // pushChat tells seats of the message (kind chat): what the seat's view

@@ -44,12 +44,8 @@ func (h *Service) Hint(ctx context.Context, op Op, id, token string) (bot.Advice
 		return bot.Advice{}, Meta{}, fmt.Errorf("%w: hints are not for rated games, tournaments or this league", ErrNotEligible)
 	}
 	var m *engine.Match
-	err = Retry(ctx, gameWrites, func(attempt int) error {
-		if attempt > 0 {
-			if g, err = h.Load(ctx, id); err != nil {
-				return err
-			}
-		}
+	g, err = h.noteGame(ctx, id, g, func(g *Loaded) error {
+		var err error
 		if m, err = g.Replay(); err != nil {
 			return err
 		}
@@ -58,15 +54,15 @@ func (h *Service) Hint(ctx context.Context, op Op, id, token string) (bot.Advice
 		}
 		mark := HintMark{Seat: seat, Seq: m.Seq()}
 		if len(g.State.Hints) > 0 && g.State.Hints[len(g.State.Hints)-1] == mark {
-			return nil // asked already: marked
+			return ErrUnchanged // asked already: marked
 		}
 		if len(g.State.Hints) >= MaxHints {
 			return fmt.Errorf("%w: %d hints a game", ErrLimitReached, MaxHints)
 		}
-		g.State.Hints = append(g.State.Hints, mark)
 		// The mark changes what every reader's view shows but not the
 		// game's version (as the table talk's seq): the ETag names it.
-		return h.store.Touch(SaveContext(ctx), id, SealStored(id, g.Item.Version, g.State), g.Item.Version, g.Item.Due)
+		g.State.Hints = append(g.State.Hints, mark)
+		return nil
 	})
 	if err != nil {
 		return bot.Advice{}, Meta{}, err
