@@ -44,11 +44,11 @@ func (h *Handler) hint(c *call, body []byte) {
 	}
 	token, _, _ := bearer(c.r)
 	a, meta, err := h.svc.Hint(c.r.Context(), c.op(), c.gameID, token)
-	c.think.Hard += hintCost
 	if err != nil {
 		c.fail(err)
 		return
 	}
+	c.think.Hard += hintCost // a refused hint searched nothing
 	out := struct {
 		Best    moveJSON   `json:"best"`
 		Plays   []playJSON `json:"plays"`

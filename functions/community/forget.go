@@ -22,11 +22,7 @@ import (
 // about it (its name and words taken out); its leaderboard entries; its
 // profile; its record with its devices.
 func (h *Service) Forget(ctx context.Context, op game.Op, hash []byte) error {
-	rec, _, err := h.g.LoadPlayer(ctx, hash)
-	if err != nil {
-		return err
-	}
-	p, err := h.profileOrNil(ctx, rec.Player)
+	rec, p, err := h.recordProfile(ctx, hash)
 	if err != nil {
 		return err
 	}
@@ -174,7 +170,7 @@ func (h *Service) scrubReport(ctx context.Context, id string) error {
 // times and ids), its seats in its games and what it said at their
 // tables, the leagues and tournaments that hold it, the reports it filed.
 func (h *Service) Export(ctx context.Context, hash []byte) (*Exported, error) {
-	rec, _, err := h.g.LoadPlayer(ctx, hash)
+	rec, p, err := h.recordProfile(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -185,12 +181,7 @@ func (h *Service) Export(ctx context.Context, hash []byte) (*Exported, error) {
 	for _, d := range rec.Devices {
 		out.Record.Devices = append(out.Record.Devices, ExportedDevice{Endpoint: d.Endpoint, P256dh: d.P256dh, Auth: d.Auth, Lang: d.Lang.String()})
 	}
-	out.Record.Player, out.Record.Vacation = rec.Player, rec.Vac
-	p, err := h.profileOrNil(ctx, rec.Player)
-	if err != nil {
-		return nil, err
-	}
-	out.Profile = p
+	out.Record.Player, out.Record.Vacation, out.Profile = rec.Player, rec.Vac, p
 	seats, said, err := h.g.SeatsOf(ctx, hash, gamesOf(rec, p))
 	if err != nil {
 		return nil, err

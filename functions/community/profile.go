@@ -278,11 +278,19 @@ func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Priva
 // MyProfile is the profile of the key whose hash is hash, nil when it has
 // none.
 func (h *Service) MyProfile(ctx context.Context, hash []byte) (*Profile, error) {
+	_, p, err := h.recordProfile(ctx, hash)
+	return p, err
+}
+
+// recordProfile is the record of the key whose hash is hash and the
+// profile it names (nil for none).
+func (h *Service) recordProfile(ctx context.Context, hash []byte) (*game.Record, *Profile, error) {
 	rec, _, err := h.g.LoadPlayer(ctx, hash)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return h.profileOrNil(ctx, rec.Player)
+	p, err := h.profileOrNil(ctx, rec.Player)
+	return rec, p, err
 }
 
 // profileOrNil is the profile of player pid, nil for none ("" or no
@@ -306,14 +314,20 @@ func Shown(r rating.Rating) int { return rating.Shown(r) }
 // game.ErrNotEligible (a league or a tournament needs a profile: a name set or
 // a seat taken).
 func (h *Service) ProfileOfKey(ctx context.Context, hash []byte) (*Profile, error) {
-	p, err := h.MyProfile(ctx, hash)
+	_, p, err := h.keyProfile(ctx, hash)
+	return p, err
+}
+
+// keyProfile is ProfileOfKey with the key's record it was found through.
+func (h *Service) keyProfile(ctx context.Context, hash []byte) (*game.Record, *Profile, error) {
+	rec, p, err := h.recordProfile(ctx, hash)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if p == nil {
-		return nil, fmt.Errorf("%w: set your name first (or take a seat in a game)", game.ErrNotEligible)
+		return nil, nil, fmt.Errorf("%w: set your name first (or take a seat in a game)", game.ErrNotEligible)
 	}
-	return p, nil
+	return rec, p, nil
 }
 
 // Private is the key's own profile with its vacation and its lists

@@ -72,7 +72,7 @@ func (p *Profile) list(kind string) *[]string {
 // game.ErrNotEligible, a full list game.ErrLimitReached; listing twice or
 // taking out what is not listed changes nothing.
 func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player string, on bool) (*Private, error) {
-	me, err := h.ProfileOfKey(ctx, hash)
+	rec, me, err := h.keyProfile(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -105,10 +105,6 @@ func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player strin
 	})
 	if err != nil || refused != nil {
 		return nil, errors.Join(err, refused)
-	}
-	rec, _, err := h.g.LoadPlayer(ctx, hash)
-	if err != nil {
-		return nil, err
 	}
 	return h.PrivateOf(ctx, p, rec.Vac)
 }
