@@ -7,16 +7,9 @@
 // lines, for every reader: the page mounts it for spectators too (no
 // token: no talk).
 
-import { mount as mountCoach } from './coach.js';
+import { mount as mountCoach, make, request } from './coach.js';
 
 export const REACTIONS = ['thumbs-up', 'well-played', 'good-game', 'oops', 'hurry', 'thanks'];
-
-const make = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
 
 /** mount fills box (a <details>) and returns {update(view)}: call it with each view. */
 export function mount(box, { t, id, token, name, me, when }) {
@@ -41,15 +34,7 @@ export function mount(box, { t, id, token, name, me, when }) {
   note.setAttribute('role', 'status');
   box.append(sum, list, reacts, form, note);
 
-  async function call(method, body, query = '') {
-    const r = await fetch(`/api/games/${encodeURIComponent(id)}/chat${query}`, {
-      method, body: body && JSON.stringify(body),
-      headers: { Authorization: 'Bearer ' + token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    });
-    const data = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((data && data.error && data.error.code) || 'failed');
-    return data;
-  }
+  const call = (method, body, query = '') => request(token, method, `/api/games/${encodeURIComponent(id)}/chat${query}`, body);
 
   async function fetchNew() {
     if (asking) return;
@@ -84,13 +69,13 @@ export function mount(box, { t, id, token, name, me, when }) {
 
   async function report(b, m, pid) {
     if (!b.dataset.sure) { b.dataset.sure = '1'; b.textContent = t('chat.reportSure'); return; }
-    const r = await fetch('/api/reports', {
-      method: 'POST', body: JSON.stringify({ player: pid, what: 'message', game: id, seq: m.seq }),
-      headers: { Authorization: 'Bearer ' + token, 'Content-Type': 'application/json' },
-    }).catch(() => null);
-    const data = r && await r.json().catch(() => null);
-    note.textContent = r && r.ok ? t('chat.reported') : t(data && data.error && data.error.code === 'not_eligible' ? 'chat.reportNeedsName' : 'chat.failed');
-    if (r && r.ok) b.remove();
+    try {
+      await request(token, 'POST', '/api/reports', { player: pid, what: 'message', game: id, seq: m.seq });
+      note.textContent = t('chat.reported');
+      b.remove();
+    } catch (e) {
+      note.textContent = t(e.message === 'not_eligible' ? 'chat.reportNeedsName' : 'chat.failed');
+    }
   }
 
   form.addEventListener('submit', (ev) => {

@@ -4,12 +4,24 @@
 // so it imports nothing the page's own bundle holds: the page hands it
 // its words (t), the game, the token and how to name a seat.
 
-const make = (tag, cls, text) => {
+/** make is an element with a class and a text (the talk's chunk's one helper: chat.js too). */
+export const make = (tag, cls, text) => {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
   return e;
 };
+
+/** request calls the API with a seat's token: its JSON, or an Error named by the answer's code ('failed' without one). */
+export async function request(token, method, path, body) {
+  const r = await fetch(path, {
+    method, body: body && JSON.stringify(body),
+    headers: { Authorization: 'Bearer ' + token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+  });
+  const data = await r.json().catch(() => null);
+  if (!r.ok) throw new Error((data && data.error && data.error.code) || 'failed');
+  return data;
+}
 const button = (text, onClick) => {
   const b = make('button', '', text);
   b.type = 'button';
@@ -65,12 +77,7 @@ export function mount(box, { t, id, token, name, lang }) {
   const tileText = (tl) => `${tl[0]}–${tl[1]}`;
   const playText = (p) => t('coach.play', { tile: tileText(p.tile), where: t(p.end === 'lead' ? 'coach.lead' : 'where.' + p.end), points: pts().format(p.points), win: pct().format(p.win) });
 
-  async function call(method, path, hand) {
-    const r = await fetch(`/api/games/${encodeURIComponent(id)}/${path}${hand ? '?hand=' + hand : ''}`, { method, headers: { Authorization: 'Bearer ' + token } });
-    const data = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((data && data.error && data.error.code) || 'failed');
-    return data;
-  }
+  const call = (method, path, hand) => request(token, method, `/api/games/${encodeURIComponent(id)}/${path}${hand ? '?hand=' + hand : ''}`);
 
   async function loadNotes() {
     const v = view;
