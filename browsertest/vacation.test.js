@@ -100,8 +100,12 @@ test('a player on vacation is shown so to the others, with the clock stopped, an
   assert.equal(v.seats[away].vacation, me.player.vacation.until);
   await h.shot(seen.page, 'vacation-seat');
   await seen.page.goto(`${env.server.url}/#key=${keys[other]}`);
-  await seen.page.waitForSelector(`#my-games li[data-game="${id}"]`);
-  assert.match(await seen.page.textContent(`#my-games li[data-game="${id}"]`), new RegExp(`${names[away]} on vacation until`));
+  // The line is drawn at once from what this device kept, then again from
+  // the server's /api/me, which says the vacation: wait for that drawing.
+  const line = `#my-games li[data-game="${id}"]`;
+  await seen.page.waitForSelector(line);
+  await seen.page.waitForFunction(([sel, name]) => new RegExp(`${name} on vacation until`).test(document.querySelector(sel).textContent), [line, names[away]], { timeout: 10000 }).catch(() => {});
+  assert.match(await seen.page.textContent(line), new RegExp(`${names[away]} on vacation until`));
 
   // It ends from the inbox: two of the three days had not begun.
   await owner.page.click('#vac-btn');
