@@ -1,9 +1,11 @@
 package bot
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"tessera/engine"
 )
@@ -13,11 +15,10 @@ import (
 // docs/bots.md, "expert").
 const ExpertPlayouts = 2400
 
-// expertBeta is how sharply the model of the others' play prefers its
-// best-scoring move: the chance of a play is proportional to
-// exp(expertBeta x its score). 0 weighs every world alike (hard's uniform
-// sampling). Chosen on seed 11 of the arena against hard (0.3: 51.5%, 1:
-// 54.2%, 3: 53.8% of 400 matches; docs/bots.md), checked on seed 21.
+// expertBeta scales the model of the others' play (the fitted weights,
+// fittedFiveUp and fittedBlock): the chance of a play is proportional to
+// exp(expertBeta x its score). 1 is the model as fitted by maximum
+// likelihood; 0 weighs every world alike (hard's uniform sampling).
 const expertBeta = 1.0
 
 // Expert is the "expert" level: hard's search over worlds sampled
@@ -72,6 +73,9 @@ type observed struct {
 	k      int    // the play's index in the hand's plays
 	later  uint32 // the tiles the seat played at index k and after
 	chosen engine.PlayedTile
+	// nextHeld is how many tiles the next seat held then, as far as
+	// its count now and its plays since tell.
+	nextHeld int
 }
 
 // observer weighs a sampled world by the likelihood of the other seats'
@@ -82,14 +86,31 @@ type observer struct {
 	decs   []observed
 	boards []board // boards[k]: the layout before play k
 	scores []float64
+	// weights, when set, are a fitted model of play over features, read
+	// from the seat's hand in the world.
+	weights *features
+	feat    featurer
+	laid    []uint32 // laid[k]: the tiles on the layout before play k
+}
+
+// answer is a tile that scores when played after a given play, and what.
+type answer struct {
+	mask uint32
+	pts  float64
 }
 
 func newObserver(p *position, beta float64) *observer {
-	o := &observer{p: p, beta: beta}
+	o := &observer{p: p, beta: beta, weights: &fittedBlock}
+	if p.opts.Rules().Counts {
+		o.weights = &fittedFiveUp
+	}
 	spin := p.opts.Rules().Spinner
 	b := newBoard(spin)
+	var laid uint32
 	for k, pl := range p.plays {
 		o.boards = append(o.boards, b)
+		o.laid = append(o.laid, laid)
+		laid |= bit(pl.Tile)
 		b.place(pl.Tile, pl.End)
 		// The lead (k = 0) follows the rule set's own opening rules: not
 		// a choice this model reads.
@@ -102,7 +123,14 @@ func newObserver(p *position, beta float64) *observer {
 				later |= bit(q.Tile)
 			}
 		}
-		o.decs = append(o.decs, observed{seat: pl.Seat, k: k, later: later, chosen: pl})
+		next := (pl.Seat + 1) % p.opts.Players
+		nextHeld := p.held[next]
+		for _, q := range p.plays[k+1:] {
+			if q.Seat == next {
+				nextHeld++
+			}
+		}
+		o.decs = append(o.decs, observed{seat: pl.Seat, k: k, later: later, chosen: pl, nextHeld: nextHeld})
 	}
 	return o
 }
@@ -119,14 +147,14 @@ func (o *observer) weight(hands [][]engine.Tile) float64 {
 			held |= bit(t)
 		}
 		b := &o.boards[d.k]
-		chosen := o.beta * o.score(b, d.chosen.Tile, d.chosen.End)
+		chosen := o.beta * o.scoreIn(d, held, b, d.chosen.Tile, d.chosen.End)
 		maxS, sum := chosen, 0.0
 		o.scores = o.scores[:0]
 		for m := held; m != 0; m &= m - 1 {
 			t := tileOf[bits.TrailingZeros32(m)]
 			for e := engine.EndLeft; e <= engine.EndDown; e++ {
 				if b.fits(t, e) {
-					s := o.beta * o.score(b, t, e)
+					s := o.beta * o.scoreIn(d, held, b, t, e)
 					o.scores = append(o.scores, s)
 					maxS = max(maxS, s)
 				}
@@ -142,8 +170,130 @@ func (o *observer) weight(hands [][]engine.Tile) float64 {
 	return math.Exp(logW)
 }
 
-// score is the model of play: the medium player's main terms without the
-// risk (count taken, pips and doubles shed).
+// scoreIn is the model's score of d's seat playing t at e when it held
+// held: with weights (a fitted model), their sum over the play's
+// features; else score.
+func (o *observer) scoreIn(d observed, held uint32, b *board, t engine.Tile, e engine.End) float64 {
+	if o.weights == nil {
+		return o.score(b, t, e)
+	}
+	var f features
+	o.feat.of(&f, o.p.opts, d.seat, d.k, o.laid[d.k], held, d.nextHeld, b, t, e)
+	v := 0.0
+	for i, x := range f {
+		v += o.weights[i] * x
+	}
+	return v
+}
+
+// fittedFiveUp and fittedBlock are the model of play: weights of the
+// features, fitted by maximum likelihood to the hard player's decisions
+// (40 matches of hard players at every seat, 2-player Five Up and the
+// partnership game; BenchmarkInference prints them, docs/bots.md,
+// "inference"). Rounded to two places.
+var (
+	fittedFiveUp = features{0.30, 0.066, 1.39, 0.025, -0.038, -0.39, 0, 0.48}
+	fittedBlock  = features{0, 0.13, 1.01, -0.29, 0.055, 0, 0, 0.70}
+)
+
+// features are what the fitted model of play reads of a play: the count
+// it takes, its pips, a double, own tiles left that fit the ends after it
+// (up to 3), none fitting, the best count the next seat (an opponent) is
+// expected to take in reply as the player saw it, ending the hand, and own
+// tiles left showing the number the play opens.
+type features [nFeatures]float64
+
+const nFeatures = 8
+
+// featurer computes features, keeping the scoring answers to a play on a
+// layout (they depend on the layout and the play alone).
+type featurer struct {
+	replies map[int32][]answer
+}
+
+func (fr *featurer) of(f *features, o engine.Options, seat, k int, laid, held uint32, nextHeld int, b *board, t engine.Tile, e engine.End) {
+	*f = features{}
+	after := *b
+	after.place(t, e)
+	counts := o.Rules().Counts
+	if counts {
+		f[0] = float64(points(after.count()))
+	}
+	f[1] = float64(t.Pips())
+	if t.IsDouble() {
+		f[2] = 1
+	}
+	rest := held &^ bit(t)
+	if rest == 0 {
+		f[6] = 1
+		return
+	}
+	ends := after.openNumbers()
+	var fit uint32
+	for x := 0; x <= 6; x++ {
+		if ends&(1<<x) != 0 {
+			fit |= pipMask[x]
+		}
+	}
+	follow := bits.OnesCount32(rest & fit)
+	f[3] = float64(min(follow, 3))
+	if follow == 0 {
+		f[4] = 1
+	}
+	// The number the play opens (the lead: both its numbers).
+	var open uint32
+	if e == engine.EndLead {
+		open = pipMask[t[0]] | pipMask[t[1]]
+	} else {
+		open = pipMask[after.ends[e-engine.EndLeft].pips]
+	}
+	f[7] = float64(min(bits.OnesCount32(rest&open), 3))
+	next := (seat + 1) % o.Players
+	if !counts || o.TeamOf(next) == o.TeamOf(seat) {
+		return
+	}
+	unseen := allTiles &^ laid &^ held
+	n := bits.OnesCount32(unseen)
+	if n == 0 {
+		return
+	}
+	pr := min(float64(nextHeld)/float64(n), 1)
+	key := int32(k)<<8 | int32(tileIdx[t[0]][t[1]])<<3 | int32(e)
+	ans, ok := fr.replies[key]
+	if !ok {
+		for i := 0; i < engine.NumTiles; i++ {
+			if laid&(1<<i) != 0 || tileOf[i] == t {
+				continue
+			}
+			best := 0
+			for e2 := engine.EndLeft; e2 <= engine.EndDown; e2++ {
+				if after.fits(tileOf[i], e2) {
+					best = max(best, points(after.countAfter(tileOf[i], e2)))
+				}
+			}
+			if best > 0 {
+				ans = append(ans, answer{1 << i, float64(best)})
+			}
+		}
+		slices.SortFunc(ans, func(a, b answer) int { return cmp.Compare(b.pts, a.pts) })
+		if fr.replies == nil {
+			fr.replies = map[int32][]answer{}
+		}
+		fr.replies[key] = ans
+	}
+	exp, none := 0.0, 1.0
+	for _, a := range ans {
+		if unseen&a.mask != 0 {
+			exp += a.pts * pr * none
+			none *= 1 - pr
+		}
+	}
+	f[5] = exp
+}
+
+// score is the first model of play, kept to measure against (observer
+// without weights; BenchmarkInference "main1"): the medium player's main
+// terms without the risk (count taken, pips and doubles shed).
 func (o *observer) score(b *board, t engine.Tile, e engine.End) float64 {
 	if !o.p.opts.Rules().Counts {
 		v := wShedPipBlock * float64(t.Pips())

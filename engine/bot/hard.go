@@ -2,8 +2,10 @@ package bot
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 
 	"tessera/engine"
 )
@@ -140,12 +142,18 @@ func playout(s *engine.Sim, b board, mv engine.Move, p *position, scores *[4]int
 	me := p.opts.TeamOf(p.seat)
 	var gain [4]int
 	var buf [32]engine.Move
+	laid := allTiles &^ p.unseen &^ p.hand
 	for {
 		if v, done := step(s, mv, p.opts, me, &gain, scores); done {
 			return v, gain
 		}
 		b.place(mv.Tile, mv.End)
-		mv = rollout(s, &b, p.opts, buf[:0])
+		laid |= bit(mv.Tile)
+		if p.fair {
+			mv = fairRollout(s, &b, laid, p.opts, buf[:0])
+		} else {
+			mv = rollout(s, &b, p.opts, buf[:0])
+		}
 	}
 }
 
@@ -250,6 +258,76 @@ func bestReply(b *board, tiles []engine.Tile) int {
 			if b.fits(t, e) {
 				best = max(best, points(b.countAfter(t, e)))
 			}
+		}
+	}
+	return best
+}
+
+// fairRollout is rollout with the risk as the player to move sees it:
+// the next seat may hold any tile the mover cannot see (not on the layout,
+// not its own), each with the same chance, instead of the tiles it holds
+// in the world.
+func fairRollout(s *engine.Sim, b *board, laid uint32, o engine.Options, buf []engine.Move) engine.Move {
+	legal := s.AppendLegal(buf)
+	if len(legal) == 1 {
+		return legal[0]
+	}
+	me := s.Turn()
+	fiveUp := o.Rules().Counts
+	next := (me + 1) % o.Players
+	var unseen uint32
+	pr := 0.0
+	if fiveUp && o.TeamOf(next) != o.TeamOf(me) {
+		unseen = allTiles
+		for _, t := range s.Held(me) {
+			unseen &^= bit(t)
+		}
+		unseen &^= laid
+		if n := bits.OnesCount32(unseen); n > 0 {
+			pr = min(float64(s.HeldCount(next))/float64(n), 1)
+		}
+	}
+	best, bestV := legal[0], math.Inf(-1)
+	var ans [engine.NumTiles]int
+	for _, mv := range legal {
+		var v float64
+		if fiveUp {
+			after := *b
+			after.place(mv.Tile, mv.End)
+			v = float64(points(after.count())) + wShedPip*float64(mv.Tile.Pips())
+			if mv.Tile.IsDouble() {
+				v += wDouble
+			}
+			if pr > 0 {
+				replies := ans[:0]
+				for m := unseen &^ bit(mv.Tile); m != 0; m &= m - 1 {
+					t := tileOf[bits.TrailingZeros32(m)]
+					best := 0
+					for e := engine.EndLeft; e <= engine.EndDown; e++ {
+						if after.fits(t, e) {
+							best = max(best, points(after.countAfter(t, e)))
+						}
+					}
+					if best > 0 {
+						replies = append(replies, best)
+					}
+				}
+				slices.Sort(replies)
+				exp, none := 0.0, 1.0
+				for i := len(replies) - 1; i >= 0; i-- {
+					exp += float64(replies[i]) * pr * none
+					none *= 1 - pr
+				}
+				v -= wRisk * exp
+			}
+		} else {
+			v = wShedPipBlock * float64(mv.Tile.Pips())
+			if mv.Tile.IsDouble() {
+				v += wDoubleBlock
+			}
+		}
+		if v > bestV {
+			best, bestV = mv, v
 		}
 	}
 	return best

@@ -27,6 +27,8 @@ type position struct {
 	// drewAfter[s] is how many plays the hand had when seat s last drew
 	// (0: never): its hand before that is not known from its hand now.
 	drewAfter [4]int
+	// fair: the search's playouts use fairRollout (a measurement).
+	fair bool
 }
 
 var errNoPosition = errors.New("bot: the view holds no hand in play for this seat")

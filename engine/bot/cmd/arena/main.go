@@ -5,7 +5,8 @@
 //
 // Levels: easy, medium, hard, expert and, for measuring only, the
 // expert's variants (expert-uniform, expert-beta0.1, 0.6, 1, 2, 3;
-// expert-x2, expert-x4: larger budgets; expert-resample1, 2: worlds drawn
+// expert-x2, expert-x4: larger budgets; hard-fair: hard's playouts reading
+// the risk as the mover sees it; expert-resample1, 2: worlds drawn
 // by weight; expert-win: choosing by the chance to win) and omniscient
 // (reads every hand).
 //
@@ -55,6 +56,8 @@ func main() {
 	for _, k := range []int{2, 4} {
 		levels["expert-x"+strconv.Itoa(k)] = fixed(bot.ExpertWith(1, k*bot.ExpertPlayouts))
 	}
+	// Hard with the risk in its playouts read as the mover sees it.
+	levels["hard-fair"] = fixed(bot.HardFair(bot.HardPlayouts))
 	pa, pb := levels[*a], levels[*b]
 	opts, ok := configs[*config]
 	if pa == nil || pb == nil || !ok {
