@@ -265,13 +265,7 @@ func (fr *featurer) of(f *features, o engine.Options, seat, k int, laid, held ui
 			if laid&(1<<i) != 0 || tileOf[i] == t {
 				continue
 			}
-			best := 0
-			for e2 := engine.EndLeft; e2 <= engine.EndDown; e2++ {
-				if after.fits(tileOf[i], e2) {
-					best = max(best, points(after.countAfter(tileOf[i], e2)))
-				}
-			}
-			if best > 0 {
+			if best := bestCount(&after, tileOf[i]); best > 0 {
 				ans = append(ans, answer{1 << i, float64(best)})
 			}
 		}

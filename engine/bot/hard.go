@@ -149,11 +149,7 @@ func playout(s *engine.Sim, b board, mv engine.Move, p *position, scores *[4]int
 		}
 		b.place(mv.Tile, mv.End)
 		laid |= bit(mv.Tile)
-		if p.fair {
-			mv = fairRollout(s, &b, laid, p.opts, buf[:0])
-		} else {
-			mv = rollout(s, &b, p.opts, buf[:0])
-		}
+		mv = rollout(s, &b, p.opts, p.fair, laid, buf[:0])
 	}
 }
 
@@ -212,16 +208,31 @@ func final(gain *[4]int, me, teams int) float64 {
 // sampled world: the count taken, pips and doubles shed, and (Five Up) the
 // best count the next seat, an opponent, can take in reply with the tiles it
 // holds in this world. Inside a world every hand is known, so the medium
-// player's reading of passes and draws has nothing left to add.
-func rollout(s *engine.Sim, b *board, o engine.Options, buf []engine.Move) engine.Move {
+// player's reading of passes and draws has nothing left to add. With fair
+// (a measurement: the arena's hard-fair), the reply is read as the mover
+// sees it instead: the next seat may hold any tile the mover cannot see
+// (laid: the tiles on the layout), each with the same chance.
+func rollout(s *engine.Sim, b *board, o engine.Options, fair bool, laid uint32, buf []engine.Move) engine.Move {
 	legal := s.AppendLegal(buf)
 	if len(legal) == 1 {
 		return legal[0]
 	}
 	fiveUp := o.Rules().Counts
 	var opp []engine.Tile
+	var unseen uint32
+	pr := 0.0
 	if next := (s.Turn() + 1) % o.Players; fiveUp && o.TeamOf(next) != o.TeamOf(s.Turn()) {
-		opp = s.Held(next)
+		if !fair {
+			opp = s.Held(next)
+		} else {
+			unseen = allTiles &^ laid
+			for _, t := range s.Held(s.Turn()) {
+				unseen &^= bit(t)
+			}
+			if n := bits.OnesCount32(unseen); n > 0 {
+				pr = min(float64(s.HeldCount(next))/float64(n), 1)
+			}
+		}
 	}
 	best, bestV := legal[0], math.Inf(-1)
 	for _, mv := range legal {
@@ -236,6 +247,9 @@ func rollout(s *engine.Sim, b *board, o engine.Options, buf []engine.Move) engin
 			if len(opp) > 0 {
 				v -= wRisk * float64(bestReply(&after, opp))
 			}
+			if pr > 0 {
+				v -= wRisk * expectedReply(&after, unseen&^bit(mv.Tile), pr)
+			}
 		} else {
 			v = wShedPipBlock * float64(mv.Tile.Pips())
 			if mv.Tile.IsDouble() {
@@ -244,6 +258,36 @@ func rollout(s *engine.Sim, b *board, o engine.Options, buf []engine.Move) engin
 		}
 		if v > bestV {
 			best, bestV = mv, v
+		}
+	}
+	return best
+}
+
+// expectedReply is the expected best count a seat takes in reply on b when
+// it holds each tile of may independently with chance pr.
+func expectedReply(b *board, may uint32, pr float64) float64 {
+	var buf [engine.NumTiles]int
+	replies := buf[:0]
+	for m := may; m != 0; m &= m - 1 {
+		if c := bestCount(b, tileOf[bits.TrailingZeros32(m)]); c > 0 {
+			replies = append(replies, c)
+		}
+	}
+	slices.Sort(replies)
+	exp, none := 0.0, 1.0
+	for i := len(replies) - 1; i >= 0; i-- {
+		exp += float64(replies[i]) * pr * none
+		none *= 1 - pr
+	}
+	return exp
+}
+
+// bestCount is the most a play of t scores on b (0: none scores or fits).
+func bestCount(b *board, t engine.Tile) int {
+	best := 0
+	for e := engine.EndLeft; e <= engine.EndDown; e++ {
+		if b.fits(t, e) {
+			best = max(best, points(b.countAfter(t, e)))
 		}
 	}
 	return best
@@ -254,81 +298,7 @@ func rollout(s *engine.Sim, b *board, o engine.Options, buf []engine.Move) engin
 func bestReply(b *board, tiles []engine.Tile) int {
 	best := 0
 	for _, t := range tiles {
-		for e := engine.EndLeft; e <= engine.EndDown; e++ {
-			if b.fits(t, e) {
-				best = max(best, points(b.countAfter(t, e)))
-			}
-		}
-	}
-	return best
-}
-
-// fairRollout is rollout with the risk as the player to move sees it:
-// the next seat may hold any tile the mover cannot see (not on the layout,
-// not its own), each with the same chance, instead of the tiles it holds
-// in the world.
-func fairRollout(s *engine.Sim, b *board, laid uint32, o engine.Options, buf []engine.Move) engine.Move {
-	legal := s.AppendLegal(buf)
-	if len(legal) == 1 {
-		return legal[0]
-	}
-	me := s.Turn()
-	fiveUp := o.Rules().Counts
-	next := (me + 1) % o.Players
-	var unseen uint32
-	pr := 0.0
-	if fiveUp && o.TeamOf(next) != o.TeamOf(me) {
-		unseen = allTiles
-		for _, t := range s.Held(me) {
-			unseen &^= bit(t)
-		}
-		unseen &^= laid
-		if n := bits.OnesCount32(unseen); n > 0 {
-			pr = min(float64(s.HeldCount(next))/float64(n), 1)
-		}
-	}
-	best, bestV := legal[0], math.Inf(-1)
-	var ans [engine.NumTiles]int
-	for _, mv := range legal {
-		var v float64
-		if fiveUp {
-			after := *b
-			after.place(mv.Tile, mv.End)
-			v = float64(points(after.count())) + wShedPip*float64(mv.Tile.Pips())
-			if mv.Tile.IsDouble() {
-				v += wDouble
-			}
-			if pr > 0 {
-				replies := ans[:0]
-				for m := unseen &^ bit(mv.Tile); m != 0; m &= m - 1 {
-					t := tileOf[bits.TrailingZeros32(m)]
-					best := 0
-					for e := engine.EndLeft; e <= engine.EndDown; e++ {
-						if after.fits(t, e) {
-							best = max(best, points(after.countAfter(t, e)))
-						}
-					}
-					if best > 0 {
-						replies = append(replies, best)
-					}
-				}
-				slices.Sort(replies)
-				exp, none := 0.0, 1.0
-				for i := len(replies) - 1; i >= 0; i-- {
-					exp += float64(replies[i]) * pr * none
-					none *= 1 - pr
-				}
-				v -= wRisk * exp
-			}
-		} else {
-			v = wShedPipBlock * float64(mv.Tile.Pips())
-			if mv.Tile.IsDouble() {
-				v += wDoubleBlock
-			}
-		}
-		if v > bestV {
-			best, bestV = mv, v
-		}
+		best = max(best, bestCount(b, t))
 	}
 	return best
 }

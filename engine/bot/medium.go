@@ -236,13 +236,7 @@ func (ev *evaluator) risk(after *board) float64 {
 		if prob == 0 {
 			continue
 		}
-		best := 0
-		for e := engine.EndLeft; e <= engine.EndDown; e++ {
-			if after.fits(tileOf[i], e) {
-				best = max(best, points(after.countAfter(tileOf[i], e)))
-			}
-		}
-		if best > 0 {
+		if best := bestCount(after, tileOf[i]); best > 0 {
 			val := float64(best)
 			if opp+best >= p.opts.Target {
 				val += 200
