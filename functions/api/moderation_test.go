@@ -179,6 +179,8 @@ func testReportsAndModeration(t *testing.T, st store.Store) {
 	if !strings.Contains(board(), `"name":"Beatrice"`) {
 		t.Fatalf("the board after the rename: %s", board())
 	}
+	// A table Bea opened before her suspension, still waiting in the lobby.
+	waiting, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Bea","key":"` + bea + `","open":true,"moveTime":3600}`)
 	for range 2 {
 		if r := mod(`{"suspended":true}`); r.status != 200 || !strings.Contains(string(r.body), `"suspended":true`) {
 			t.Fatalf("suspend: %d %s", r.status, r.body)
@@ -193,6 +195,16 @@ func testReportsAndModeration(t *testing.T, st store.Store) {
 	table, _, _ := s.create(`{"variant":"fiveup","players":2,"name":"Ana","key":"` + ana + `","open":true,"moveTime":3600}`)
 	if r := s.do("POST", "/api/games/"+table+"/seats", `{"name":"Bea","key":"`+bea+`"}`, ""); r.status != 409 {
 		t.Fatalf("a suspended player sits at an open table: %d %s", r.status, r.body)
+	}
+	// Nobody sits at her waiting table: a player with a profile, nor a
+	// key new to the room; the seat stays free.
+	for _, k := range []string{ana, testKey("eve")} {
+		if r := s.do("POST", "/api/games/"+waiting+"/seats", `{"name":"Eve","key":"`+k+`"}`, ""); r.status != 409 || mustError(t, r).Error.Code != "not_eligible" {
+			t.Fatalf("a seat at a suspended player's table: %d %s", r.status, r.body)
+		}
+	}
+	if r := s.do("GET", "/api/games/"+waiting, "", ""); r.status != 200 || !strings.Contains(string(r.body), `"status":"open"`) {
+		t.Fatalf("her table after the refused seats: %d %s", r.status, r.body)
 	}
 	if _, _, v := s.create(`{"variant":"fiveup","players":2,"name":"Bea","key":"` + bea + `"}`); v == nil {
 		t.Fatal("a friendly game by link is still hers")

@@ -126,6 +126,13 @@ func (h *Service) Muted(ctx context.Context, pid string) (map[string]bool, error
 // blocks reads the profiles of pids (at most store.MaxLoadMany) and
 // reports whether two of them are kept apart: either blocked the other.
 func (h *Service) blocks(ctx context.Context, pids []string) (func(a, b string) bool, error) {
+	apart, _, err := h.among(ctx, pids)
+	return apart, err
+}
+
+// among reads the profiles of pids and reports whether two of them are
+// kept apart (either blocked the other) and whether one is suspended.
+func (h *Service) among(ctx context.Context, pids []string) (apart func(a, b string) bool, suspended func(pid string) bool, err error) {
 	ids := make([]string, 0, len(pids))
 	for _, pid := range pids {
 		if pid != "" && !slices.Contains(ids, ProfileItemID(pid)) {
@@ -134,19 +141,22 @@ func (h *Service) blocks(ctx context.Context, pids []string) (func(a, b string) 
 	}
 	items, err := h.loadManyChunked(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	apart := map[[2]string]bool{}
+	kept, off := map[[2]string]bool{}, map[string]bool{}
 	for _, it := range items {
 		p, err := DecodeProfile(it.State)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, b := range p.Blocked {
-			apart[[2]string{p.ID, b}], apart[[2]string{b, p.ID}] = true, true
+			kept[[2]string{p.ID, b}], kept[[2]string{b, p.ID}] = true, true
+		}
+		if p.Suspended != nil {
+			off[p.ID] = true
 		}
 	}
-	return func(a, b string) bool { return apart[[2]string{a, b}] }, nil
+	return func(a, b string) bool { return kept[[2]string{a, b}] }, func(pid string) bool { return off[pid] }, nil
 }
 
 // loadManyChunked is LoadMany for any number of ids.
@@ -167,28 +177,38 @@ func (h *Service) loadManyChunked(ctx context.Context, ids []string) (map[string
 }
 
 // admitBlocked refuses a seat in an open game to the player of profile me
-// (nil: none, nothing to refuse) when it and a player seated there are
-// kept apart (either blocked the other).
+// (nil: a key without a profile yet) when it and a player seated there are
+// kept apart (either blocked the other), or when a player seated there is
+// suspended (its table left waiting in the lobby: docs/moderation.md).
 func (h *Service) admitBlocked(ctx context.Context, me *Profile, st *game.Stored) error {
-	if me == nil {
-		return nil
+	var pids []string // me first (when it has a profile), then the others seated
+	mine := ""
+	if me != nil {
+		mine = me.ID
+		pids = append(pids, mine)
 	}
-	pids := []string{me.ID}
 	for _, a := range st.Seats {
-		if a.Player != "" && a.Player != me.ID {
+		if a.Player != "" && a.Player != mine {
 			pids = append(pids, a.Player)
 		}
 	}
-	if len(pids) == 1 {
+	others := pids
+	if me != nil {
+		others = pids[1:]
+	}
+	if len(others) == 0 {
 		return nil
 	}
-	apart, err := h.blocks(ctx, pids)
+	apart, suspended, err := h.among(ctx, pids)
 	if err != nil {
 		return err
 	}
-	for _, pid := range pids[1:] {
-		if apart(me.ID, pid) {
+	for _, pid := range others {
+		if me != nil && apart(mine, pid) {
 			return fmt.Errorf("%w: you cannot sit at this table: a block is between you and a player here", game.ErrNotEligible)
+		}
+		if suspended(pid) {
+			return fmt.Errorf("%w: you cannot sit at this table: it is no longer open to the room", game.ErrNotEligible)
 		}
 	}
 	return nil
