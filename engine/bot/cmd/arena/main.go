@@ -58,6 +58,11 @@ func main() {
 	}
 	// Hard with the risk in its playouts read as the mover sees it.
 	levels["hard-fair"] = fixed(bot.HardFair(bot.HardPlayouts))
+	// The expert's search as one tree over the seat's information (ISMCTS),
+	// exploration constants 10, 25, 50.
+	for _, c := range []int{10, 25, 50} {
+		levels["expert-is"+strconv.Itoa(c)] = fixed(bot.ExpertISMCTS(bot.ExpertPlayouts, float64(c)))
+	}
 	pa, pb := levels[*a], levels[*b]
 	opts, ok := configs[*config]
 	if pa == nil || pb == nil || !ok {
