@@ -249,9 +249,11 @@ test('the log marks others\' moves new, never your own', { skip, timeout: 120000
   const tokens = [made.token, bea.token];
   for (let n = 0; n < 4; n++) await apiPlayOne(api, id, tokens);
   // A deal may block in four plays and start a hand nobody has played in
-  // yet: play on until Bea has played in the current hand.
-  const beaPlayedThisHand = (v) => v.hand && v.log.some((e) => e.type === 'play' && e.seat === 1 && e.hand === v.hand.number);
-  for (let n = 0; n < 60 && !beaPlayedThisHand(await api('GET', `/api/games/${id}`, null, tokens[0])); n++) await apiPlayOne(api, id, tokens);
+  // yet, or one only Bea has played in (her lead, Ana's pass): play on
+  // until both have played in the current hand.
+  const playedThisHand = (v, seat) => v.hand && v.log.some((e) => e.type === 'play' && e.seat === seat && e.hand === v.hand.number);
+  const bothPlayed = (v) => playedThisHand(v, 0) && playedThisHand(v, 1);
+  for (let n = 0; n < 60 && !bothPlayed(await api('GET', `/api/games/${id}`, null, tokens[0])); n++) await apiPlayOne(api, id, tokens);
   // Ana's seat on a device that never saw this game.
   const { context, page } = await h.newPlayer(env.browser, errors);
   await page.goto(`${env.server.url}/g/${id}#seat=${made.token}`);
