@@ -15,6 +15,7 @@ type board struct {
 	cover  [2]bool // a tile is attached on the spinner's left, right side
 	spinAt [2]bool // the spinner is the tile at the left, right end
 	spinOK bool    // spinners are used (Five Up)
+	laid   uint32  // the tiles on the layout
 }
 
 // end is one end of the line or an arm.
@@ -59,6 +60,7 @@ func points(count int) int {
 // place attaches t at e; the play must be legal.
 func (b *board) place(t engine.Tile, e engine.End) {
 	b.n++
+	b.laid |= bit(t)
 	if e == engine.EndLead {
 		t = t.Normal()
 		b.lead = t.Pips()

@@ -1,11 +1,9 @@
 package bot
 
 import (
-	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"slices"
 
 	"tessera/engine"
 )
@@ -90,13 +88,6 @@ type observer struct {
 	// from the seat's hand in the world.
 	weights *features
 	feat    featurer
-	laid    []uint32 // laid[k]: the tiles on the layout before play k
-}
-
-// answer is a tile that scores when played after a given play, and what.
-type answer struct {
-	mask uint32
-	pts  float64
 }
 
 func newObserver(p *position, beta float64) *observer {
@@ -106,27 +97,24 @@ func newObserver(p *position, beta float64) *observer {
 	}
 	spin := p.opts.Rules().Spinner
 	b := newBoard(spin)
-	var laid uint32
 	for k, pl := range p.plays {
 		o.boards = append(o.boards, b)
-		o.laid = append(o.laid, laid)
-		laid |= bit(pl.Tile)
 		b.place(pl.Tile, pl.End)
 		// The lead (k = 0) follows the rule set's own opening rules: not
 		// a choice this model reads.
 		if pl.Seat == p.seat || k == 0 || p.drewAfter[pl.Seat] > k {
 			continue
 		}
-		var later uint32
-		for _, q := range p.plays[k:] {
-			if q.Seat == pl.Seat {
-				later |= bit(q.Tile)
-			}
-		}
+		// What the seat played from here on, and how many tiles the next
+		// seat held then (its count now and its plays since).
 		next := (pl.Seat + 1) % p.opts.Players
+		var later uint32
 		nextHeld := p.held[next]
-		for _, q := range p.plays[k+1:] {
-			if q.Seat == next {
+		for _, q := range p.plays[k:] {
+			switch q.Seat {
+			case pl.Seat:
+				later |= bit(q.Tile)
+			case next:
 				nextHeld++
 			}
 		}
@@ -178,7 +166,7 @@ func (o *observer) scoreIn(d observed, held uint32, b *board, t engine.Tile, e e
 		return o.score(b, t, e)
 	}
 	var f features
-	o.feat.of(&f, o.p.opts, d.seat, d.k, o.laid[d.k], held, d.nextHeld, b, t, e)
+	o.feat.of(&f, o.p.opts, d.seat, d.k, held, d.nextHeld, b, t, e)
 	v := 0.0
 	for i, x := range f {
 		v += o.weights[i] * x
@@ -211,7 +199,9 @@ type featurer struct {
 	replies map[int32][]answer
 }
 
-func (fr *featurer) of(f *features, o engine.Options, seat, k int, laid, held uint32, nextHeld int, b *board, t engine.Tile, e engine.End) {
+// of fills f for seat, holding held, playing t at e on b (the layout
+// before play k of the hand), the next seat holding nextHeld tiles.
+func (fr *featurer) of(f *features, o engine.Options, seat, k int, held uint32, nextHeld int, b *board, t engine.Tile, e engine.End) {
 	*f = features{}
 	after := *b
 	after.place(t, e)
@@ -228,31 +218,22 @@ func (fr *featurer) of(f *features, o engine.Options, seat, k int, laid, held ui
 		f[6] = 1
 		return
 	}
-	ends := after.openNumbers()
-	var fit uint32
-	for x := 0; x <= 6; x++ {
-		if ends&(1<<x) != 0 {
-			fit |= pipMask[x]
-		}
-	}
-	follow := bits.OnesCount32(rest & fit)
+	follow := bits.OnesCount32(rest & showing(after.openNumbers()))
 	f[3] = float64(min(follow, 3))
 	if follow == 0 {
 		f[4] = 1
 	}
 	// The number the play opens (the lead: both its numbers).
-	var open uint32
-	if e == engine.EndLead {
-		open = pipMask[t[0]] | pipMask[t[1]]
-	} else {
-		open = pipMask[after.ends[e-engine.EndLeft].pips]
+	open := numbers(t)
+	if e != engine.EndLead {
+		open = 1 << after.ends[e-engine.EndLeft].pips
 	}
-	f[7] = float64(min(bits.OnesCount32(rest&open), 3))
+	f[7] = float64(min(bits.OnesCount32(rest&showing(open)), 3))
 	next := (seat + 1) % o.Players
 	if !counts || o.TeamOf(next) == o.TeamOf(seat) {
 		return
 	}
-	unseen := allTiles &^ laid &^ held
+	unseen := allTiles &^ b.laid &^ held
 	n := bits.OnesCount32(unseen)
 	if n == 0 {
 		return
@@ -261,28 +242,13 @@ func (fr *featurer) of(f *features, o engine.Options, seat, k int, laid, held ui
 	key := int32(k)<<8 | int32(tileIdx[t[0]][t[1]])<<3 | int32(e)
 	ans, ok := fr.replies[key]
 	if !ok {
-		for i := 0; i < engine.NumTiles; i++ {
-			if laid&(1<<i) != 0 || tileOf[i] == t {
-				continue
-			}
-			if best := bestCount(&after, tileOf[i]); best > 0 {
-				ans = append(ans, answer{1 << i, float64(best)})
-			}
-		}
-		slices.SortFunc(ans, func(a, b answer) int { return cmp.Compare(b.pts, a.pts) })
+		ans = scoringReplies(&after, allTiles&^after.laid, nil)
 		if fr.replies == nil {
 			fr.replies = map[int32][]answer{}
 		}
 		fr.replies[key] = ans
 	}
-	exp, none := 0.0, 1.0
-	for _, a := range ans {
-		if unseen&a.mask != 0 {
-			exp += a.pts * pr * none
-			none *= 1 - pr
-		}
-	}
-	f[5] = exp
+	f[5] = expectedBest(ans, unseen, pr)
 }
 
 // score is the first model of play, kept to measure against (observer

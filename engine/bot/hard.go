@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -29,7 +30,7 @@ const matchWin = 100
 // Hard is the "hard" level: determinized Monte Carlo over the hidden tiles
 // with HardPlayouts playouts (see the package documentation).
 func Hard(v *engine.View, seed uint64) (engine.Move, bool) {
-	mv, ok, _ := hard(v, seed, HardPlayouts)
+	mv, ok, _ := hard(v, seed, HardPlayouts, false)
 	return mv, ok
 }
 
@@ -39,12 +40,14 @@ type work struct{ worlds, playouts int }
 // hard decides with a budget of playouts (and as many sampled worlds),
 // which it spends whole whenever the seat has a play to choose, even a
 // forced one. The redeal question is answered by its rule at once: that it
-// is asked is public.
-func hard(v *engine.View, seed uint64, budget int) (engine.Move, bool, work) {
+// is asked is public. With fair, the playouts read the risk as the mover
+// sees it (rollout; the arena's hard-fair).
+func hard(v *engine.View, seed uint64, budget int, fair bool) (engine.Move, bool, work) {
 	p, legal, mv, ok := searchable(v, seed)
 	if p == nil {
 		return mv, ok, work{}
 	}
+	p.fair = fair
 	r := rand.New(rand.NewPCG(seed, 0x68617264))
 	mv, w := searchWith(p, legal, budget, r, newSampler(p), nil, nil)
 	return mv, true, w
@@ -142,14 +145,12 @@ func playout(s *engine.Sim, b board, mv engine.Move, p *position, scores *[4]int
 	me := p.opts.TeamOf(p.seat)
 	var gain [4]int
 	var buf [32]engine.Move
-	laid := allTiles &^ p.unseen &^ p.hand
 	for {
 		if v, done := step(s, mv, p.opts, me, &gain, scores); done {
 			return v, gain
 		}
 		b.place(mv.Tile, mv.End)
-		laid |= bit(mv.Tile)
-		mv = rollout(s, &b, p.opts, p.fair, laid, buf[:0])
+		mv = rollout(s, &b, p.opts, p.fair, buf[:0])
 	}
 }
 
@@ -211,8 +212,8 @@ func final(gain *[4]int, me, teams int) float64 {
 // player's reading of passes and draws has nothing left to add. With fair
 // (a measurement: the arena's hard-fair), the reply is read as the mover
 // sees it instead: the next seat may hold any tile the mover cannot see
-// (laid: the tiles on the layout), each with the same chance.
-func rollout(s *engine.Sim, b *board, o engine.Options, fair bool, laid uint32, buf []engine.Move) engine.Move {
+// (neither on the layout nor its own), each with the same chance.
+func rollout(s *engine.Sim, b *board, o engine.Options, fair bool, buf []engine.Move) engine.Move {
 	legal := s.AppendLegal(buf)
 	if len(legal) == 1 {
 		return legal[0]
@@ -225,7 +226,7 @@ func rollout(s *engine.Sim, b *board, o engine.Options, fair bool, laid uint32, 
 		if !fair {
 			opp = s.Held(next)
 		} else {
-			unseen = allTiles &^ laid
+			unseen = allTiles &^ b.laid
 			for _, t := range s.Held(s.Turn()) {
 				unseen &^= bit(t)
 			}
@@ -266,18 +267,39 @@ func rollout(s *engine.Sim, b *board, o engine.Options, fair bool, laid uint32, 
 // expectedReply is the expected best count a seat takes in reply on b when
 // it holds each tile of may independently with chance pr.
 func expectedReply(b *board, may uint32, pr float64) float64 {
-	var buf [engine.NumTiles]int
-	replies := buf[:0]
+	var buf [engine.NumTiles]answer
+	return expectedBest(scoringReplies(b, may, buf[:0]), may, pr)
+}
+
+// answer is a tile that scores when played next, and what.
+type answer struct {
+	mask uint32
+	pts  float64
+}
+
+// scoringReplies appends to dst the tiles of may that score when played
+// next on b, best first.
+func scoringReplies(b *board, may uint32, dst []answer) []answer {
 	for m := may; m != 0; m &= m - 1 {
-		if c := bestCount(b, tileOf[bits.TrailingZeros32(m)]); c > 0 {
-			replies = append(replies, c)
+		i := bits.TrailingZeros32(m)
+		if c := bestCount(b, tileOf[i]); c > 0 {
+			dst = append(dst, answer{1 << i, float64(c)})
 		}
 	}
-	slices.Sort(replies)
+	slices.SortStableFunc(dst, func(a, b answer) int { return cmp.Compare(b.pts, a.pts) })
+	return dst
+}
+
+// expectedBest is the expected best of replies (best first) when each
+// tile of held is held independently with chance pr: the sum of v_i pr
+// (1 - pr)^(number of better ones held before it).
+func expectedBest(replies []answer, held uint32, pr float64) float64 {
 	exp, none := 0.0, 1.0
-	for i := len(replies) - 1; i >= 0; i-- {
-		exp += float64(replies[i]) * pr * none
-		none *= 1 - pr
+	for _, a := range replies {
+		if held&a.mask != 0 {
+			exp += a.pts * pr * none
+			none *= 1 - pr
+		}
 	}
 	return exp
 }

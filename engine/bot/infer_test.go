@@ -203,14 +203,13 @@ func fitModel(t testing.TB, o engine.Options, level Player, matches int) (featur
 			if err != nil {
 				t.Fatal(err)
 			}
-			laid := allTiles &^ p.unseen &^ p.hand
 			b := boardOf(p.plays, p.opts.Rules().Spinner)
 			next := (seat + 1) % o.Players
 			fr.replies = nil
 			c := choice{chosen: -1}
 			for j, lm := range legalMoves(v) {
 				var f features
-				fr.of(&f, o, seat, len(p.plays), laid, p.hand, p.held[next], &b, lm.Tile, lm.End)
+				fr.of(&f, o, seat, len(p.plays), p.hand, p.held[next], &b, lm.Tile, lm.End)
 				c.f = append(c.f, f)
 				if lm.Tile == mv.Tile && lm.End == mv.End {
 					c.chosen = j

@@ -170,12 +170,7 @@ func (ev *evaluator) value(mv engine.Move) float64 {
 		v -= ev.risk(&after)
 	}
 	ends := after.openNumbers()
-	follow := 0
-	for m := rest; m != 0; m &= m - 1 {
-		if numbers(tileOf[bits.TrailingZeros32(m)])&ends != 0 {
-			follow++
-		}
-	}
+	follow := bits.OnesCount32(rest & showing(ends))
 	if follow == 0 {
 		v -= wStuck
 	}

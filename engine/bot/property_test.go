@@ -11,7 +11,7 @@ import (
 // quickHard is the hard player with a tiny budget, for properties that need
 // thousands of its decisions; the search is the same.
 func quickHard(v *engine.View, seed uint64) (engine.Move, bool) {
-	mv, ok, _ := hard(v, seed, 24)
+	mv, ok, _ := hard(v, seed, 24, false)
 	return mv, ok
 }
 

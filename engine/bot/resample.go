@@ -88,16 +88,10 @@ func ExpertByWin() Player {
 }
 
 // HardFair is hard with the playout policy that reads the risk as the
-// mover sees it (fairRollout), for the arena's measurements.
+// mover sees it (rollout with fair), for the arena's measurements.
 func HardFair(budget int) Player {
 	return func(v *engine.View, seed uint64) (engine.Move, bool) {
-		p, legal, mv, ok := searchable(v, seed)
-		if p == nil {
-			return mv, ok
-		}
-		p.fair = true
-		r := rand.New(rand.NewPCG(seed, 0x68617264))
-		mv, _ = searchWith(p, legal, budget, r, newSampler(p), nil, nil)
-		return mv, true
+		mv, ok, _ := hard(v, seed, budget, true)
+		return mv, ok
 	}
 }

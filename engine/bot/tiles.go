@@ -40,6 +40,18 @@ func bit(t engine.Tile) uint32 { return 1 << tileIdx[t[0]][t[1]] }
 // numbers is the set of pips a tile shows, as a bit per number.
 func numbers(t engine.Tile) uint8 { return 1<<t[0] | 1<<t[1] }
 
+// showing is the mask of the tiles that show a number of nums (a bit per
+// number).
+func showing(nums uint8) uint32 {
+	var m uint32
+	for x := 0; x <= 6; x++ {
+		if nums&(1<<x) != 0 {
+			m |= pipMask[x]
+		}
+	}
+	return m
+}
+
 // tilesOf lists the tiles of a mask in set order.
 func tilesOf(m uint32) []engine.Tile {
 	out := make([]engine.Tile, 0, bits.OnesCount32(m))

@@ -28,7 +28,7 @@ func TestHardWorkIsTheSameForOneOrManyPlays(t *testing.T) {
 		stages := samplePlayPositions(t, configs[name], 2, 9)
 		for _, d := range slices.Concat(stages[:]...) {
 			for _, v := range []*engine.View{d.view, onlyFirst(d.view)} {
-				mv, ok, w := hard(v, d.seed, HardPlayouts)
+				mv, ok, w := hard(v, d.seed, HardPlayouts, false)
 				if !ok || w != want {
 					t.Fatalf("%s: %d legal plays: %+v (ok %v), want %+v", name, len(v.You.Legal), w, ok, want)
 				}
