@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"slices"
 
 	"tessera/engine"
 )
@@ -105,7 +106,7 @@ func ismcts(p *position, legal []engine.Move, seed uint64, budget int, c float64
 			var best *isNode
 			bestU := math.Inf(-1)
 			for _, ch := range node.children {
-				if ch.seat != mover || !legalIn(ch.mv, avail) {
+				if ch.seat != mover || !slices.Contains(avail, ch.mv) {
 					continue
 				}
 				u := math.Inf(1)
@@ -136,13 +137,4 @@ func ismcts(p *position, legal []engine.Move, seed uint64, budget int, c float64
 		}
 	}
 	return best.mv
-}
-
-func legalIn(mv engine.Move, legal []engine.Move) bool {
-	for _, l := range legal {
-		if l == mv {
-			return true
-		}
-	}
-	return false
 }
