@@ -27,7 +27,8 @@ type position struct {
 	// drewAfter[s] is how many plays the hand had when seat s last drew
 	// (0: never): its hand before that is not known from its hand now.
 	drewAfter [4]int
-	// fair: the search's playouts use fairRollout (a measurement).
+	// fair: the playouts read the risk as the mover sees it (rollout; a
+	// measurement).
 	fair bool
 }
 
