@@ -75,7 +75,7 @@ func TestStoredChecksumCoversTheVersion(t *testing.T) {
 }
 
 func TestOpenStoredRefusesVersionsOutOfRange(t *testing.T) {
-	st := &game.Stored{Seats: make([]game.SeatAuth, 2)}
+	st := &game.Stored{Seats: make([]game.SeatAuth, 2), Version: 1}
 	for _, v := range []int64{0, -1, game.MaxStoredVersion + 1, 1<<63 - 1} {
 		if _, err := game.OpenStored("abcdefghij", store.Item{Version: v, State: game.SealStored("abcdefghij", v, st)}); err == nil {
 			t.Errorf("version %d opened", v)
@@ -83,6 +83,14 @@ func TestOpenStoredRefusesVersionsOutOfRange(t *testing.T) {
 	}
 	if _, err := game.OpenStored("abcdefghij", store.Item{Version: 7, State: game.SealStored("abcdefghij", 7, st)}); err != nil {
 		t.Errorf("version 7: %v", err)
+	}
+	// The game's version counts changes, the store's every write (notes
+	// too): a game's version above the store's, or none, is corrupt.
+	for _, v := range []int64{0, 8} {
+		st.Version = v
+		if _, err := game.OpenStored("abcdefghij", store.Item{Version: 7, State: game.SealStored("abcdefghij", 7, st)}); err == nil {
+			t.Errorf("game version %d at the store's 7 opened", v)
+		}
 	}
 }
 

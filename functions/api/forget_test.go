@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"tessera/internal/testenv"
 
+	"tessera/functions/community"
 	"tessera/functions/game"
+	"tessera/functions/store"
 	"tessera/functions/store/memory"
 )
 
@@ -108,7 +112,19 @@ func TestForgetMe(t *testing.T) {
 	secrets := [][]byte{[]byte(zel), []byte(hex.EncodeToString(hash)), hash, []byte("Zelinda"), []byte("zelinda"),
 		[]byte(device.Endpoint), []byte("zelinda-secret-words"), []byte("zelinda-note")}
 	for itemID, it := range mem.Dump() {
-		if strings.Contains(itemID, pz) || strings.Contains(itemID, hex.EncodeToString(hash)) {
+		// Her profile's place holds a tombstone for a week (no revival
+		// by a request that raced the forgetting): her id and nothing
+		// else, and it reads as no profile.
+		tomb := itemID == community.ProfileItemID(pz)
+		if tomb {
+			if _, err := community.DecodeProfile(it.State); !errors.Is(err, store.ErrNotFound) || len(it.State) > 160 {
+				t.Errorf("her profile's item after forgetting: %q, %v; want a tombstone", it.State, err)
+			}
+			if it.Expires.IsZero() || it.Expires.After(time.Now().Add(8*24*time.Hour)) {
+				t.Errorf("her tombstone expires %v, want within a week", it.Expires)
+			}
+		}
+		if !tomb && (strings.Contains(itemID, pz) || strings.Contains(itemID, hex.EncodeToString(hash))) {
 			t.Errorf("item %s is hers", itemID)
 		}
 		for _, sec := range secrets {

@@ -152,7 +152,7 @@ func testReportsAndModeration(t *testing.T, st store.Store) {
 
 	// Bea on a leaderboard (her pool's stats written as a settling would).
 	ctx := context.Background()
-	if _, _, err := h.com.UpdateProfile(ctx, pb, "Bea", func(p *community.Profile) bool {
+	if _, _, err := h.com.UpdateProfile(ctx, pb, func(p *community.Profile) bool {
 		p.Pools = map[string]*community.PoolStats{"fiveup-duel": {Mu: 30, Sigma: 2, Games: 12, Wins: 8}}
 		return true
 	}); err != nil {

@@ -16,9 +16,9 @@ func (h *Handler) poll(c *call) {
 		c.fail(err)
 		return
 	}
-	c.seat, c.version = seat, g.Item.Version
-	meta := g.State.Meta(c.gameID, g.Item.Version, g.Item.UpdatedAt)
-	tag := etag(g.Item.Version, seat, &meta)
+	c.seat, c.version = seat, g.Version()
+	meta := g.Meta(c.gameID)
+	tag := etag(meta.Version, seat, &meta)
 	c.w.Header().Set("ETag", tag)
 	if notModified(c.r.Header.Values("If-None-Match"), tag) {
 		c.status = http.StatusNotModified

@@ -153,7 +153,7 @@ func testMuteAndBlock(t *testing.T, st store.Store) {
 		t.Fatalf("unblocked, Ana at Bea's table: %d %s", r.status, r.body)
 	}
 	// A full list refuses one more and stays as it was.
-	if _, _, err := s.h.(*Handler).com.UpdateProfile(context.Background(), pa, "Ana", func(p *community.Profile) bool {
+	if _, _, err := s.h.(*Handler).com.UpdateProfile(context.Background(), pa, func(p *community.Profile) bool {
 		p.Muted = nil
 		for i := range community.MaxListed {
 			p.Muted = append(p.Muted, fmt.Sprintf("p%015d", i))

@@ -77,10 +77,10 @@ func playForSize(seed uint64, write func(blob int, version int64)) ([]byte, int6
 		st.Remember(seat, fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", rng.Uint32(), rng.Uint32()&0xffff,
 			rng.Uint32()&0xffff, rng.Uint32()&0xffff, rng.Uint64()&0xffffffffffff))
 		version++
-		st.Match = engine.Encode(m)
+		st.Match, st.Version = engine.Encode(m), version
 		write(len(game.SealStored(sizeID, version, st)), version)
 	}
-	st.Match = engine.Encode(m)
+	st.Match, st.Version = engine.Encode(m), version
 	return game.SealStored(sizeID, version, st), version
 }
 

@@ -2,6 +2,7 @@ package community
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"tessera/engine"
 	"tessera/engine/rating"
 	"tessera/functions/game"
+	"tessera/functions/store"
 )
 
 // What a match's end means for its players (docs/settling.md): the game
@@ -118,6 +120,9 @@ func (h *Service) seatProfiles(ctx context.Context, st *game.Stored) (map[string
 	out := map[string]*Profile{}
 	for _, it := range items {
 		p, err := DecodeProfile(it.State)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // forgotten: none
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -148,9 +153,14 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *game.Stored
 			timeout = timeout || (b.Player == a.Player && b.TimedOut)
 		}
 		team := opts.TeamOf(s)
-		p, version, err := h.UpdateProfile(ctx, a.Player, "", func(p *Profile) bool {
+		p, version, err := h.writeProfile(ctx, a.Player, "", func(p *Profile) (bool, error) {
 			if slices.Contains(p.Settled, id) {
-				return false
+				return false, nil
+			}
+			// Decided here, on every attempt: a settling that ran late
+			// counts nothing (game.SettleRun).
+			if err := game.SettleInTime(ctx, h.g.Now()); err != nil {
+				return false, err
 			}
 			p.Finished++
 			if timeout {
@@ -193,9 +203,12 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *game.Stored
 					p.Recent = p.Recent[:MaxRecent]
 				}
 			}
-			p.Settled = game.AppendCapped(p.Settled, id, MaxSettled)
-			return true
+			p.Settled = h.counted(ctx, p.Settled, id)
+			return true, nil
 		})
+		if errors.Is(err, store.ErrNotFound) {
+			continue // a forgotten player's profile counts nothing
+		}
 		if err != nil {
 			return err
 		}
@@ -212,6 +225,24 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *game.Stored
 		return h.tournamentGameEnded(ctx, host, id, st, m)
 	}
 	return nil
+}
+
+// counted is list (the games a profile or a league counted, newest last)
+// with id added. It keeps at least the last MaxSettled; an older id leaves
+// only when its game may be forgotten (game's Forgettable: settled well
+// before, or gone), so a settling that is retried always finds the games
+// it counted. A failed read forgets nothing this time.
+func (h *Service) counted(ctx context.Context, list []string, id string) []string {
+	list = append(list, id)
+	over := len(list) - MaxSettled
+	if over <= 0 {
+		return list
+	}
+	gone, err := h.g.Forgettable(ctx, list[:over])
+	if err != nil {
+		return list
+	}
+	return slices.DeleteFunc(list, func(g string) bool { return gone[g] })
 }
 
 // shift moves a player's current rating cur by what the match did to the

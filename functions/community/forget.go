@@ -33,6 +33,13 @@ func (h *Service) Forget(ctx context.Context, op game.Op, hash []byte) error {
 		if err := h.forgetProfile(ctx, p); err != nil {
 			return err
 		}
+	} else if rec.Player != "" {
+		// No profile (yet, or any more): the tombstone all the same, so
+		// that a seat taken with the record read before it goes makes
+		// none.
+		if _, err := h.buryProfile(ctx, rec.Player); err != nil {
+			return err
+		}
 	}
 	return h.store.Delete(ctx, game.PlayerID(hash))
 }
@@ -114,6 +121,29 @@ func (h *Service) forgetProfile(ctx context.Context, p *Profile) error {
 			return err
 		}
 	}
+	if err := h.forgetReports(ctx, p); err != nil {
+		return err
+	}
+	for _, pool := range Pools {
+		if err := h.store.Delete(ctx, boardItemID(pool, p.ID)); err != nil {
+			return err
+		}
+	}
+	// The tombstone, then the reports again, as the profile's last
+	// version named them: a report filed by or about the player while it
+	// was forgotten was either listed there (its report, made after the
+	// first pass, goes now) or refused (no profile to list it in); one
+	// made after this pass finds the tombstone (File) and scrubs itself.
+	last, err := h.buryProfile(ctx, p.ID)
+	if err != nil || last == nil {
+		return err
+	}
+	return h.forgetReports(ctx, last)
+}
+
+// forgetReports deletes the reports p filed and takes p's name and words
+// out of those about it.
+func (h *Service) forgetReports(ctx context.Context, p *Profile) error {
 	for _, id := range p.Filed {
 		if err := h.store.Delete(ctx, ReportItemID(id)); err != nil {
 			return err
@@ -124,12 +154,40 @@ func (h *Service) forgetProfile(ctx context.Context, p *Profile) error {
 			return err
 		}
 	}
-	for _, pool := range Pools {
-		if err := h.store.Delete(ctx, boardItemID(pool, p.ID)); err != nil {
+	return nil
+}
+
+// buryProfile puts a tombstone in place of the profile of pid (holding
+// only the id, for forgottenTTL): every reader takes it as none, and no
+// request that raced the forgetting (a seat taken with the key's record
+// read before it went, a report) can make or change the profile again
+// (writeProfile). It returns the profile as it was last, before the
+// tombstone (nil: none, or one already).
+func (h *Service) buryProfile(ctx context.Context, pid string) (*Profile, error) {
+	b, err := encodeProfile(&Profile{ID: pid, Forgotten: true})
+	if err != nil {
+		return nil, err
+	}
+	id := ProfileItemID(pid)
+	var last *Profile
+	err = game.Retry(ctx, game.ProfileWrites, func(int) error {
+		now := h.g.Now()
+		item, err := h.store.Load(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			last = nil
+			return h.store.Create(ctx, id, b, now, time.Time{}, now.Add(forgottenTTL))
+		}
+		if err != nil {
 			return err
 		}
-	}
-	return h.store.Delete(ctx, ProfileItemID(p.ID))
+		if last, err = DecodeProfile(item.State); errors.Is(err, store.ErrNotFound) {
+			last = nil // a tombstone already: its lifetime starts again
+		} else if err != nil {
+			return err
+		}
+		return h.store.Save(ctx, id, b, item.Version, now, time.Time{}, now.Add(forgottenTTL))
+	})
+	return last, err
 }
 
 // scrubReport takes a forgotten player's name and words out of a report

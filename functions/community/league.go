@@ -45,7 +45,7 @@ type League struct {
 	Members []LeagueMember                    `json:"members"`
 	Seasons map[string]map[string]*LeagueLine `json:"seasons,omitempty"` // season -> player -> line
 	Games   []LeagueGame                      `json:"games,omitempty"`   // oldest first
-	Settled []string                          `json:"settled,omitempty"` // the last MaxSettled games counted
+	Settled []string                          `json:"settled,omitempty"` // the games counted (counted: the last MaxSettled at least)
 	Crowned []string                          `json:"crowned,omitempty"` // seasons whose champion has the trophy
 }
 
@@ -212,7 +212,7 @@ func (h *Service) CreateLeague(ctx context.Context, hash []byte, name, variant s
 	// a crash after it leaves a league id that names nothing, which every
 	// read skips.
 	admitted := false
-	_, _, err = h.UpdateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
+	_, _, err = h.UpdateProfile(ctx, p.ID, func(p *Profile) bool {
 		admitted = p.LeaguesMade < MaxLeaguesCreated
 		if !admitted {
 			return false
@@ -272,7 +272,7 @@ func (h *Service) JoinLeague(ctx context.Context, hash []byte, id, invite string
 	if err != nil || !created {
 		return l, created, err
 	}
-	_, _, err = h.UpdateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
+	_, _, err = h.UpdateProfile(ctx, p.ID, func(p *Profile) bool {
 		if slices.ContainsFunc(p.Leagues, func(r LeagueRef) bool { return r.ID == id }) {
 			return false
 		}
@@ -339,11 +339,14 @@ func (h *Service) RemoveMember(ctx context.Context, hash []byte, id, pid string)
 	}); err != nil {
 		return err
 	}
-	_, _, err = h.UpdateProfile(ctx, pid, "", func(p *Profile) bool {
+	_, _, err = h.UpdateProfile(ctx, pid, func(p *Profile) bool {
 		n := len(p.Leagues)
 		p.Leagues = slices.DeleteFunc(p.Leagues, func(r LeagueRef) bool { return r.ID == id })
 		return len(p.Leagues) != n
 	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // a forgotten member has no list to leave
+	}
 	return err
 }
 
@@ -424,6 +427,9 @@ func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *game.Sto
 		if slices.Contains(l.Settled, gid) {
 			return game.ErrUnchanged
 		}
+		if err := game.SettleInTime(ctx, h.g.Now()); err != nil {
+			return err // a settling that ran late counts nothing
+		}
 		if l.Seasons == nil {
 			l.Seasons = map[string]map[string]*LeagueLine{}
 		}
@@ -464,7 +470,7 @@ func (h *Service) countLeagueMatch(ctx context.Context, gid string, st *game.Sto
 				l.Games[i].Season = season
 			}
 		}
-		l.Settled = game.AppendCapped(l.Settled, gid, MaxSettled)
+		l.Settled = h.counted(ctx, l.Settled, gid)
 		return nil
 	})
 	if errors.Is(err, store.ErrNotFound) {

@@ -28,15 +28,26 @@ const (
 	// MaxHistory is how many ratings a pool keeps for the profile's chart.
 	MaxHistory = 50
 	// MaxSettled is how many game ids a profile remembers having counted
-	// (settle.go): a game's settling is retried until it is done, within
-	// minutes, so a retry finds its id among the last 64.
+	// (game's settle.go) at least; an older one is forgotten only when
+	// its game is settled and game.SettleGrace has passed (counted), so a
+	// settling's retry always finds the id, however many games the
+	// player finished meanwhile.
 	MaxSettled = 64
 	// Provisional: fewer rated matches than this in a pool (API.md).
 	Provisional = 10
 	// profileTTL is how long a profile lives after its last write: a
 	// player's ratings outlive their games (docs/expiry.md).
 	profileTTL = 2 * 365 * 24 * time.Hour
+	// forgottenTTL is how long a forgotten player's profile stays a
+	// tombstone (forget.go): far longer than any request that read the
+	// key's record before it was forgotten can still be running.
+	forgottenTTL = 7 * 24 * time.Hour
 )
+
+// errForgotten is a profile whose player was forgotten: its item is a
+// tombstone that holds only the id, reads as none (store.ErrNotFound)
+// and is never made again (writeProfile).
+var errForgotten = fmt.Errorf("the profile's player was forgotten: %w", store.ErrNotFound)
 
 // ProfileItemID is the store item of player id pid.
 func ProfileItemID(pid string) string { return "profile-" + pid }
@@ -52,6 +63,8 @@ type Profile struct {
 	Pools    map[string]*PoolStats `json:"pools,omitempty"`
 	Recent   []RecentMatch         `json:"recent,omitempty"`  // newest first
 	Settled  []string              `json:"settled,omitempty"` // newest last
+	// Forgotten marks a tombstone (forget.go): nothing else is kept.
+	Forgotten bool `json:"forgotten,omitempty"`
 	// Leagues are the leagues it is a member of (GET /api/me), LeaguesMade
 	// how many it created (at most MaxLeaguesCreated).
 	Leagues     []LeagueRef `json:"leagues,omitempty"`
@@ -132,8 +145,14 @@ func (p *Profile) Pool(pool string) PoolStats {
 
 func encodeProfile(p *Profile) ([]byte, error) { return game.EncodeJSONItem(profileFormat, p) }
 
+// DecodeProfile reads a stored profile: errForgotten (a store.ErrNotFound)
+// for a forgotten player's tombstone, which every reader takes as none.
 func DecodeProfile(b []byte) (*Profile, error) {
-	return game.DecodeJSONItem(b, profileFormat, "profile", func(p *Profile) string { return p.ID })
+	p, err := game.DecodeJSONItem(b, profileFormat, "profile", func(p *Profile) string { return p.ID })
+	if err == nil && p.Forgotten {
+		return nil, errForgotten
+	}
+	return p, err
 }
 
 // Pools are every pool, in API.md's order.
@@ -156,12 +175,30 @@ func (h *Service) LoadProfile(ctx context.Context, pid string) (*Profile, int64,
 	return p, item.Version, nil
 }
 
-// UpdateProfile applies change to the profile of pid (a new one, named
-// name, when there is none) and writes it on condition that nobody wrote
-// in between, retrying a lost race on the new profile. change reports
-// whether it changed anything. It returns the profile as written (or as
-// found when change did nothing) and its version.
-func (h *Service) UpdateProfile(ctx context.Context, pid, name string, change func(p *Profile) bool) (*Profile, int64, error) {
+// UpdateProfile applies change to the profile of pid and writes it on
+// condition that nobody wrote in between, retrying a lost race on the
+// profile as it then is. change reports whether it changed anything. It
+// returns the profile as written (or as found when change did nothing)
+// and its version. A profile that is not there, or was forgotten, is
+// store.ErrNotFound: nothing but the key's own name or seat makes one
+// (makeProfile), so no report, settling or league revives a forgotten
+// player.
+func (h *Service) UpdateProfile(ctx context.Context, pid string, change func(p *Profile) bool) (*Profile, int64, error) {
+	return h.writeProfile(ctx, pid, "", func(p *Profile) (bool, error) { return change(p), nil })
+}
+
+// makeProfile is UpdateProfile for the key's own name or seat: a profile
+// named name is made when there is none, but never where a forgotten
+// player's tombstone stands (store.ErrNotFound).
+func (h *Service) makeProfile(ctx context.Context, pid, name string, change func(p *Profile) bool) (*Profile, int64, error) {
+	return h.writeProfile(ctx, pid, name, func(p *Profile) (bool, error) { return change(p), nil })
+}
+
+// writeProfile is the one conditional write of a profile: change on the
+// profile as read on every attempt (an error ends the write, nothing
+// written); a missing one is made, named makeNamed, only when makeNamed
+// is not "".
+func (h *Service) writeProfile(ctx context.Context, pid, makeNamed string, change func(p *Profile) (bool, error)) (*Profile, int64, error) {
 	id := ProfileItemID(pid)
 	var (
 		out     *Profile
@@ -169,15 +206,19 @@ func (h *Service) UpdateProfile(ctx context.Context, pid, name string, change fu
 	)
 	err := game.Retry(ctx, game.ProfileWrites, func(int) error {
 		p, v, err := h.LoadProfile(ctx, pid)
-		fresh := errors.Is(err, store.ErrNotFound)
+		fresh := errors.Is(err, store.ErrNotFound) && !errors.Is(err, errForgotten) && makeNamed != ""
 		if fresh {
-			p, v, err = &Profile{ID: pid, Name: name, Since: h.g.Now().UTC().Truncate(time.Second)}, 0, nil
+			p, v, err = &Profile{ID: pid, Name: makeNamed, Since: h.g.Now().UTC().Truncate(time.Second)}, 0, nil
 		}
 		if err != nil {
 			return err
 		}
 		out, version = p, v
-		if !change(p) && !fresh {
+		changed, err := change(p)
+		if err != nil {
+			return err
+		}
+		if !changed && !fresh {
 			return nil
 		}
 		b, err := encodeProfile(p)
@@ -186,6 +227,8 @@ func (h *Service) UpdateProfile(ctx context.Context, pid, name string, change fu
 		}
 		now := h.g.Now()
 		if fresh {
+			// ErrExists when another made it, or a tombstone stands:
+			// the next attempt reads which.
 			err = h.store.Create(ctx, id, b, now, time.Time{}, now.Add(profileTTL))
 		} else {
 			err = h.store.Save(ctx, id, b, v, now, time.Time{}, now.Add(profileTTL))
@@ -240,7 +283,7 @@ func (h *Service) ProfileOfSeat(ctx context.Context, hash []byte, name string) (
 		return nil, err
 	}
 	renamed := false
-	p, version, err := h.UpdateProfile(ctx, pid, name, func(p *Profile) bool {
+	p, version, err := h.makeProfile(ctx, pid, name, func(p *Profile) bool {
 		if p.NameSet || p.Name == name {
 			return false
 		}
@@ -261,7 +304,7 @@ func (h *Service) SetName(ctx context.Context, hash []byte, name string) (*Priva
 		return nil, err
 	}
 	renamed := false
-	p, version, err := h.UpdateProfile(ctx, pid, name, func(p *Profile) bool {
+	p, version, err := h.makeProfile(ctx, pid, name, func(p *Profile) bool {
 		renamed = !p.NameSet || p.Name != name
 		p.Name, p.NameSet = name, true
 		return renamed

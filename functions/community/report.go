@@ -119,7 +119,7 @@ func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Re
 	// scrubs them: a dangling id there is harmless), then the reporter's
 	// count and list: a crash after them costs one report of the
 	// budget, never lets one more through.
-	if _, _, err := h.UpdateProfile(ctx, them.ID, them.Name, func(p *Profile) bool {
+	if _, _, err := h.UpdateProfile(ctx, them.ID, func(p *Profile) bool {
 		if slices.Contains(p.ReportedIn, id) {
 			return false
 		}
@@ -129,7 +129,7 @@ func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Re
 		return nil, false, err
 	}
 	var refused error
-	if _, _, err := h.UpdateProfile(ctx, me.ID, me.Name, func(p *Profile) bool {
+	if _, _, err := h.UpdateProfile(ctx, me.ID, func(p *Profile) bool {
 		refused = nil
 		recent := p.Reports[:0:0]
 		for _, at := range p.Reports {
@@ -181,6 +181,16 @@ func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Re
 	}
 	if err != nil {
 		return nil, false, err
+	}
+	// Either player forgotten while this was filed (its profile listed
+	// the report, then the tombstone came; Forget's second pass may have
+	// run before the report was made): the report goes as forgetting
+	// would have done it.
+	if _, _, err := h.LoadProfile(ctx, me.ID); errors.Is(err, store.ErrNotFound) {
+		return nil, false, errors.Join(h.store.Delete(ctx, ReportItemID(id)), fmt.Errorf("you were forgotten: %w", store.ErrNotFound))
+	}
+	if _, _, err := h.LoadProfile(ctx, them.ID); errors.Is(err, store.ErrNotFound) {
+		return nil, false, errors.Join(h.scrubReport(ctx, id), fmt.Errorf("player %q: %w", them.ID, store.ErrNotFound))
 	}
 	return r, true, nil
 }
@@ -286,7 +296,7 @@ func (h *Service) Moderate(ctx context.Context, pid string, m Moderation) (*Prof
 		return nil, err
 	}
 	changed := false
-	p, version, err := h.UpdateProfile(ctx, pid, "", func(p *Profile) bool {
+	p, version, err := h.UpdateProfile(ctx, pid, func(p *Profile) bool {
 		changed = false
 		if m.Name != nil && (p.Name != *m.Name || !p.NameSet) {
 			p.Name, p.NameSet, changed = *m.Name, true, true

@@ -85,7 +85,7 @@ func (h *Service) SetListed(ctx context.Context, hash []byte, kind, player strin
 		}
 	}
 	var refused error
-	p, _, err := h.UpdateProfile(ctx, me.ID, me.Name, func(p *Profile) bool {
+	p, _, err := h.UpdateProfile(ctx, me.ID, func(p *Profile) bool {
 		refused = nil
 		l := p.list(kind)
 		i := slices.Index(*l, player)
@@ -146,6 +146,9 @@ func (h *Service) among(ctx context.Context, pids []string) (apart func(a, b str
 	kept, off := map[[2]string]bool{}, map[string]bool{}
 	for _, it := range items {
 		p, err := DecodeProfile(it.State)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // forgotten: blocks and is blocked by nobody
+		}
 		if err != nil {
 			return nil, nil, err
 		}

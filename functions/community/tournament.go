@@ -337,7 +337,7 @@ func (h *Service) CreateTournament(ctx context.Context, hash []byte, req Tournam
 		Invite: inviteHash, Status: TourEntries, CreatedAt: h.g.Now().UnixNano(), Entrants: []Entrant{}}
 	// The creator's profile first (the tournaments it runs): a crash
 	// after it leaves an id that names nothing, which the count skips.
-	if _, _, err := h.UpdateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
+	if _, _, err := h.UpdateProfile(ctx, p.ID, func(p *Profile) bool {
 		p.Tournaments = game.AppendCapped(p.Tournaments, id, 50)
 		return true
 	}); err != nil {
@@ -382,7 +382,7 @@ func (h *Service) Enter(ctx context.Context, hash []byte, id string) (*Tournamen
 	// crash or a refusal after it leaves an id whose entrants do not
 	// hold the player, which MyTournaments skips.
 	if !slices.Contains(p.Entered, id) {
-		if _, _, err := h.UpdateProfile(ctx, p.ID, p.Name, func(p *Profile) bool {
+		if _, _, err := h.UpdateProfile(ctx, p.ID, func(p *Profile) bool {
 			if slices.Contains(p.Entered, id) {
 				return false
 			}

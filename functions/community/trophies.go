@@ -2,10 +2,12 @@ package community
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"tessera/engine"
 	"tessera/functions/game"
+	"tessera/functions/store"
 )
 
 // Trophies (API.md "Trophies (trofei)"): each a pure function of a
@@ -120,8 +122,11 @@ func (p *Profile) give(mask uint16, at time.Time, gameID string) bool {
 // GiveTrophy gives player pid trophy id outside a match (a tournament won,
 // a league's season), once.
 func (h *Service) GiveTrophy(ctx context.Context, pid, id, gameID string) error {
-	_, _, err := h.UpdateProfile(ctx, pid, "", func(p *Profile) bool {
+	_, _, err := h.UpdateProfile(ctx, pid, func(p *Profile) bool {
 		return p.give(game.TrophyBit(id), h.g.Now().UTC().Truncate(time.Second), gameID)
 	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // a forgotten player earns nothing
+	}
 	return err
 }

@@ -50,7 +50,14 @@ type Change struct {
 	// Saved is the item written (zero: nothing was); Game.Item is it too
 	// once written.
 	Saved store.Item
+	// read is the game's version (Stored.Version) the change was read at
+	// (0: a new game): write makes it read + 1.
+	read int64
 }
+
+// Version is the game's version as the change leaves it (API.md's
+// version: the pushes and answers name it).
+func (c *Change) Version() int64 { return c.Game.State.Version }
 
 // newChange is the Change of a game not stored yet, id, holding st and m.
 func newChange(id string, st *Stored, m *engine.Match) *Change {
@@ -86,7 +93,8 @@ func (h *Service) prepare(ctx context.Context, op Op, c *Change) error {
 // (ErrExists for a new game); nothing is written then.
 func (h *Service) write(ctx context.Context, c *Change) error {
 	st, now := c.Game.State, h.now()
-	if c.Game.Item.Version == 0 {
+	st.Version = c.read + 1
+	if c.read == 0 {
 		if err := h.createGame(SaveContext(ctx), c.ID, st, now); err != nil {
 			return err
 		}
@@ -111,19 +119,19 @@ func (h *Service) after(ctx context.Context, op Op, c *Change) {
 	st := c.Game.State
 	msgs := c.Messages
 	if msgs == nil && h.push != nil {
-		msgs = Messages(c.ID, c.Saved.Version, c.Match, st, c.Was, c.Cause)
+		msgs = Messages(c.ID, c.Version(), c.Match, st, c.Was, c.Cause)
 	}
 	var records map[string]store.Item // nil: not read (a new game, or a failure, logged)
 	to := deliveries(st, msgs)
-	if c.Saved.Version > 1 {
+	if c.read > 0 {
 		records = h.seatRecords(ctx, c.ID, st)
 		// The pages that show the game hear of every move (watch.go); its
 		// leases come in the same read as the records.
 		w, ok := records[WatchItemID(c.ID)]
 		to = h.watchDeliveries(c, to, watchers(w, ok, h.now()))
 	}
-	h.sendWith(ctx, op.Host, c.ID, c.Saved.Version, to, records)
-	if c.Saved.Version > 1 {
+	h.sendWith(ctx, op.Host, c.ID, c.Version(), to, records)
+	if c.read > 0 {
 		h.relist(ctx, c.ID, st, records)
 	} else if err := h.community.Made(ctx, op.Host, c.ID, st, c.Match); err != nil {
 		h.log.Warn("community: a new game not told", "gameId", c.ID, "cause", LogCause(err))
@@ -149,7 +157,7 @@ func (h *Service) update(ctx context.Context, op Op, kind WriteKind, id string, 
 		if err != nil {
 			return err
 		}
-		c = &Change{ID: id, Game: g, Match: m, Was: Snapshot(m)}
+		c = &Change{ID: id, Game: g, Match: m, Was: Snapshot(m), read: g.State.Version}
 		if err := apply(c); err != nil {
 			return err
 		}

@@ -14,8 +14,8 @@ import (
 // seats. It is one store item beside the game (ChatItemID), JSON: the last
 // MaxChatKept messages and, per seat, what its limits and retries need.
 // Sending never changes the game's version: the game only notes the
-// latest message's seq with Touch (Stored.Chat), so a poll's view and
-// ETag see new talk without reading the chat.
+// latest message's seq (a note: write.go; Stored.Chat), so a poll's view
+// and ETag see new talk without reading the chat.
 const (
 	chatFormat = 1
 	// MaxChatKept is how many messages a chat keeps and GET returns.
@@ -262,9 +262,10 @@ func (c *Chat) message(seq, seat int) ChatMessage {
 	return ChatMessage{Seq: seq, Seat: seat}
 }
 
-// noteChat raises the game's chat seq to seq without changing its version.
+// noteChat raises the game's chat seq to seq (a note: the game's
+// version stays).
 func (h *Service) noteChat(ctx context.Context, id string, g *Loaded, seq int) error {
-	_, err := h.noteGame(ctx, id, g, func(g *Loaded) error {
+	_, err := h.note(ctx, id, g, func(g *Loaded) error {
 		if g.State.Chat >= seq {
 			return ErrUnchanged
 		}
@@ -272,30 +273,6 @@ func (h *Service) noteChat(ctx context.Context, id string, g *Loaded, seq int) e
 		return nil
 	})
 	return err
-}
-
-// noteGame writes what change makes of game id's stored state without a
-// new version (Touch: what a view shows beside the rules, the table
-// talk's seq, the hints asked), on g first, on the game read again after
-// a lost race; change returns ErrUnchanged when there is nothing to write.
-// It returns the game as last read.
-func (h *Service) noteGame(ctx context.Context, id string, g *Loaded, change func(g *Loaded) error) (*Loaded, error) {
-	err := Retry(ctx, gameWrites, func(attempt int) error {
-		if attempt > 0 {
-			var err error
-			if g, err = h.Load(ctx, id); err != nil {
-				return err
-			}
-		}
-		if err := change(g); err != nil {
-			return err
-		}
-		return h.store.Touch(SaveContext(ctx), id, SealStored(id, g.Item.Version, g.State), g.Item.Version, g.Item.Due)
-	})
-	if errors.Is(err, ErrUnchanged) {
-		err = nil
-	}
-	return g, err
 }
 
 // pushChat tells seats of the message (kind chat): what the seat's view
@@ -311,7 +288,7 @@ func (h *Service) pushChat(ctx context.Context, host, id string, g *Loaded, from
 	msgs := map[int]Message{}
 	for _, s := range seats {
 		v := m.View(s)
-		msgs[s] = inEveryLang(id, g.Item.Version, "chat", func(l lang) (string, string) {
+		msgs[s] = inEveryLang(id, g.Version(), "chat", func(l lang) (string, string) {
 			body := ""
 			if msg.Text != nil {
 				body = *msg.Text
@@ -321,5 +298,5 @@ func (h *Service) pushChat(ctx context.Context, host, id string, g *Loaded, from
 			return TableName(v, s, l), say(l, "sent.says", "name", seatName(v, from), "text", body)
 		})
 	}
-	h.Send(ctx, host, id, g.Item.Version, g.State, msgs)
+	h.Send(ctx, host, id, g.Version(), g.State, msgs)
 }

@@ -44,7 +44,7 @@ func (h *Service) Hint(ctx context.Context, op Op, id, token string) (bot.Advice
 		return bot.Advice{}, Meta{}, fmt.Errorf("%w: hints are not for rated games, tournaments or this league", ErrNotEligible)
 	}
 	var m *engine.Match
-	g, err = h.noteGame(ctx, id, g, func(g *Loaded) error {
+	g, err = h.note(ctx, id, g, func(g *Loaded) error {
 		var err error
 		if m, err = g.Replay(); err != nil {
 			return err
@@ -60,7 +60,8 @@ func (h *Service) Hint(ctx context.Context, op Op, id, token string) (bot.Advice
 			return fmt.Errorf("%w: %d hints a game", ErrLimitReached, MaxHints)
 		}
 		// The mark changes what every reader's view shows but not the
-		// game's version (as the table talk's seq): the ETag names it.
+		// game's version (a note, as the table talk's seq): the ETag
+		// names it.
 		g.State.Hints = append(g.State.Hints, mark)
 		return nil
 	})
@@ -71,7 +72,7 @@ func (h *Service) Hint(ctx context.Context, op Op, id, token string) (bot.Advice
 	if !ok {
 		return bot.Advice{}, Meta{}, fmt.Errorf("%w: nothing to choose", engine.ErrNotYourTurn)
 	}
-	return advice, g.State.Meta(id, g.Item.Version, g.Item.UpdatedAt), nil
+	return advice, g.Meta(id), nil
 }
 
 // Notes is GET /api/games/{id}/notes for the seat token holds: its table

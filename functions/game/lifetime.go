@@ -35,44 +35,6 @@ func recordExpiry(p *Record, now time.Time) time.Time {
 // windowOf numbers the recordWindow a time falls in.
 func windowOf(t time.Time) int64 { return t.Unix() / int64(recordWindow/time.Second) }
 
-// saveGame (only commit writes games: change.go) writes game id in place of the stored item prev at the next
-// version, on condition that the stored version is still prev's (its
-// players' records are kept alive first: keepRecords), and returns the
-// item it wrote.
-func (h *Service) saveGame(ctx context.Context, id string, st *Stored, prev store.Item, now time.Time) (store.Item, error) {
-	if err := h.keepRecords(ctx, st, prev.UpdatedAt, now); err != nil {
-		return store.Item{}, err
-	}
-	e, err := h.community.Entry(id, st)
-	if err != nil {
-		return store.Item{}, err
-	}
-	saved := store.Item{Version: prev.Version + 1, State: SealStored(id, prev.Version+1, st),
-		UpdatedAt: now, Due: st.Due(), Expires: gameExpiry(now), Entry: e}
-	save := h.store.Save // in no list (a Save takes an item out of its list)
-	if e.List != "" {
-		save = func(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error {
-			return h.store.SaveListed(ctx, id, state, expected, now, due, expires, e)
-		}
-	}
-	if err := save(SaveContext(ctx), id, saved.State, prev.Version, now, saved.Due, saved.Expires); err != nil {
-		return store.Item{}, err
-	}
-	return saved, nil
-}
-
-// createGame stores a new game (only commit writes games: change.go).
-func (h *Service) createGame(ctx context.Context, id string, st *Stored, now time.Time) error {
-	e, err := h.community.Entry(id, st)
-	if err != nil {
-		return err
-	}
-	if e.List == "" {
-		return h.store.Create(ctx, id, SealStored(id, 1, st), now, st.Due(), gameExpiry(now))
-	}
-	return h.store.CreateListed(ctx, id, SealStored(id, 1, st), now, st.Due(), gameExpiry(now), e)
-}
-
 // keepRecords refreshes the player records of the game's seats when the
 // game's last write (last) was in an earlier recordWindow than now. Then
 // every record of a seat lives at least store.TTL + recordWindow from the

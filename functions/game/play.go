@@ -52,7 +52,7 @@ type Answer struct {
 }
 
 func answerOf(id string, m *engine.Match, seat int, st *Stored, item store.Item, token string, created bool) Answer {
-	return Answer{View: m.View(seat), Seat: seat, Meta: st.Meta(id, item.Version, item.UpdatedAt), Token: token, Created: created}
+	return Answer{View: m.View(seat), Seat: seat, Meta: st.Meta(id, st.Version, item.UpdatedAt), Token: token, Created: created}
 }
 
 // BotSeat is a computer player asked for at create.
@@ -216,14 +216,15 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 			if token, hash, err = h.SeatToken(req.Key); err != nil {
 				return err
 			}
-			// Checked once: what they read does not change between
-			// attempts.
-			if (g.State.Open || g.State.League != "") && req.Key == "" {
-				return fmt.Errorf("%w: this game's seat needs your player key", engine.ErrBadInput)
-			}
-			if err := h.community.AdmitSeat(ctx, hash0(req.Key), g.State); err != nil {
-				return err
-			}
+		}
+		// Decided on the game as this attempt read it, on every attempt:
+		// a seat taken meanwhile may be one this key may not sit beside
+		// (a block), and a suspension or eligibility may have changed.
+		if (g.State.Open || g.State.League != "") && req.Key == "" {
+			return fmt.Errorf("%w: this game's seat needs your player key", engine.ErrBadInput)
+		}
+		if err := h.community.AdmitSeat(ctx, hash0(req.Key), g.State); err != nil {
+			return err
 		}
 		if err := m.TakeSeat(seat, engine.Seat{Name: req.Name}); err != nil {
 			return err
@@ -277,12 +278,17 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 		retried bool // a retried moveId
 		back    bool // the move ended its key's vacation
 	)
-	c, err := h.update(ctx, op, moveWrites, id, g, func(c *Change) error {
+	// A lost race is read again: a race lost to a change of the game
+	// answers as API.md says (the moveId applied: 200; else 409
+	// stale_version), one lost to a note (a chat's seq, a hint's mark)
+	// leaves the version as it was, and the move is applied to the game
+	// as it now is.
+	c, err := h.update(ctx, op, gameWrites, id, g, func(c *Change) error {
 		st, m := c.Game.State, c.Match
 		if retried = st.Applied(seat, req.MoveID); retried {
 			return ErrUnchanged
 		}
-		if req.Version != c.Game.Item.Version {
+		if req.Version != st.Version {
 			return &StaleError{answerOf(id, m, seat, st, c.Game.Item, "", false)}
 		}
 		if err := m.Apply(seat, req.Move); err != nil {
@@ -296,9 +302,6 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 		st.Seats[seat].Vacation = 0
 		return nil
 	})
-	if errors.Is(err, store.ErrConflict) {
-		return h.lostRace(ctx, id, seat, req.MoveID)
-	}
 	if err != nil {
 		return Answer{}, err
 	}
@@ -311,21 +314,6 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 		}
 	}
 	return answerOf(id, c.Match, seat, c.Game.State, c.Saved, "", true), nil
-}
-
-// lostRace answers a move whose save found a newer version: if that version
-// holds the same move (a retry that raced itself), it is the answer;
-// otherwise the move was decided on a stale version.
-func (h *Service) lostRace(ctx context.Context, id string, seat int, moveID string) (Answer, error) {
-	g, m, err := h.loadMatch(ctx, id)
-	if err != nil {
-		return Answer{}, err
-	}
-	a := answerOf(id, m, seat, g.State, g.Item, "", false)
-	if g.State.Applied(seat, moveID) {
-		return a, nil
-	}
-	return Answer{}, &StaleError{a}
 }
 
 // notHeld rewrites the refusal of a tile the seat does not hold so that the

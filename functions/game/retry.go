@@ -38,9 +38,6 @@ var (
 	// lost to (a seat taken beside another, a timeout or a vacation
 	// after a move, a settling mark): reload and apply again.
 	gameWrites = WriteKind{name: "game", attempts: 5}
-	// moveWrites: a person's move is decided on one version; a lost race
-	// is never retried but answered (Move's lostRace).
-	moveWrites = WriteKind{name: "move", attempts: 1, exhausted: store.ErrConflict}
 	// gameIDs: a new game's random id that exists already.
 	gameIDs = WriteKind{name: "new game id", attempts: 5, exhausted: ErrInternal}
 	// recordWrites: adding a game or a device commutes with any other

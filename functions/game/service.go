@@ -197,6 +197,13 @@ func OpenLoaded(id string, item store.Item) (*Loaded, error) {
 	return &Loaded{Item: item, State: st}, nil
 }
 
+// Version is the game's version as API.md counts it (Stored.Version;
+// the store's Item.Version counts writes, notes too).
+func (g *Loaded) Version() int64 { return g.State.Version }
+
+// Meta is what the service adds to the rules' view of game id as read.
+func (g *Loaded) Meta(id string) Meta { return g.State.Meta(id, g.State.Version, g.Item.UpdatedAt) }
+
 // Replay rebuilds the stored match.
 func (g *Loaded) Replay() (*engine.Match, error) {
 	m, err := engine.Decode(g.State.Match)

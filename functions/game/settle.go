@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/store"
 )
 
 // Settling a match's end, exactly once (docs/settling.md). Every count
@@ -21,8 +22,12 @@ import (
 //  2. Settle then applies the end to each player's profile in its own
 //     conditional write; a profile remembers the last MaxSettled games it
 //     counted, so applying one twice changes nothing.
-//  3. When every profile has it, the game is marked SettleDone (Touch: the
-//     version and view stay).
+//  3. When every profile has it, the game is marked SettleDone, with the
+//     time (a note: write.go; the game's version and view stay). A
+//     profile forgets having counted a game only when it is settled and
+//     SettleGrace has passed (community's Settled), and a settling that
+//     read the game pending gives up once SettleRun has passed since it
+//     read it, so no settling can count a game a profile has forgotten.
 //
 // The request that ended the match settles at once; if it dies between
 // its save and step 3 (a crash, a kill, a store that failed), the game
@@ -66,22 +71,83 @@ func (h *Service) settleNow(ctx context.Context, host, id string, st *Stored) bo
 	return true
 }
 
+// SettleRun bounds one settling: a settling that read its game pending
+// counts it nowhere once this long has passed since (ErrSettleLate; the
+// sweep starts again from the game as it then is). SettleGrace is how
+// long after a game is settled a profile, a league or a tournament may
+// forget having counted it: far longer than any settling that read it
+// pending can still be counting.
+const (
+	SettleRun   = 10 * time.Minute
+	SettleGrace = time.Hour
+)
+
+// ErrSettleLate: a settling ran past SettleRun since it read its game.
+var ErrSettleLate = errors.New("settling ran late: left to the sweep")
+
 // Settle applies the end of game id to its players' profiles and marks it
 // settled (steps 2 and 3 above). A game that is not pending is left alone.
 // host names the site (the round pushes of a tournament's next round).
 func (h *Service) Settle(ctx context.Context, host, id string) error {
-	return Retry(ctx, gameWrites, func(int) error {
-		g, m, err := h.loadMatch(ctx, id)
+	_, err := h.note(ctx, id, nil, func(g *Loaded) error {
+		if g.State.Settle != SettlePending {
+			return ErrUnchanged
+		}
+		m, err := g.Replay()
 		if err != nil {
 			return err
 		}
-		if g.State.Settle != SettlePending {
-			return nil
-		}
-		if err := h.community.Ended(ctx, host, id, g.State, m); err != nil {
+		read := h.now()
+		if err := h.community.Ended(withSettleRun(ctx, read.Add(SettleRun)), host, id, g.State, m); err != nil {
 			return err
 		}
-		g.State.Settle = SettleDone
-		return h.store.Touch(ctx, id, SealStored(id, g.Item.Version, g.State), g.Item.Version, g.State.Due())
+		g.State.Settle, g.State.SettledAt = SettleDone, h.now().Unix()
+		return nil
 	})
+	return err
+}
+
+type settleRunKey struct{}
+
+// withSettleRun carries the time a settling must have counted by.
+func withSettleRun(ctx context.Context, by time.Time) context.Context {
+	return context.WithValue(ctx, settleRunKey{}, by)
+}
+
+// SettleInTime is ErrSettleLate when the settling ctx carries has run past
+// SettleRun (now: the service's clock); a community write that counts a
+// game calls it where its write is decided, on every attempt.
+func SettleInTime(ctx context.Context, now time.Time) error {
+	if by, ok := ctx.Value(settleRunKey{}).(time.Time); ok && now.After(by) {
+		return ErrSettleLate
+	}
+	return nil
+}
+
+// Forgettable reports which of the games ids a profile, a league or a
+// tournament may forget having counted: those settled more than
+// SettleGrace ago, and those no longer stored (no settling can read them).
+// A game not read (the store failed) is not forgettable.
+func (h *Service) Forgettable(ctx context.Context, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for len(ids) > 0 {
+		n := min(len(ids), store.MaxLoadMany)
+		items, err := h.store.LoadMany(ctx, ids[:n])
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids[:n] {
+			it, ok := items[id]
+			if !ok {
+				out[id] = true
+				continue
+			}
+			// SettledAt 0: settled before format 7, before this rule.
+			st, err := OpenStored(id, it)
+			out[id] = err == nil && st.Settle == SettleDone &&
+				(st.SettledAt == 0 || h.now().Sub(time.Unix(st.SettledAt, 0)) > SettleGrace)
+		}
+		ids = ids[n:]
+	}
+	return out, nil
 }

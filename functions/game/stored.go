@@ -75,11 +75,22 @@ import (
 //	hints asked: count uvarint (at most MaxHints); per hint: the seat
 //	  byte, the seq uvarint
 //
+// Format 7 adds, after them, before the checksum (docs/store.md):
+//
+//	the game's version as API.md counts it uvarint (a change adds one; a
+//	  note, which is a write of its own at the store's next version,
+//	  keeps it): the store's version counts writes, this one changes
+//	settledAt varint (Unix seconds the end's settling was done; 0: not
+//	  yet, or before format 7)
+//
 // The reminded byte counts the seat's reminders this turn (0, 1 or 2).
 //
-// Formats 4 and 5 are still read (as games of none of these).
+// Formats 4, 5 and 6 are still read (as games of none of these; a game
+// of format 6 or before has had no note since it was written, so its
+// version is the store's).
 const (
-	StoredFormat  = 6
+	StoredFormat  = 7
+	StoredFormat6 = 6
 	StoredFormat5 = 5
 	StoredFormat4 = 4
 	moveIDDigest  = 4
@@ -142,6 +153,14 @@ type Stored struct {
 	// version.
 	LeagueHints bool
 	Hints       []HintMark
+	// Version is the game's version (API.md): 1 when made, one more with
+	// every change (change.go); a note (note.go) keeps it, while the
+	// store's version of the item counts every write (format 7).
+	Version int64
+	// SettledAt is when the end's settling was done (Unix seconds; 0: not
+	// yet): a profile forgets having counted the game only well after it
+	// (community's Settled).
+	SettledAt int64
 }
 
 // Room is the community's part of a stored game: listed in the room
@@ -212,7 +231,7 @@ func (s *Stored) Remember(seat int, id string) {
 	s.Seats[seat].Moves = ms
 }
 
-// EncodeStored lays out format 6 without its checksum (sealStored).
+// EncodeStored lays out format 7 without its checksum (sealStored).
 func EncodeStored(s *Stored) []byte {
 	n := 1 + binary.MaxVarintLen64 + len(s.Match) + 1
 	for _, a := range s.Seats {
@@ -308,7 +327,8 @@ func EncodeStored(s *Stored) []byte {
 		b = append(b, byte(h.Seat))
 		b = binary.AppendUvarint(b, uint64(h.Seq))
 	}
-	return b
+	b = binary.AppendUvarint(b, uint64(s.Version))
+	return binary.AppendVarint(b, s.SettledAt)
 }
 
 // anyProvisional reports whether a seat's rating was provisional.
@@ -407,13 +427,14 @@ func (r *storedReader) count(what string, max int) int {
 	return int(b[0])
 }
 
-// DecodeStored parses format 5 or 4 without its checksum. The engine's
+// DecodeStored parses format 7, 6, 5 or 4 without its checksum (Version
+// 0 for a format before 7: OpenStored knows it). The engine's
 // bytes are not checked here (engine.Decode does that); the result may
 // share b.
 func DecodeStored(b []byte) (*Stored, error) {
 	r := &storedReader{b: b}
 	format := r.count("format", StoredFormat)
-	if r.err == nil && format != StoredFormat && format != StoredFormat5 && format != StoredFormat4 {
+	if r.err == nil && format != StoredFormat && format != StoredFormat6 && format != StoredFormat5 && format != StoredFormat4 {
 		r.fail("unknown format")
 	}
 	n, k := binary.Uvarint(r.b)
@@ -505,7 +526,7 @@ func DecodeStored(b []byte) (*Stored, error) {
 			}
 		}
 	}
-	if format >= StoredFormat {
+	if format >= StoredFormat6 {
 		s.LeagueHints = r.count("league hints", 1) == 1
 		s.Hints = make([]HintMark, r.uvarint("hints", MaxHints))
 		for i := range s.Hints {
@@ -514,6 +535,10 @@ func DecodeStored(b []byte) (*Stored, error) {
 		if len(s.Hints) == 0 {
 			s.Hints = nil
 		}
+	}
+	if format >= StoredFormat {
+		s.Version = r.uvarint("version", MaxStoredVersion)
+		s.SettledAt = r.varint("settledAt")
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing data")
@@ -575,12 +600,22 @@ func OpenStored(id string, item store.Item) (*Stored, error) {
 		return nil, fmt.Errorf("%w: %w: version %d", engine.ErrCorrupt, errStoredCheck, item.Version)
 	}
 	b := item.State
-	if len(b) < 1+checksumBytes || b[0] != StoredFormat && b[0] != StoredFormat4 {
+	if len(b) < 1+checksumBytes || b[0] != StoredFormat && b[0] != StoredFormat6 && b[0] != StoredFormat4 {
 		return nil, fmt.Errorf("%w: %w: not a stored game of format %d", engine.ErrCorrupt, errStoredCheck, StoredFormat)
 	}
 	body := b[:len(b)-checksumBytes]
 	if binary.BigEndian.Uint32(b[len(body):]) != storedChecksum(id, item.Version, body) {
 		return nil, fmt.Errorf("%w: %w: the checksum does not match (a damaged value, or another game's)", engine.ErrCorrupt, errStoredCheck)
 	}
-	return DecodeStored(body)
+	s, err := DecodeStored(body)
+	if err != nil {
+		return nil, err
+	}
+	if b[0] < StoredFormat {
+		s.Version = item.Version // no note was written before format 7
+	}
+	if s.Version < 1 || s.Version > item.Version {
+		return nil, fmt.Errorf("%w: %w: game version %d at the store's %d", engine.ErrCorrupt, errStoredCheck, s.Version, item.Version)
+	}
+	return s, nil
 }

@@ -54,10 +54,14 @@ func (h *Service) LoadHeld(ctx context.Context, id string, held int64) (*Loaded,
 		return h.Load(ctx, id)
 	}
 	item, err := ev.LoadEventual(ctx, id)
-	if err != nil || item.Version < held {
+	if err != nil {
 		return h.Load(ctx, id)
 	}
-	return OpenLoaded(id, item)
+	g, err := OpenLoaded(id, item)
+	if err != nil || g.Version() < held {
+		return h.Load(ctx, id)
+	}
+	return g, nil
 }
 
 // Read is a read of game id as of now (API.md's poll): the game at the
@@ -173,26 +177,26 @@ func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 	return h.remind(ctx, host, id, c.Game)
 }
 
-// remind sends the reminders that are due, noting them first with Touch
-// (the game's version and view do not change), so each goes out at most
+// remind sends the reminders that are due, noting them first (a note:
+// the game's version and view do not change), so each goes out at most
 // once. A stale due time is corrected the same way.
 func (h *Service) remind(ctx context.Context, host, id string, g *Loaded) (bool, error) {
 	now := h.now()
 	var seats []int
-	for i := range g.State.Seats {
-		if was := g.State.Seats[i].Reminded; g.State.remindedAt(i, now) > was {
-			seats = append(seats, i) // one reminder, however many fell due
+	g, err := h.note(ctx, id, g, func(g *Loaded) error {
+		seats = seats[:0]
+		for i := range g.State.Seats {
+			if was := g.State.Seats[i].Reminded; g.State.remindedAt(i, now) > was {
+				seats = append(seats, i) // one reminder, however many fell due
+			}
 		}
-	}
-	due := g.State.Due()
-	if len(seats) == 0 && due.Unix() == g.Item.Due.Unix() {
-		return false, nil
-	}
-	if err := h.store.Touch(ctx, id, SealStored(id, g.Item.Version, g.State), g.Item.Version, due); err != nil {
+		if len(seats) == 0 && g.State.Due().Unix() == g.Item.Due.Unix() {
+			return ErrUnchanged
+		}
+		return nil
+	})
+	if err != nil || len(seats) == 0 {
 		return false, err
-	}
-	if len(seats) == 0 {
-		return false, nil
 	}
 	m, err := g.Replay()
 	if err != nil {
@@ -205,10 +209,10 @@ func (h *Service) remind(ctx context.Context, host, id string, g *Loaded) (bool,
 		}
 		v := m.View(s)
 		left := g.State.DeadlineOf(s).Sub(now).Round(time.Minute)
-		msgs[s] = inEveryLang(id, g.Item.Version, "reminder", func(l lang) (string, string) {
+		msgs[s] = inEveryLang(id, g.Version(), "reminder", func(l lang) (string, string) {
 			return say(l, "sent.reminder", "left", inWords(left, l)), say(l, "sent.yourMoveIn", "table", TableName(v, s, l))
 		})
 	}
-	h.Send(ctx, host, id, g.Item.Version, g.State, msgs)
+	h.Send(ctx, host, id, g.Version(), g.State, msgs)
 	return true, nil
 }

@@ -122,13 +122,12 @@ type Store interface {
 	Load(ctx context.Context, id string) (Item, error)
 	// Save writes state as version expected+1, to expire at expires (zero:
 	// never), only if the stored version is expected; else ErrConflict
-	// (ErrNotFound if absent).
+	// (ErrNotFound if absent). Every write of an item is at a new
+	// version: there is no write at the same version, so no writer can
+	// overwrite what another wrote after it read (docs/store.md). now is
+	// the item's UpdatedAt as the caller names it (a game's time of its
+	// last change, which a note keeps).
 	Save(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time) error
-	// Touch replaces the state and due time of the item at version, keeping
-	// the version, the time of the last write and the expiry: for what the service
-	// notes without changing the game (a reminder sent). ErrConflict if the
-	// stored version is another (ErrNotFound if absent).
-	Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error
 	// Due lists at most limit ids whose due time is set and not after
 	// before, the earliest first. It reads an index: it never scans.
 	Due(ctx context.Context, before time.Time, limit int) ([]string, error)
@@ -141,7 +140,7 @@ type Store interface {
 	CreateListed(ctx context.Context, id string, state []byte, now, due, expires time.Time, e Entry) error
 	// SaveListed is Save that also sets the item's entry to e, in the same
 	// write: a zero e takes it out of its list. Save is SaveListed with a
-	// zero Entry; Touch keeps the entry.
+	// zero Entry.
 	SaveListed(ctx context.Context, id string, state []byte, expected int64, now, due, expires time.Time, e Entry) error
 	// List reads at most limit (at most MaxList) entries of list whose
 	// Rank is from or higher, highest first. It reads an index: it never scans. It may miss a write of

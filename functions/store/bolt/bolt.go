@@ -400,14 +400,6 @@ func (b *Store) SaveListed(ctx context.Context, id string, state []byte, expecte
 	})
 }
 
-// Touch replaces the state and due time at version, keeping both and the
-// entry.
-func (b *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
-	return b.writeIf(ctx, "touch", id, version, func(cur store.Item) store.Item {
-		return store.Item{Version: version, State: state, UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires, Entry: cur.Entry}
-	})
-}
-
 // writeIf is the optimistic lock: bbolt runs one write transaction at a
 // time, so the read of the version and the put cannot interleave with
 // another writer.

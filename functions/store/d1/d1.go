@@ -168,24 +168,6 @@ func (s *Store) List(ctx context.Context, list, from string, limit int) ([]store
 	return out, nil
 }
 
-// Touch replaces the state and due time at version, keeping the version,
-// the time of the last write and the expiry.
-func (s *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
-	if err := store.CheckCall(ctx, "touch", id); err != nil {
-		return err
-	}
-	if version < 0 || version >= maxSafe {
-		return fmt.Errorf("touch %q at version %d: %w", id, version, store.ErrConflict)
-	}
-	r, err := s.run(ctx, "touch", id, "run",
-		"UPDATE games SET state = ?, due = ? WHERE id = ? AND version = ?",
-		bytes(state), dueValue(due), id, version)
-	if err != nil {
-		return err
-	}
-	return s.refused(ctx, "touch", id, version, changes(r))
-}
-
 // refused turns a conditional update's row count into the answer: one
 // row changed is success; none is a conflict, or not found when the row
 // is not there.

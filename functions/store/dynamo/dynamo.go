@@ -166,24 +166,6 @@ func (d *Store) List(ctx context.Context, list, from string, limit int) ([]store
 	return l, nil
 }
 
-// Touch replaces the state and due time at version, keeping both: it
-// reads the item's time of the last write and expiry, and puts them back with the new
-// state on the same condition as Save.
-func (d *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
-	if err := store.CheckCall(ctx, "touch", id); err != nil {
-		return err
-	}
-	cur, found, err := d.get(ctx, "touch", id)
-	if err != nil {
-		return err
-	}
-	if !found {
-		return fmt.Errorf("touch %q: %w", id, store.ErrNotFound)
-	}
-	return d.putAt(ctx, "touch", id, version, store.Item{Version: version, State: state,
-		UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires, Entry: cur.Entry})
-}
-
 // putAt puts item on condition that the stored version is expected.
 func (d *Store) putAt(ctx context.Context, op, id string, expected int64, item store.Item) error {
 	refused, stored, found, err := d.putIf(ctx, op, id, item,

@@ -101,13 +101,6 @@ func (m *Store) List(ctx context.Context, list, from string, limit int) ([]store
 	return all[:min(len(all), max(0, min(limit, store.MaxList)))], nil
 }
 
-// Touch replaces the state and due time at version, keeping both.
-func (m *Store) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
-	return m.writeIf(ctx, "touch", id, version, func(cur store.Item) store.Item {
-		return store.Item{Version: version, State: store.CloneBytes(state), UpdatedAt: cur.UpdatedAt, Due: store.NormalizeDue(due), Expires: cur.Expires, Entry: cur.Entry}
-	})
-}
-
 // writeIf is the optimistic lock: compare the version and write under one
 // mutex.
 func (m *Store) writeIf(ctx context.Context, op, id string, expected int64, next func(store.Item) store.Item) error {

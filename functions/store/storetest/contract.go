@@ -44,9 +44,9 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"load many of 100 ids, none or some present", testLoadManyFull},
 		{"load many refuses more than MaxLoadMany ids, an empty id and a cancelled context", testLoadManyRefuses},
 		{"due lists the items due by a time, earliest first, from what create and save set", testDue},
-		{"touch replaces state and due at a version, keeping it and the time", testTouch},
-		{"each write names its item's expiry, to the second; zero is never; touch keeps it", testExpires},
-		{"list reads the entries create and save set, highest rank first; touch keeps an entry, save without one drops it", testList},
+		{"every write is at a new version: two saves of one version never both succeed; a save names the item's time, due and expiry, an earlier time too", testOneWritePerVersion},
+		{"each write names its item's expiry, to the second; zero is never", testExpires},
+		{"list reads the entries create and save set, highest rank first; a save names its entry, a save without one drops it", testList},
 		{"a refused save leaves the entry as it was; bad entries are refused", testListRefused},
 		{"delete removes the item, its entry and its due time; an absent one is no error; the id may be created again", testDelete},
 	}
@@ -436,32 +436,34 @@ func mustSaveDue(t *testing.T, s store.Store, id string, expected int64, due tim
 	}
 }
 
-func testTouch(t *testing.T, s store.Store) {
+func testOneWritePerVersion(t *testing.T, s store.Store) {
 	due := t0.Add(time.Hour)
 	mustCreateDue(t, s, "g1", due)
 	mustSave(t, s, "g1", []byte("v2"), 1, t0.Add(time.Minute))
-	if err := s.Touch(t.Context(), "g1", []byte("noted"), 2, due); err != nil {
-		t.Fatalf("Touch = %v", err)
+	// What the service notes without changing a game (a settle mark, a
+	// chat's seq) is a save at the next version that names the game's
+	// time of the last change, earlier than the last write's.
+	if err := s.Save(t.Context(), "g1", []byte("noted"), 2, t0.Add(time.Minute), due, time.Time{}); err != nil {
+		t.Fatalf("Save of a note = %v", err)
 	}
 	item := mustLoad(t, s, "g1")
-	wantItem(t, item, 2, []byte("noted"), t0.Add(time.Minute))
+	wantItem(t, item, 3, []byte("noted"), t0.Add(time.Minute))
 	if !item.Due.Equal(store.NormalizeDue(due)) {
-		t.Errorf("Due after Touch = %v, want %v", item.Due, store.NormalizeDue(due))
+		t.Errorf("Due after the note = %v, want %v", item.Due, store.NormalizeDue(due))
 	}
 	if got, _ := s.Due(t.Context(), due, 5); fmt.Sprint(got) != "[g1]" {
-		t.Errorf("Due after Touch = %v", got)
+		t.Errorf("Due after the note = %v", got)
 	}
-	wantErr(t, "Touch(stale)", s.Touch(t.Context(), "g1", []byte("x"), 1, due), store.ErrConflict)
-	wantErr(t, "Touch(missing)", s.Touch(t.Context(), "nope", []byte("x"), 1, due), store.ErrNotFound)
-	if err := s.Touch(t.Context(), "g1", []byte("noted"), 2, time.Time{}); err != nil {
-		t.Fatalf("Touch to no due = %v", err)
+	// A writer that read version 2 (before the note) cannot write over it.
+	wantErr(t, "Save(read before the note)", s.Save(t.Context(), "g1", []byte("lost"), 2, t0.Add(2*time.Minute), due, time.Time{}), store.ErrConflict)
+	wantItem(t, mustLoad(t, s, "g1"), 3, []byte("noted"), t0.Add(time.Minute))
+	if err := s.Save(t.Context(), "g1", []byte("v4"), 3, t0.Add(2*time.Minute), time.Time{}, time.Time{}); err != nil {
+		t.Fatalf("Save = %v", err)
 	}
 	if got, _ := s.Due(t.Context(), due.Add(time.Hour), 5); len(got) != 0 {
-		t.Errorf("Due after a Touch to none = %v", got)
+		t.Errorf("Due after a save to none = %v", got)
 	}
-	// A save after a touch goes on from the same version.
-	mustSave(t, s, "g1", []byte("v3"), 2, t0.Add(2*time.Minute))
-	wantItem(t, mustLoad(t, s, "g1"), 3, []byte("v3"), t0.Add(2*time.Minute))
+	wantItem(t, mustLoad(t, s, "g1"), 4, []byte("v4"), t0.Add(2*time.Minute))
 }
 
 // testEventual: where the store offers store.Eventual, LoadEventual returns
@@ -513,11 +515,8 @@ func testExpires(t *testing.T, s store.Store) {
 	if err := s.Save(t.Context(), "g1", []byte("v2"), 1, t0.Add(time.Hour), time.Time{}, later); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Touch(t.Context(), "g1", []byte("noted"), 2, time.Time{}); err != nil {
-		t.Fatal(err)
-	}
 	if got := mustLoad(t, s, "g1").Expires; !got.Equal(store.NormalizeDue(later)) {
-		t.Errorf("Expires after Save and Touch = %v, want %v", got, store.NormalizeDue(later))
+		t.Errorf("Expires after Save = %v, want %v", got, store.NormalizeDue(later))
 	}
 	if err := s.Save(t.Context(), "forever", []byte("k2"), 1, t0.Add(time.Hour), time.Time{}, time.Time{}); err != nil {
 		t.Fatal(err)
@@ -599,11 +598,12 @@ func testList(t *testing.T, s store.Store) {
 	if got := mustLoad(t, s, "e").Entry; got.List != "" || got.Rank != "" || len(got.Card) != 0 {
 		t.Errorf("Load(e).Entry = %+v, want none", got)
 	}
-	// A new rank moves the entry; touch keeps it; a save without one drops it.
+	// A new rank moves the entry; a save that names the same entry keeps
+	// it; a save without one drops it.
 	if err := s.SaveListed(ctx, "a", []byte("a2"), 1, t0.Add(time.Second), time.Time{}, exp, entry("room", "2026-01-04", "A2")); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Touch(ctx, "a", []byte("a2'"), 2, time.Time{}); err != nil {
+	if err := s.SaveListed(ctx, "a", []byte("a2'"), 2, t0.Add(time.Second), time.Time{}, exp, entry("room", "2026-01-04", "A2")); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Save(ctx, "c", []byte("c2"), 1, t0.Add(time.Second), time.Time{}, exp); err != nil {
@@ -615,7 +615,7 @@ func testList(t *testing.T, s store.Store) {
 	waitListed(t, s, "room", "", 10, "a:2026-01-04:A2 b:2026-01-03:B d:2026-01-01: ")
 	waitListed(t, s, "board", "", 10, "")
 	if got := mustLoad(t, s, "a"); string(got.State) != "a2'" || got.Entry.Rank != "2026-01-04" {
-		t.Errorf("after touch: state %q, entry %+v", got.State, got.Entry)
+		t.Errorf("after a second save: state %q, entry %+v", got.State, got.Entry)
 	}
 }
 

@@ -143,11 +143,6 @@ func (f *Faulty) Load(ctx context.Context, id string) (store.Item, error) {
 	return f.Inner.Load(ctx, id)
 }
 
-// Touch passes through.
-func (f *Faulty) Touch(ctx context.Context, id string, state []byte, version int64, due time.Time) error {
-	return f.Inner.Touch(ctx, id, state, version, due)
-}
-
 // Due passes through.
 func (f *Faulty) Due(ctx context.Context, before time.Time, limit int) ([]string, error) {
 	return f.Inner.Due(ctx, before, limit)
