@@ -283,9 +283,10 @@ func setSeatRating(st *game.Stored, m *engine.Match, seat int, p *Profile) {
 	}
 }
 
-// rateSeats sets every seat's rating as seatProfile does (a rematch).
+// rateSeats sets every known seat's rating as seatProfile does (a
+// rematch, a tournament's table): one read of their profiles.
 func (h *Service) rateSeats(ctx context.Context, st *game.Stored, m *engine.Match) error {
-	if !st.Open {
+	if !st.Open && !st.Rated {
 		return nil
 	}
 	profiles, err := h.seatProfiles(ctx, st)

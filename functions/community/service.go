@@ -90,8 +90,9 @@ func (h *Service) Seated(ctx context.Context, st *game.Stored, m *engine.Match, 
 	return h.seatProfile(ctx, st, m, seat, hash, name)
 }
 
-// Rematching rates a rematch's seats (game.Community).
-func (h *Service) Rematching(ctx context.Context, st *game.Stored, m *engine.Match) error {
+// SeatsRated rates the seats of a rematch or a tournament's table
+// (game.Community).
+func (h *Service) SeatsRated(ctx context.Context, st *game.Stored, m *engine.Match) error {
 	return h.rateSeats(ctx, st, m)
 }
 

@@ -359,3 +359,74 @@ func TestAReportRacingForgetMeRevivesNothing(t *testing.T) {
 		t.Logf("%d tries: %d reports filed before the forgetting", tries, filed)
 	})
 }
+
+// TestEveryWayToMakeAGameAdmitsAndRatesItsSeats: a rematch and a
+// tournament's table are made by the same path as a create (game's
+// Make): a rematch of an open table admits its seats like any seat taken
+// (a block made since the match refuses it, and nothing is made), and a
+// rated tournament's table marks its new players' ratings provisional,
+// as a rated table does.
+func TestEveryWayToMakeAGameAdmitsAndRatesItsSeats(t *testing.T) {
+	eachStore(t, func(t *testing.T, st store.Store) {
+		w := newPathWorld(t, st)
+		svc := w.service(nil)
+		ctx := t.Context()
+		id, tokens := seatTwo(t, svc, true, 3600, 5)
+		playOn(t, svc, id, tokens)
+		bea, err := svc.com.MyProfile(ctx, game.HashToken(tokens[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.com.SetListed(ctx, game.HashToken(tokens[0]), ListBlocked, bea.ID, true); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Rematch(ctx, pathOp, id, tokens[1]); !errors.Is(err, game.ErrNotEligible) {
+			t.Fatalf("Bea's rematch with Ana, who blocked her: %v, want game.ErrNotEligible", err)
+		}
+		if _, err := svc.Load(ctx, game.RematchID(id)); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("the refused rematch: %v, want none made", err)
+		}
+		if _, err := svc.com.SetListed(ctx, game.HashToken(tokens[0]), ListBlocked, bea.ID, false); err != nil {
+			t.Fatal(err)
+		}
+		next, err := svc.Rematch(ctx, pathOp, id, tokens[1])
+		if err != nil || !next.Created {
+			t.Fatalf("the rematch once unblocked: %+v, %v", next, err)
+		}
+
+		// A rated Swiss tournament of two new (but eligible) players.
+		keys := []string{pathKey("cy"), pathKey("dee")}
+		for i, k := range keys {
+			p, err := svc.com.SetName(ctx, game.HashToken(k), []string{"Cy", "Dee"}[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := svc.com.UpdateProfile(ctx, p.ID, func(p *Profile) bool { p.Finished = MinFinished; return true }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tour, _, err := svc.com.CreateTournament(ctx, game.HashToken(keys[0]), TournamentRequest{Name: "Coppa", Format: Swiss, Rounds: 1,
+			Options: fiveUp(2, 50), MoveTime: 86400, RoundTime: 3600, Size: 2, Listed: true, Rated: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys {
+			if _, _, err := svc.com.Enter(ctx, game.HashToken(k), tour.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if tour, err = svc.com.Start(ctx, "example.test", game.HashToken(keys[0]), tour.ID); err != nil {
+			t.Fatal(err)
+		}
+		g, err := svc.Load(ctx, tour.Played[0].Tables[0].Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta := g.Meta(g.Item.Entry.List)
+		for s, a := range meta.Seats {
+			if a.Rating < 0 || !a.Provisional {
+				t.Errorf("the rated tournament's seat %d: rating %d, provisional %v; want a rating marked provisional", s, a.Rating, a.Provisional)
+			}
+		}
+	})
+}

@@ -103,55 +103,15 @@ func (h *Service) makeRound(ctx context.Context, host, id string) (*Tournament, 
 // entrant's key, started at once, and tells its seats msgs: store.ErrExists
 // for a game made already (by a racing request or sweep).
 func (h *Service) makeTableGame(ctx context.Context, host string, t *Tournament, tb TourTable, msgs map[int]game.Message) error {
-	seed, err := game.NewSeed(h.g.Rand())
-	if err != nil {
-		return err
-	}
-	m, err := engine.NewMatch(t.Options(), seed)
-	if err != nil {
-		return err
-	}
-	st := &game.Stored{Seats: make([]game.SeatAuth, len(tb.Players)), MoveTime: t.MoveTime,
-		Room: game.Room{Rated: t.Rated, CreatedAt: h.g.Now().UnixNano(), Tournament: t.ID}}
-	profiles := map[string]*Profile{}
-	if t.Rated {
-		var ids []string
-		for _, pid := range tb.Players {
-			ids = append(ids, ProfileItemID(pid))
-		}
-		items, err := h.store.LoadMany(ctx, ids)
-		if err != nil {
-			return err
-		}
-		for _, it := range items {
-			if p, err := DecodeProfile(it.State); err == nil {
-				profiles[p.ID] = p
-			}
-		}
-	}
+	ng := game.NewGame{ID: tb.Game, Options: t.Options(), Seats: make([]game.NewSeat, len(tb.Players)), MoveTime: t.MoveTime,
+		Room:     game.Room{Rated: t.Rated, Tournament: t.ID},
+		Messages: func(*engine.Match) map[int]game.Message { return msgs }}
 	for s, pid := range tb.Players {
 		e := t.Entrants[t.entrant(pid)]
-		if err := m.TakeSeat(s, engine.Seat{Name: e.Name}); err != nil {
-			return err
-		}
-		st.Seats[s] = game.SeatAuth{TokenHash: e.Key, SeatRoom: game.SeatRoom{Player: pid, Rating: -1, Reliability: -1, RatingAfter: -1}}
-		if pool := game.PoolOf(m.Options()); t.Rated && pool != "" {
-			ps := rating.Tessera.New()
-			if p := profiles[pid]; p != nil {
-				ps = p.Pool(pool).Rating()
-			}
-			st.Seats[s].Rating = rating.Shown(ps)
-		}
+		ng.Seats[s] = game.NewSeat{Name: e.Name, TokenHash: e.Key, Keyed: e.Key != nil, Player: pid}
 	}
-	if err := h.g.SeatVacations(ctx, st); err != nil { // shown; the clocks run
-		return err
-	}
-	for _, a := range st.Seats {
-		if err := h.g.AddToRecord(ctx, a.TokenHash, tb.Game); err != nil {
-			return err
-		}
-	}
-	return h.g.MakeGame(ctx, game.Op{Host: host}, tb.Game, st, m, msgs)
+	_, err := h.g.Make(ctx, game.Op{Host: host}, ng)
+	return err
 }
 
 // decide records the points of game gid's table from the teams' ranks.

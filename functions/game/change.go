@@ -222,17 +222,3 @@ func (h *Service) relist(ctx context.Context, id string, st *Stored, records map
 		}
 	}
 }
-
-// MakeGame writes new game id, holding st and m with every seat taken
-// (a tournament's round), through the one path (commit, then after),
-// and tells its seats msgs. store.ErrExists: the game was made already
-// (by a racing request or sweep), and nothing was told.
-func (h *Service) MakeGame(ctx context.Context, op Op, id string, st *Stored, m *engine.Match, msgs map[int]Message) error {
-	c := newChange(id, st, m)
-	c.Messages = msgs
-	if err := h.commit(ctx, op, c); err != nil {
-		return err
-	}
-	h.after(ctx, op, c)
-	return nil
-}

@@ -29,8 +29,11 @@ type Community interface {
 	// sits down there named name (its player id, its rating and
 	// reliability where the room shows them).
 	Seated(ctx context.Context, st *Stored, m *engine.Match, seat int, hash []byte, name string) error
-	// Rematching fills in the seats' ratings of a rematch, st.
-	Rematching(ctx context.Context, st *Stored, m *engine.Match) error
+	// SeatsRated fills in the part of st's seats whose players are known
+	// already (a rematch, a tournament's table) that the room shows: their
+	// ratings and provisional marks in a rated game, their reliability at
+	// an open table, from their profiles as they are.
+	SeatsRated(ctx context.Context, st *Stored, m *engine.Match) error
 	// Entry is game id's place in a list (the room's lobby while it
 	// waits for players), written with every save of it.
 	Entry(id string, st *Stored) (store.Entry, error)
@@ -77,7 +80,7 @@ func (noCommunity) AdmitGame(_ context.Context, _ []byte, req CreateRequest, _ *
 func (noCommunity) Seated(context.Context, *Stored, *engine.Match, int, []byte, string) error {
 	return nil
 }
-func (noCommunity) Rematching(context.Context, *Stored, *engine.Match) error { return nil }
+func (noCommunity) SeatsRated(context.Context, *Stored, *engine.Match) error { return nil }
 func (noCommunity) Entry(string, *Stored) (store.Entry, error)               { return store.Entry{}, nil }
 func (noCommunity) Ending(context.Context, *Stored, *engine.Match) error     { return nil }
 func (noCommunity) Since(context.Context, []byte) (time.Time, bool, error) {

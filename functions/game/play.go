@@ -121,11 +121,7 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	if err := req.Check(); err != nil {
 		return Answer{}, err
 	}
-	seed, err := NewSeed(h.rand)
-	if err != nil {
-		return Answer{}, err
-	}
-	m, err := engine.NewMatch(req.Options, seed)
+	seed, err := NewSeed(h.rand) // before the token: seeded tests deal as they always did
 	if err != nil {
 		return Answer{}, err
 	}
@@ -133,57 +129,23 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	if err != nil {
 		return Answer{}, err
 	}
-	if err := m.TakeSeat(0, engine.Seat{Name: req.Name}); err != nil {
-		return Answer{}, err
-	}
+	seats := make([]NewSeat, req.Options.Players)
+	seats[0] = NewSeat{Name: req.Name, TokenHash: hash, Keyed: req.Key != ""}
 	for _, b := range req.Bots {
-		if err := m.TakeSeat(b.Seat, engine.Seat{Name: BotName(b.Seat), Bot: b.Level}); err != nil {
-			return Answer{}, err
+		switch {
+		case b.Seat < 0 || b.Seat >= len(seats): // as the engine's TakeSeat answers
+			return Answer{}, fmt.Errorf("%w: seat %d is not at this table", engine.ErrBadInput, b.Seat)
+		case seats[b.Seat].Name != "":
+			return Answer{}, fmt.Errorf("%w: seat %d is taken", engine.ErrSeatTaken, b.Seat)
 		}
+		seats[b.Seat] = NewSeat{Name: BotName(b.Seat), Bot: b.Level}
 	}
-	now := h.now()
-	st := NewStored(m, hash)
-	st.MoveTime = req.MoveTime
-	st.Open, st.Rated, st.CreatedAt = req.Open, req.Rated, now.UnixNano()
-	if err := h.community.AdmitGame(ctx, hash0(req.Key), req, st); err != nil {
-		return Answer{}, err
-	}
-	st.League = req.League
-	if req.Key != "" {
-		if err := h.community.Seated(ctx, st, m, 0, hash, req.Name); err != nil {
-			return Answer{}, err
-		}
-		if err := h.SeatVacations(ctx, st); err != nil { // before the clocks: a vacation stops one
-			return Answer{}, err
-		}
-	}
-	c := newChange("", st, m)
-	c.Cause = hash
-	if err := h.prepare(ctx, op, c); err != nil {
-		return Answer{}, err
-	}
-	err = Retry(ctx, gameIDs, func(int) error {
-		id, err := NewGameID(h.rand)
-		if err != nil {
-			return err
-		}
-		if req.Key != "" {
-			// The record first: see player.go.
-			if err := h.AddToRecord(ctx, hash, id); err != nil {
-				return err
-			}
-		}
-		if err := h.community.Listing(ctx, id, st); err != nil {
-			return err
-		}
-		c.ID = id
-		return h.write(ctx, c)
-	})
+	c, err := h.Make(ctx, op, NewGame{Seed: &seed, Options: req.Options, Seats: seats, MoveTime: req.MoveTime,
+		Room: Room{Open: req.Open, Rated: req.Rated, League: req.League}, Create: &req, Cause: hash})
 	if err != nil {
 		return Answer{}, err
 	}
-	h.after(ctx, op, c)
-	return Answer{View: m.View(0), Seat: 0, Meta: st.Meta(c.ID, 1, c.Saved.UpdatedAt), Token: token, Created: true}, nil
+	return Answer{View: c.Match.View(0), Seat: 0, Meta: c.Game.State.Meta(c.ID, 1, c.Saved.UpdatedAt), Token: token, Created: true}, nil
 }
 
 // TakeSeat takes the named seat of game id, or the lowest free one.
@@ -402,67 +364,38 @@ func (h *Service) Rematch(ctx context.Context, op Op, id, token string) (Answer,
 }
 
 // startRematch creates the next match of g (game id, asked for by seat)
-// unless it exists; created reports whether this call made it.
+// unless it exists; created reports whether this call made it. Its
+// seats are admitted like any seat taken (a block, a suspension, a
+// rated game's eligibility, a league's membership).
 func (h *Service) startRematch(ctx context.Context, op Op, id string, caller int, g *Loaded, old *engine.Match, nextID string) (created bool, err error) {
-	seed, err := NewSeed(h.rand)
-	if err != nil {
-		return false, err
-	}
-	m, err := engine.NewMatch(old.Options(), seed)
-	if err != nil {
-		return false, err
-	}
-	st := &Stored{Seats: make([]SeatAuth, len(g.State.Seats)), MoveTime: g.State.MoveTime,
-		Previous: id, SeriesMatches: g.State.SeriesMatches + 1,
-		SeriesWins:  make([]int, old.Options().Teams()),
-		Room:        Room{Open: g.State.Open, Rated: g.State.Rated, CreatedAt: h.now().UnixNano(), League: g.State.League},
-		LeagueHints: g.State.LeagueHints}
-	copy(st.SeriesWins, g.State.SeriesWins)
+	ng := NewGame{ID: nextID, Options: old.Options(), Seats: make([]NewSeat, len(g.State.Seats)), MoveTime: g.State.MoveTime,
+		Room:     Room{Open: g.State.Open, Rated: g.State.Rated, League: g.State.League},
+		Previous: id, SeriesMatches: g.State.SeriesMatches + 1, SeriesWins: make([]int, old.Options().Teams()),
+		LeagueHints: g.State.LeagueHints, Admit: true}
+	copy(ng.SeriesWins, g.State.SeriesWins)
 	if w := old.Winner(); w >= 0 {
-		st.SeriesWins[w]++
+		ng.SeriesWins[w]++
 	}
-	for s := range st.Seats {
-		seat := old.Seat(s)
-		if err := m.TakeSeat(s, engine.Seat{Name: seat.Name, Bot: seat.Bot}); err != nil {
-			return false, err
-		}
-		st.Seats[s].TokenHash = g.State.Seats[s].TokenHash
-		st.Seats[s].Player = g.State.Seats[s].Player
-		st.Seats[s].Rating, st.Seats[s].Reliability, st.Seats[s].RatingAfter = -1, -1, -1
-		st.Seats[s].Provisional = false
+	for s := range ng.Seats {
+		a := g.State.Seats[s]
+		ng.Seats[s] = NewSeat{Name: old.Seat(s).Name, Bot: old.Seat(s).Bot, TokenHash: a.TokenHash, Keyed: a.Player != "", Player: a.Player}
 	}
-	if err := h.community.Rematching(ctx, st, m); err != nil {
-		return false, err
-	}
-	if err := h.SeatVacations(ctx, st); err != nil {
-		return false, err
-	}
-	if err := h.community.Listing(ctx, nextID, st); err != nil { // a rematch of a league game is one
-		return false, err
-	}
-	// The players' records first, as for any seat taken (player.go).
-	for _, a := range st.Seats {
-		if a.TokenHash != nil {
-			if err := h.AddToRecord(ctx, a.TokenHash, nextID); err != nil {
-				return false, err
+	// Every person hears of it but the caller (the answer says when it
+	// is their turn already).
+	ng.Messages = func(m *engine.Match) map[int]Message {
+		msgs := map[int]Message{}
+		for s, a := range g.State.Seats {
+			if a.TokenHash != nil && s != caller {
+				msgs[s] = RematchMessage(nextID, m.View(s), s, caller, Acting(m, s))
 			}
 		}
+		return msgs
 	}
-	c := newChange(nextID, st, m)
-	// Every person hears of it but the caller (the answer says when it is
-	// their turn already).
-	c.Messages = map[int]Message{}
-	if err := h.commit(ctx, op, c); errors.Is(err, store.ErrExists) {
+	if _, err := h.Make(ctx, op, ng); errors.Is(err, store.ErrExists) {
 		return false, nil
 	} else if err != nil {
 		return false, err
 	}
-	for s, a := range st.Seats {
-		if a.TokenHash != nil && s != caller {
-			c.Messages[s] = RematchMessage(nextID, m.View(s), s, caller, Acting(m, s))
-		}
-	}
-	h.after(ctx, op, c)
 	return true, nil
 }
 
