@@ -346,15 +346,15 @@ func (h *Service) admitCreator(ctx context.Context, hash []byte, req game.Create
 	if err != nil {
 		return err
 	}
-	items, err := h.store.LoadMany(ctx, rec.Games)
+	games, err := h.g.Games(ctx, rec.Games)
 	if err != nil {
 		return err
 	}
 	since := h.g.Now().Add(-RoomStay).UnixNano()
 	waiting := 0
-	for id, it := range items {
-		st, err := game.OpenStored(id, it)
-		if err != nil || !st.Open || st.CreatedAt < since || len(st.Seats) == 0 || string(st.Seats[0].TokenHash) != string(hash) {
+	for _, g := range games {
+		st := g.State
+		if !st.Open || st.CreatedAt < since || len(st.Seats) == 0 || string(st.Seats[0].TokenHash) != string(hash) {
 			continue
 		}
 		if m, err := engine.Decode(st.Match); err == nil && m.Status() == engine.StatusOpen {

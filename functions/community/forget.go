@@ -41,7 +41,7 @@ func (h *Service) Forget(ctx context.Context, op game.Op, hash []byte) error {
 			return err
 		}
 	}
-	return h.store.Delete(ctx, game.PlayerID(hash))
+	return h.g.ForgetRecord(ctx, hash)
 }
 
 // gamesOf is every game the record and the profile name.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"tessera/engine"
-	"tessera/functions/game"
 	"tessera/functions/store"
 )
 
@@ -109,25 +108,21 @@ func (h *Service) ViewLeague(ctx context.Context, hash []byte, id, season string
 			gameIDs = append(gameIDs, g.ID)
 		}
 	}
-	items, err := h.store.LoadMany(ctx, gameIDs)
+	games, err := h.g.Games(ctx, gameIDs)
 	if err != nil {
 		return nil, err
 	}
 	for _, gid := range gameIDs {
-		it, ok := items[gid]
+		g, ok := games[gid]
 		if !ok {
 			continue
 		}
-		st, err := game.OpenStored(gid, it)
-		if err != nil {
-			continue
-		}
-		m, err := engine.Decode(st.Match)
+		m, err := g.Replay()
 		if err != nil {
 			continue
 		}
 		s := LeagueGameSummary{ID: gid, Status: m.Status().String(), Scores: m.Scores(),
-			UpdatedAt: it.UpdatedAt.UTC().Format(time.RFC3339), updated: it.UpdatedAt}
+			UpdatedAt: g.Item.UpdatedAt.UTC().Format(time.RFC3339), updated: g.Item.UpdatedAt}
 		for i := range m.Options().Players {
 			if seat := m.Seat(i); seat.Taken {
 				name := seat.Name

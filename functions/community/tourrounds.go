@@ -212,16 +212,12 @@ func (h *Service) SweepTournament(ctx context.Context, host, id string) error {
 			open = append(open, tb.Game)
 		}
 	}
-	items, err := h.store.LoadMany(ctx, open)
+	games, err := h.g.Games(ctx, open)
 	if err != nil {
 		return err
 	}
 	matches := map[string]*engine.Match{}
-	for gid, it := range items {
-		g, err := game.OpenLoaded(gid, it)
-		if err != nil {
-			return err
-		}
+	for gid, g := range games {
 		m, err := g.Replay()
 		if err != nil {
 			return err

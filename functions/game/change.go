@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"tessera/engine"
 	"tessera/functions/store"
@@ -84,7 +85,7 @@ func (h *Service) prepare(ctx context.Context, op Op, c *Change) error {
 		return err
 	}
 	now := h.now()
-	st.AfterChange(m, c.Was, now)
+	st.afterChange(m, c.Was, now)
 	st.Match = engine.Encode(m)
 	return h.markEnd(ctx, st, m, now)
 }
@@ -221,4 +222,39 @@ func (h *Service) relist(ctx context.Context, id string, st *Stored, records map
 			h.log.Warn("records: a game not listed again", "gameId", id, "cause", LogCause(err))
 		}
 	}
+}
+
+// afterChange brings what the game keeps beside the match up to date
+// after m changed from b at now: the clocks (clock.go), what the seats
+// did that earns trophies (feats.go), a finished game's vacations, and
+// the event times.
+func (s *Stored) afterChange(m *engine.Match, b Before, now time.Time) {
+	log := m.Log()
+	noteFeats(s, log[min(b.LogLen, len(log)):])
+	if m.Status() == engine.StatusFinished {
+		for i := range s.Seats {
+			s.Seats[i].Vacation = 0 // a finished game's seats are nobody's holiday
+		}
+	}
+	s.startClocks(m, b, now)
+	s.noteTimes(m, b, now)
+}
+
+// noteTimes notes when the events since b happened, and keeps the times
+// of what a view shows: the current hand and the one before it (the
+// entry that covers its first event, and every later).
+func (s *Stored) noteTimes(m *engine.Match, b Before, now time.Time) {
+	log := m.Log()
+	if len(log) > b.LogLen {
+		s.Times = append(s.Times, EventTime{UpTo: m.Seq(), At: now.UTC().Truncate(time.Second)})
+	}
+	first := len(log) + 1
+	for i := len(log) - 1; i >= 0 && log[i].Hand >= m.HandNumber()-1; i-- {
+		first = log[i].Seq
+	}
+	k := 0
+	for k < len(s.Times)-1 && s.Times[k].UpTo < first {
+		k++
+	}
+	s.Times = s.Times[k:]
 }

@@ -175,3 +175,11 @@ func (h *Service) SeatsOf(ctx context.Context, hash []byte, ids []string) ([]Hel
 	}
 	return seats, said, nil
 }
+
+// ForgetRecord deletes the record of the key whose hash is hash, with its
+// devices and its list of games: the last step of forgetting a person
+// (community's Forget), which finds the games through it, so it goes
+// after them. An absent record is no error.
+func (h *Service) ForgetRecord(ctx context.Context, hash []byte) error {
+	return h.store.Delete(ctx, PlayerID(hash))
+}
