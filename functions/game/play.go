@@ -291,31 +291,6 @@ func notHeld(m *engine.Match, seat int, mv engine.Move, err error) error {
 	return fmt.Errorf("%w: you do not hold that tile", engine.ErrIllegalMove)
 }
 
-// loadMatch reads game id (Load) and replays its match.
-func (h *Service) loadMatch(ctx context.Context, id string) (*Loaded, *engine.Match, error) {
-	g, err := h.Load(ctx, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err := g.Replay()
-	if err != nil {
-		return nil, nil, err
-	}
-	return g, m, nil
-}
-
-// seatOf is the seat token holds in g: ErrUnauthorized for none.
-func seatOf(g *Loaded, token string) (int, error) {
-	if token == "" {
-		return 0, ErrUnauthorized
-	}
-	seat := SeatOf(g.State.Seats, token)
-	if seat < 0 {
-		return 0, ErrUnauthorized
-	}
-	return seat, nil
-}
-
 // RematchID is the id of the rematch of game id: the same for every
 // request, so that of concurrent rematch requests exactly one creates the
 // game (the store's Create refuses the others) and a retry after a crash

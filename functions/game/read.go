@@ -9,7 +9,79 @@ import (
 )
 
 // Reading a game: Load (strong), LoadHeld (a moment stale where that is
-// harmless), Read (API.md's poll: as of now, deadlines applied).
+// harmless), Read (API.md's poll: as of now, deadlines applied), Games
+// (the community's), and what a read gives (Loaded).
+
+// Loaded is a game as read from the store.
+type Loaded struct {
+	Item  store.Item
+	State *Stored
+}
+
+// OpenLoaded checks and parses item, as game id was read from the store
+// (OpenStored), into a Loaded.
+func OpenLoaded(id string, item store.Item) (*Loaded, error) {
+	st, err := OpenStored(id, item)
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Item: item, State: st}, nil
+}
+
+// Version is the game's version as API.md counts it (Stored.Version;
+// the store's Item.Version counts writes, notes too).
+func (g *Loaded) Version() int64 { return g.State.Version }
+
+// Meta is what the service adds to the rules' view of game id as read.
+func (g *Loaded) Meta(id string) Meta { return g.State.Meta(id, g.State.Version, g.Item.UpdatedAt) }
+
+// Replay rebuilds the stored match.
+func (g *Loaded) Replay() (*engine.Match, error) {
+	m, err := engine.Decode(g.State.Match)
+	if err != nil {
+		return nil, err
+	}
+	if len(g.State.Seats) != m.Options().Players {
+		return nil, fmt.Errorf("%w: stored game: %d seats for %d players",
+			engine.ErrCorrupt, len(g.State.Seats), m.Options().Players)
+	}
+	return m, nil
+}
+
+// View replays the stored match and answers seat's view of it (a
+// spectator's for engine.Spectator).
+func (g *Loaded) View(seat int) (*engine.View, error) {
+	m, err := g.Replay()
+	if err != nil {
+		return nil, err
+	}
+	return m.View(seat), nil
+}
+
+// loadMatch reads game id (Load) and replays its match.
+func (h *Service) loadMatch(ctx context.Context, id string) (*Loaded, *engine.Match, error) {
+	g, err := h.Load(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := g.Replay()
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, m, nil
+}
+
+// seatOf is the seat token holds in g: ErrUnauthorized for none.
+func seatOf(g *Loaded, token string) (int, error) {
+	if token == "" {
+		return 0, ErrUnauthorized
+	}
+	seat := SeatOf(g.State.Seats, token)
+	if seat < 0 {
+		return 0, ErrUnauthorized
+	}
+	return seat, nil
+}
 
 // catchUp applies every deadline of g (game id) that has passed: the seats
 // become away, the computer plays for them, and that is saved as one

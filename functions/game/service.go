@@ -181,52 +181,6 @@ func (h *Service) VAPID(ctx context.Context) (*push.Keys, error) {
 	return h.vapidKeys.keys, nil
 }
 
-// Loaded is a game as read from the store.
-type Loaded struct {
-	Item  store.Item
-	State *Stored
-}
-
-// OpenLoaded checks and parses item, as game id was read from the store
-// (OpenStored), into a Loaded.
-func OpenLoaded(id string, item store.Item) (*Loaded, error) {
-	st, err := OpenStored(id, item)
-	if err != nil {
-		return nil, err
-	}
-	return &Loaded{Item: item, State: st}, nil
-}
-
-// Version is the game's version as API.md counts it (Stored.Version;
-// the store's Item.Version counts writes, notes too).
-func (g *Loaded) Version() int64 { return g.State.Version }
-
-// Meta is what the service adds to the rules' view of game id as read.
-func (g *Loaded) Meta(id string) Meta { return g.State.Meta(id, g.State.Version, g.Item.UpdatedAt) }
-
-// Replay rebuilds the stored match.
-func (g *Loaded) Replay() (*engine.Match, error) {
-	m, err := engine.Decode(g.State.Match)
-	if err != nil {
-		return nil, err
-	}
-	if len(g.State.Seats) != m.Options().Players {
-		return nil, fmt.Errorf("%w: stored game: %d seats for %d players",
-			engine.ErrCorrupt, len(g.State.Seats), m.Options().Players)
-	}
-	return m, nil
-}
-
-// View replays the stored match and answers seat's view of it (a
-// spectator's for engine.Spectator).
-func (g *Loaded) View(seat int) (*engine.View, error) {
-	m, err := g.Replay()
-	if err != nil {
-		return nil, err
-	}
-	return m.View(seat), nil
-}
-
 // SaveContext is the context of a conditional write: it keeps the
 // request's values and its deadline from the store's own bounds, but not
 // its cancellation, so a client that hangs up never cancels a write half
