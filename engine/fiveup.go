@@ -4,18 +4,23 @@ package engine
 // boneyard, a spinner, the count scoring multiples of 5, to 250.
 const FiveUp Variant = 1
 
+// fiveUpPools: alone at two, alone at three or four (the others ranked by
+// score), in pairs.
+var fiveUpPools = []Pool{{Name: "fiveup-duel"}, {Name: "fiveup-multi", ByScore: true}, {Name: "fiveup-pairs"}}
+
 var fiveUp = RuleSet{
 	Variant: FiveUp, Name: "fiveup", Title: "Five Up",
 	DefaultPlayers: 4, DefaultTarget: 250, DefaultRedeal: true,
 	Spinner: true, Counts: true, Draw: true, RoundToFive: true, Clockwise: true,
-	Pool: func(o Options) string {
+	Pools: fiveUpPools,
+	Pool: func(o Options) *Pool {
 		switch {
 		case o.Pairs:
-			return "fiveup-pairs"
+			return &fiveUpPools[2]
 		case o.Players == 2:
-			return "fiveup-duel"
+			return &fiveUpPools[0]
 		}
-		return "fiveup-multi"
+		return &fiveUpPools[1]
 	},
 	validate: func(o Options) string {
 		switch {

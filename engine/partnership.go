@@ -4,10 +4,13 @@ package engine
 // pairs, all 28 tiles dealt, the 6-6 opens, to 50.
 const Partnership Variant = 2
 
+var partnershipPools = []Pool{{Name: "partnership"}}
+
 var partnership = RuleSet{
 	Variant: Partnership, Name: "partnership", Title: "Partnership",
 	DefaultPlayers: 4, DefaultPairs: true, DefaultTarget: 50,
-	Pool: func(Options) string { return "partnership" },
+	Pools: partnershipPools,
+	Pool:  func(Options) *Pool { return &partnershipPools[0] },
 	validate: func(o Options) string {
 		switch {
 		case o.Players != 4 || !o.Pairs:

@@ -30,9 +30,12 @@ type RuleSet struct {
 	// Clockwise: how the page draws the turn (seat s+1 follows seat s
 	// either way).
 	Clockwise bool
-	// Pool names the rating pool of a game with these options (API.md
-	// "Ratings"); nil for a rule set that is never rated.
-	Pool func(o Options) string
+	// Pools are the rating pools its games are rated in (API.md
+	// "Ratings"), in API.md's order; none for a rule set that is never
+	// rated. Pool picks the one of a game with these options (nil: never
+	// rated).
+	Pools []Pool
+	Pool  func(o Options) *Pool
 
 	// validate checks the options beyond the target (players, pairs,
 	// redeal); the error's text follows ErrBadInput.
@@ -43,6 +46,24 @@ type RuleSet struct {
 	// blocked scores a blocked hand (res holds the revealed tiles and
 	// reason) and names the next leader.
 	blocked func(s *Sim, res Result) (Result, int)
+}
+
+// Pool is one rating pool: its name (API.md) and how a match's teams
+// rank for the rating update: the winner first and every other team
+// second, or (ByScore) the others after it by their final scores.
+type Pool struct {
+	Name    string
+	ByScore bool
+}
+
+// Pools lists every rating pool of every rule set, in API.md's order
+// (the rule sets' order, then each one's).
+func Pools() []Pool {
+	var out []Pool
+	for _, r := range RuleSets() {
+		out = append(out, r.Pools...)
+	}
+	return out
 }
 
 // ruleSets is the registry: one line per rule set, indexed by Variant.

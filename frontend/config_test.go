@@ -6,12 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"testing"
 
 	"tessera/engine"
 	"tessera/engine/bot"
 	"tessera/functions/community"
+	"tessera/functions/game"
 )
 
 var update = flag.Bool("update", false, "rewrite static/assets/config.js")
@@ -99,23 +99,13 @@ func configJS(t *testing.T) []byte {
 		" * counts, the pairs values allowed for each count, the redeal values\n"+
 		" * allowed, the defaults, and whether it may be rated.\n */\nexport const VARIANTS = %s;\n", j(facts))
 	var pools []string
-	for _, r := range engine.RuleSets() {
-		if r.Pool == nil {
-			continue
-		}
-		f := factsOf(r.Variant)
-		for _, n := range f.Players {
-			for _, pairs := range f.Pairs[fmt.Sprint(n)] {
-				o := engine.DefaultOptions(r.Variant)
-				o.Players, o.Pairs = n, pairs
-				if p := r.Pool(o); !slices.Contains(pools, p) {
-					pools = append(pools, p)
-				}
-			}
-		}
+	for _, p := range engine.Pools() { // the registry's, in API.md's order
+		pools = append(pools, p.Name)
 	}
 	fmt.Fprintf(&b, "\n/** POOLS: the rating pools (API.md \"Ratings\"), as the room lists their leaderboards. */\nexport const POOLS = %s;\n", j(pools))
 	fmt.Fprintf(&b, "\n/** MIN_FINISHED: the matches a key must have finished to play at a rated table. */\nexport const MIN_FINISHED = %d;\n", community.MinFinished)
+	fmt.Fprintf(&b, "\n/** TROPHIES: every trophy, in API.md's order (the registry: game.Trophies). */\nexport const TROPHIES = %s;\n", j(game.TrophyIDs))
+	fmt.Fprintf(&b, "\n/** FORMATS: the tournament formats, as the room offers them (the registry: community.Formats). */\nexport const FORMATS = %s;\n", j(community.FormatNames))
 	return b.Bytes()
 }
 

@@ -73,7 +73,7 @@ func (h *Service) Ending(ctx context.Context, st *game.Stored, m *engine.Match) 
 		members[t] = append(members[t], s)
 		st.Seats[s].Before = cur
 	}
-	after, err := rating.Tessera.Update(teams, ranksOf(m, pool))
+	after, err := rating.Tessera.Update(teams, ranksOf(m))
 	if err != nil {
 		return fmt.Errorf("%w: rating: %v", game.ErrInternal, err)
 	}
@@ -87,11 +87,11 @@ func (h *Service) Ending(ctx context.Context, st *game.Stored, m *engine.Match) 
 	return nil
 }
 
-// ranksOf is each team's place for the update (API.md "Ratings"): the
-// winner first and the others second, except in fiveup-multi, where the
-// others follow by final score.
-func ranksOf(m *engine.Match, pool string) []int {
-	if pool == "fiveup-multi" {
+// ranksOf is each team's place for the update (API.md "Ratings"), as
+// the game's pool ranks them (engine.Pool): the winner first and the
+// others second, or the others following by final score.
+func ranksOf(m *engine.Match) []int {
+	if p := game.RatingPool(m.Options()); p != nil && p.ByScore {
 		return rating.Ranks(m.Scores(), m.Winner())
 	}
 	ranks := make([]int, m.Options().Teams())
@@ -140,7 +140,7 @@ func (h *Service) applyEnd(ctx context.Context, host, id string, st *game.Stored
 	at := time.Unix(st.SettleAt, 0).UTC()
 	var ranks []int
 	if rated {
-		ranks = ranksOf(m, pool)
+		ranks = ranksOf(m)
 	}
 	done := map[string]bool{}
 	for s, a := range st.Seats {

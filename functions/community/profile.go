@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"tessera/engine"
 	"tessera/engine/rating"
 	"tessera/functions/game"
 	"tessera/functions/store"
@@ -155,8 +156,16 @@ func DecodeProfile(b []byte) (*Profile, error) {
 	return p, err
 }
 
-// Pools are every pool, in API.md's order.
-var Pools = []string{"fiveup-duel", "fiveup-multi", "fiveup-pairs", "partnership"}
+// Pools are every pool's name, in API.md's order, from the rule sets'
+// registry (engine.Pools): a rule set rated in a new pool needs nothing
+// here.
+var Pools = func() []string {
+	var out []string
+	for _, p := range engine.Pools() {
+		out = append(out, p.Name)
+	}
+	return out
+}()
 
 // LoadProfile reads the profile of player id pid: store.ErrNotFound when
 // there is none.

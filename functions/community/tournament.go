@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"tessera/engine"
@@ -94,21 +95,12 @@ func (r *TournamentRequest) Check() error {
 	if r.Size == 0 {
 		r.Size = DefaultSize
 	}
-	switch r.Format {
-	case Swiss:
-		if r.Rounds == 0 {
-			r.Rounds = DefaultSwissRounds
-		}
-	case RoundRobin:
-		if r.Rounds > 1 {
-			return bad("a round robin has one round")
-		}
-		if r.Options.Players != 2 {
-			return bad("a round robin seats two players a table")
-		}
-		r.Rounds = 1
-	default:
-		return bad("format must be roundrobin or swiss")
+	f := Formats[r.Format]
+	if f == nil {
+		return bad("format must be one of %s", strings.Join(FormatNames, ", "))
+	}
+	if why := f.check(r); why != "" {
+		return bad("%s", why)
 	}
 	if r.Rated && game.PoolOf(r.Options) == "" {
 		return bad("%s games are not rated", r.Options.Variant)

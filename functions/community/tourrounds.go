@@ -26,29 +26,22 @@ func roundGameID(id string, r, k int) string {
 }
 
 // beginRound seats the next round of t (in memory: the caller writes t).
-// After the last round, t is finished instead. A Swiss round keeps apart
-// the entrants who blocked one another where it can (docs/blocking.md):
-// it reads their profiles.
+// After the last round, t is finished instead, its winner named. Its
+// format (Formats) pairs the round and names the winner.
 func (h *Service) beginRound(ctx context.Context, t *Tournament) error {
+	f := Formats[t.Format]
+	if f == nil {
+		return fmt.Errorf("%w: tournament %s: unknown format %q", game.ErrInternal, t.ID, t.Format)
+	}
 	if t.Round >= t.Rounds {
 		t.Status = TourFinished
-		if order := pairing.Order(t.entrantIDs(), t.history()); len(order) > 0 {
-			t.Winner = order[0].Player
-		}
+		t.Winner = f.winner(t)
 		return nil
 	}
 	t.Round++
-	var tables []pairing.Table
-	if t.Format == RoundRobin {
-		tables = pairing.RoundRobin(t.entrantIDs())
-	} else {
-		hist := t.history()
-		apart, err := h.blocks(ctx, t.entrantIDs())
-		if err != nil {
-			return err
-		}
-		hist.Apart = apart
-		tables = pairing.Swiss(t.entrantIDs(), hist, t.Players)
+	tables, err := f.pair(ctx, h, t)
+	if err != nil {
+		return err
 	}
 	r := TourRound{Number: t.Round, Deadline: h.g.Now().Add(time.Duration(t.RoundTime) * time.Second).UTC().Truncate(time.Second)}
 	for k, tb := range tables {

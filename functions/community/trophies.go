@@ -18,77 +18,24 @@ import (
 // profile at the match's settling, once per key (a trophy the profile
 // has already is not given again).
 
-// TrophyFacts is what a seat's trophies at a match's end are decided
-// from, beside the match: the seat's feats, and its player's profile
-// before the match.
-type TrophyFacts struct {
-	Feats    byte
-	Finished int  // matches finished before this one
-	OnTime   int  // finished in a row without a timeout, before this one
-	Streak   int  // rated wins in a row in the pool, before this one
-	Rated    bool // the match is rated (in a pool)
-	TimedOut bool // the seat ran out of time in it
-	Owned    uint16
-}
-
-// MatchRecord is what the trophies read of a finished match: each
-// seat's team, the winning team, the final scores by team, the score
-// sheet (the running totals after each hand) and the target.
-type MatchRecord struct {
-	Teams  []int
-	Winner int
-	Scores []int
-	Sheet  [][]int
-	Target int
-}
+// What the trophies read (the registry is game.Trophies).
+type (
+	TrophyFacts = game.TrophyFacts
+	MatchRecord = game.MatchRecord
+)
 
 // RecordOf is m's record.
-func RecordOf(m *engine.Match) MatchRecord {
-	o := m.Options()
-	r := MatchRecord{Winner: m.Winner(), Scores: m.Scores(), Sheet: m.Sheet(), Target: o.Target}
-	for s := range o.Players {
-		r.Teams = append(r.Teams, o.TeamOf(s))
-	}
-	return r
-}
+func RecordOf(m *engine.Match) MatchRecord { return game.RecordOf(m) }
 
 // MatchTrophies decides the trophies seat earned in the finished match of
-// record m (those its player does not own yet).
+// record m (those its player does not own yet), by the registry's rules.
 func MatchTrophies(m MatchRecord, seat int, f TrophyFacts) uint16 {
 	var earned uint16
-	add := func(id string, ok bool) {
-		if ok {
-			earned |= game.TrophyBit(id)
+	for i, t := range game.Trophies {
+		if t.Earned != nil && t.Earned(m, seat, f) {
+			earned |= 1 << i
 		}
 	}
-	team := m.Teams[seat]
-	won := m.Winner == team
-	finished := f.Finished + 1
-	add("first-match", finished == 1)
-	add("ten-matches", finished >= 10)
-	add("hundred-matches", finished >= 100)
-	add("domino", f.Feats&game.FeatDomino != 0)
-	add("thirty", f.Feats&game.FeatThirty != 0)
-	add("four-arms", f.Feats&game.FeatFourArms != 0)
-	scores := m.Scores
-	sweep := won
-	for t, s := range scores {
-		if t != team && s != 0 {
-			sweep = false
-		}
-	}
-	add("clean-sweep", sweep)
-	behind := false
-	for _, row := range m.Sheet {
-		for t, s := range row {
-			if t != team && team < len(row) && 10*(s-row[team]) >= 4*m.Target {
-				behind = true
-			}
-		}
-	}
-	add("comeback", won && behind)
-	add("five-in-a-row", f.Rated && won && f.Streak+1 >= 5)
-	add("on-time", !f.TimedOut && f.OnTime+1 >= 25)
 	return earned &^ f.Owned
 }
 

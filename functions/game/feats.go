@@ -1,10 +1,6 @@
 package game
 
-import (
-	"slices"
-
-	"tessera/engine"
-)
+import "tessera/engine"
 
 // Feats noted per seat as the match goes (SeatRoom.Feats), from which the
 // community decides trophies at the match's end.
@@ -41,23 +37,4 @@ func noteFeats(st *Stored, events []engine.Event) {
 			}
 		}
 	}
-}
-
-// Trophy ids, in API.md's order; a seat's earned set is a bit mask of
-// their indexes.
-var TrophyIDs = []string{"first-match", "ten-matches", "hundred-matches", "domino", "thirty", "four-arms",
-	"clean-sweep", "comeback", "five-in-a-row", "on-time", "league-champion", "tournament-winner"}
-
-// TrophyBit is the bit of trophy id in a mask.
-func TrophyBit(id string) uint16 { return 1 << slices.Index(TrophyIDs, id) }
-
-// SeatTrophies lists the ids of a mask.
-func SeatTrophies(mask uint16) []string {
-	var out []string
-	for i, id := range TrophyIDs {
-		if mask&(1<<i) != 0 {
-			out = append(out, id)
-		}
-	}
-	return out
 }

@@ -36,10 +36,19 @@ func DecodeJSONItem[T any](b []byte, format byte, what string, id func(*T) strin
 // PoolOf is the rating pool of a game's options (API.md "Ratings"), ""
 // for a rule set that has none.
 func PoolOf(o engine.Options) string {
+	if p := RatingPool(o); p != nil {
+		return p.Name
+	}
+	return ""
+}
+
+// RatingPool is the pool (the registry's value: engine.Pool) of a game
+// with options o; nil for one never rated.
+func RatingPool(o engine.Options) *engine.Pool {
 	if r := o.Rules(); r != nil && r.Pool != nil {
 		return r.Pool(o)
 	}
-	return ""
+	return nil
 }
 
 // AppendCapped appends v, keeping the last n.

@@ -23,3 +23,9 @@ export const POOLS = ["fiveup-duel","fiveup-multi","fiveup-pairs","partnership"]
 
 /** MIN_FINISHED: the matches a key must have finished to play at a rated table. */
 export const MIN_FINISHED = 3;
+
+/** TROPHIES: every trophy, in API.md's order (the registry: game.Trophies). */
+export const TROPHIES = ["first-match","ten-matches","hundred-matches","domino","thirty","four-arms","clean-sweep","comeback","five-in-a-row","on-time","league-champion","tournament-winner"];
+
+/** FORMATS: the tournament formats, as the room offers them (the registry: community.Formats). */
+export const FORMATS = ["swiss","roundrobin"];

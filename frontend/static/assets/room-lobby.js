@@ -7,7 +7,7 @@ import { lobby, leaderboard, joinGame, createLeague, createTournament, putProfil
 import { moveTimeText } from './clock.js';
 import { playerKey, read, write } from './player.js';
 import { putGame, summarize } from './mygames.js';
-import { ORDER, POOLS, VARIANTS } from './config.js';
+import { ORDER, POOLS, VARIANTS, FORMATS } from './config.js';
 import { ruleTitle } from './rules.js';
 import { $, el, wordsIn, playerLink, keepInvite, NAME } from './room-common.js';
 
@@ -185,6 +185,10 @@ export function drawLobby() {
     sel.replaceChildren(...ORDER.map((n) => el('option', { value: n, text: ruleTitle(n) })));
     if (chosen) sel.value = chosen;
   }
+  const formats = $('#tour-form').format;
+  const format = formats.value;
+  formats.replaceChildren(...FORMATS.map((f) => el('option', { value: f, text: t('tour.' + f) })));
+  if (format) formats.value = format;
   document.title = t('room.title');
   fillSelects();
   drawTables();

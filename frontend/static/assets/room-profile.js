@@ -3,7 +3,7 @@
 
 import { t, num, currentLang } from './i18n.js';
 import { playerProfile, ApiError, errorText, myGames, setListed, fileReport, exportMe, forgetMe } from './api.js';
-import { POOLS } from './config.js';
+import { POOLS, TROPHIES } from './config.js';
 import { playerKey } from './player.js';
 import { $, el, wordsIn, notFound } from './room-common.js';
 
@@ -84,11 +84,6 @@ export function drawProfile() {
   }
   drawSafety();
 }
-
-// TROPHIES: every trophy, in API.md's order (the shelf shows those not
-// yet earned too).
-const TROPHIES = ['first-match', 'ten-matches', 'hundred-matches', 'domino', 'thirty', 'four-arms', 'clean-sweep',
-  'comeback', 'five-in-a-row', 'on-time', 'league-champion', 'tournament-winner'];
 
 /** badge draws a trophy's medal (SVG): filled when earned. */
 export function badge(earned) {
