@@ -43,17 +43,14 @@ func toAct(t *testing.T, svc *world, id string) (int, engine.Move, int64, bool) 
 }
 
 // TestAHintAChatAndAMoveAtOnceLoseNothing: the seat to play asks a hint
-// and moves while the other seat talks, all at once, 100 rounds (40 on
-// dynalite): every hint answered is marked in the game, the game's chat
-// seq is the last message's, and every move is applied (a note never
+// and moves while the other seat talks, all at once, 100 rounds on each
+// store: every hint answered is marked in the game, the game's chat seq
+// is the last message's, and every move is applied (a note never
 // makes a move stale). With the notes written at the same version (the
 // old Touch), hint marks and chat seqs were lost.
 func TestAHintAChatAndAMoveAtOnceLoseNothing(t *testing.T) {
 	eachStore(t, func(t *testing.T, st store.Store) {
-		rounds := 100
-		if _, ok := st.(store.Eventual); ok {
-			rounds = 40 // dynalite: each round is ~20 requests
-		}
+		const rounds = 100
 		w := newPathWorld(t, st)
 		svc := w.service(nil)
 		id, tokens := seatTwo(t, svc, false, 0, engine.MaxTarget)
@@ -142,10 +139,7 @@ func TestAHintAChatAndAMoveAtOnceLoseNothing(t *testing.T) {
 // passed).
 func TestAMatchEndedBesideAChatIsSettledOnce(t *testing.T) {
 	eachStore(t, func(t *testing.T, st store.Store) {
-		others := 100
-		if _, ok := st.(store.Eventual); ok {
-			others = 70 // dynalite: still more than the 64 a profile keeps at least
-		}
+		const others = 100
 		w := newPathWorld(t, st)
 		svc := w.service(nil)
 		ctx := t.Context()
