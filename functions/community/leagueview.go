@@ -169,19 +169,15 @@ func (h *Service) profileNames(ctx context.Context, ids map[string]bool) (map[st
 	for id := range ids {
 		all = append(all, ProfileItemID(id))
 	}
+	items, err := h.loadManyChunked(ctx, all)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]string{}
-	for len(all) > 0 {
-		n := min(len(all), store.MaxLoadMany)
-		items, err := h.store.LoadMany(ctx, all[:n])
-		if err != nil {
-			return nil, err
+	for _, it := range items {
+		if p, err := DecodeProfile(it.State); err == nil {
+			out[p.ID] = p.Name
 		}
-		for _, it := range items {
-			if p, err := DecodeProfile(it.State); err == nil {
-				out[p.ID] = p.Name
-			}
-		}
-		all = all[n:]
 	}
 	return out, nil
 }

@@ -164,19 +164,7 @@ func (h *Service) among(ctx context.Context, pids []string) (apart func(a, b str
 
 // loadManyChunked is LoadMany for any number of ids.
 func (h *Service) loadManyChunked(ctx context.Context, ids []string) (map[string]store.Item, error) {
-	out := map[string]store.Item{}
-	for len(ids) > 0 {
-		n := min(len(ids), store.MaxLoadMany)
-		items, err := h.store.LoadMany(ctx, ids[:n])
-		if err != nil {
-			return nil, err
-		}
-		for id, it := range items {
-			out[id] = it
-		}
-		ids = ids[n:]
-	}
-	return out, nil
+	return store.LoadAll(ctx, h.store, ids)
 }
 
 // admitBlocked refuses a seat in an open game to the player of profile me

@@ -164,22 +164,18 @@ func (h *Service) Read(ctx context.Context, op Op, id, token string, named bool,
 // game items itself): the ones present, by id. An absent id is not in the
 // map; a game that does not open (corrupt) is skipped and logged.
 func (h *Service) Games(ctx context.Context, ids []string) (map[string]*Loaded, error) {
+	items, err := store.LoadAll(ctx, h.store, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]*Loaded{}
-	for len(ids) > 0 {
-		n := min(len(ids), store.MaxLoadMany)
-		items, err := h.store.LoadMany(ctx, ids[:n])
+	for id, it := range items {
+		g, err := OpenLoaded(id, it)
 		if err != nil {
-			return nil, err
+			h.log.Warn("games: a stored game does not open", "gameId", id, "cause", LogCause(err))
+			continue
 		}
-		for id, it := range items {
-			g, err := OpenLoaded(id, it)
-			if err != nil {
-				h.log.Warn("games: a stored game does not open", "gameId", id, "cause", LogCause(err))
-				continue
-			}
-			out[id] = g
-		}
-		ids = ids[n:]
+		out[id] = g
 	}
 	return out, nil
 }

@@ -129,25 +129,21 @@ func SettleInTime(ctx context.Context, now time.Time) error {
 // SettleGrace ago, and those no longer stored (no settling can read them).
 // A game not read (the store failed) is not forgettable.
 func (h *Service) Forgettable(ctx context.Context, ids []string) (map[string]bool, error) {
+	items, err := store.LoadAll(ctx, h.store, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]bool{}
-	for len(ids) > 0 {
-		n := min(len(ids), store.MaxLoadMany)
-		items, err := h.store.LoadMany(ctx, ids[:n])
-		if err != nil {
-			return nil, err
+	for _, id := range ids {
+		it, ok := items[id]
+		if !ok {
+			out[id] = true
+			continue
 		}
-		for _, id := range ids[:n] {
-			it, ok := items[id]
-			if !ok {
-				out[id] = true
-				continue
-			}
-			// SettledAt 0: settled before format 7, before this rule.
-			st, err := OpenStored(id, it)
-			out[id] = err == nil && st.Settle == SettleDone &&
-				(st.SettledAt == 0 || h.now().Sub(time.Unix(st.SettledAt, 0)) > SettleGrace)
-		}
-		ids = ids[n:]
+		// SettledAt 0: settled before format 7, before this rule.
+		st, err := OpenStored(id, it)
+		out[id] = err == nil && st.Settle == SettleDone &&
+			(st.SettledAt == 0 || h.now().Sub(time.Unix(st.SettledAt, 0)) > SettleGrace)
 	}
 	return out, nil
 }

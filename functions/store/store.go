@@ -165,6 +165,23 @@ type Eventual interface {
 // takes 100 keys).
 const MaxLoadMany = 100
 
+// LoadAll is LoadMany for any number of ids, MaxLoadMany at a time.
+func LoadAll(ctx context.Context, s Store, ids []string) (map[string]Item, error) {
+	out := map[string]Item{}
+	for len(ids) > 0 {
+		n := min(len(ids), MaxLoadMany)
+		items, err := s.LoadMany(ctx, ids[:n])
+		if err != nil {
+			return nil, err
+		}
+		for id, it := range items {
+			out[id] = it
+		}
+		ids = ids[n:]
+	}
+	return out, nil
+}
+
 // CheckMany rejects a LoadMany that no adapter should carry out: too many
 // ids, an empty id, or a context that is already done.
 func CheckMany(ctx context.Context, ids []string) error {
