@@ -183,7 +183,7 @@ func (cfg Config) API(st store.Store, logger *slog.Logger, now func() time.Time)
 func (cfg Config) TestAPI(st store.Store, logger *slog.Logger, now func() time.Time, afterEnd func(string)) *api.Handler {
 	ac := api.Config{Store: st, Logger: logger, Now: now, AfterEnd: afterEnd, OperatorToken: cfg.OperatorToken}
 	if cfg.RateLimit > 0 {
-		ac.RateLimit = &api.RateLimit{PerSecond: cfg.RateLimit}
+		ac.RateLimit = &api.RateLimit{PerSecond: cfg.RateLimit, Now: now} // the deployment's clock (a test's, in a test)
 	}
 	if cfg.Push {
 		ac.Push = &api.PushConfig{Insecure: cfg.PushInsecure, Subject: cfg.PushSubject}
