@@ -104,6 +104,23 @@ var defaultMessages = map[string]string{
 	codeInternal:     "Something went wrong on the server.",
 }
 
+// notFoundMessage names what a route's 404 did not find: a game for the
+// game routes, else the route's own thing (a player, a league, a
+// tournament, a report).
+func notFoundMessage(r route) string {
+	switch r {
+	case routePlayer, routeMutes, routeBlocks, routeModeration:
+		return "There is no such player."
+	case routeLeague, routeLeagueMembers, routeLeagueMember, routeLeagueInvite:
+		return "There is no such league."
+	case routeTournament, routeEntries, routeStart:
+		return "There is no such tournament."
+	case routeReport:
+		return "There is no such report."
+	}
+	return defaultMessages[codeNotFound]
+}
+
 // toAPIError turns err into the answer a client gets.
 func toAPIError(err error) *apiError {
 	status, code, public := classify(err)

@@ -452,6 +452,9 @@ func (c *call) writeJSON(status int, v any) {
 // fail answers err as API.md's error body.
 func (c *call) fail(err error) {
 	e := toAPIError(err)
+	if e.code == codeNotFound {
+		e.message = notFoundMessage(c.route)
+	}
 	if e.status >= 500 {
 		c.cause = err
 	}

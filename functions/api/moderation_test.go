@@ -224,3 +224,22 @@ func testReportsAndModeration(t *testing.T, st store.Store) {
 		}
 	}
 }
+
+// TestANotFoundNamesWhatItLookedFor: a 404 says what was not there (a
+// player, a report, a tournament, a game), not "no such game" for all.
+func TestANotFoundNamesWhatItLookedFor(t *testing.T) {
+	s, _ := operatorServer(t, memory.New(), 390)
+	for _, c := range []struct{ method, path, body, token, want string }{
+		{"GET", "/api/players/nobodyatall12345", "", "", "There is no such player."},
+		{"PUT", "/api/players/nobodyatall12345/moderation", `{"suspended":true}`, operatorToken, "There is no such player."},
+		{"DELETE", "/api/reports/noreportatall1234", "", operatorToken, "There is no such report."},
+		{"GET", "/api/tournaments/notournament1234", "", "", "There is no such tournament."},
+		{"GET", "/api/games/nogameatall12345", "", "", "There is no such game."},
+	} {
+		r := s.do(c.method, c.path, c.body, c.token)
+		var body errorBody
+		if err := json.Unmarshal(r.body, &body); err != nil || r.status != 404 || body.Error.Message != c.want {
+			t.Errorf("%s %s: %d %s; want 404 %q", c.method, c.path, r.status, r.body, c.want)
+		}
+	}
+}
