@@ -2,10 +2,12 @@ package api
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"tessera/engine"
 	"tessera/functions/game"
+	"tessera/functions/push"
 )
 
 // watch is PUT and DELETE /api/games/{id}/watch (an addition, issue 34,
@@ -20,8 +22,11 @@ func (h *Handler) watch(c *call, body []byte) {
 	if !ok {
 		return
 	}
-	if !game.ValidEndpoint(endpoint) {
-		c.fail(badRequest("endpoint must be a push subscription's URL"))
+	// The same rule as a push device's (PUT /api/me/push): an https URL
+	// with a host, no user info, no private or local address. A lease is
+	// never dialled, but what a server holds as an endpoint is one.
+	if err := push.CheckEndpoint(endpoint, h.push != nil && h.push.Insecure); err != nil {
+		c.fail(badRequest("%s", strings.TrimPrefix(err.Error(), push.ErrEndpoint.Error()+": ")))
 		return
 	}
 	if c.r.Method == http.MethodDelete {

@@ -72,6 +72,10 @@ func TestAWatchedPageHearsEveryMove(t *testing.T) {
 	}{
 		{"PUT", "/api/games/" + id + "/watch", `{}`, keyCy, 400},
 		{"PUT", "/api/games/" + id + "/watch", `{"endpoint":"ftp://x"}`, keyCy, 400},
+		// Checked as a push device's endpoint is (issue 43).
+		{"PUT", "/api/games/" + id + "/watch", `{"endpoint":"http://169.254.169.254/latest"}`, keyCy, 400},
+		{"PUT", "/api/games/" + id + "/watch", `{"endpoint":"https://user:pw@push.example/x"}`, keyCy, 400},
+		{"PUT", "/api/games/" + id + "/watch", `{"endpoint":"https://10.0.0.7/x"}`, keyCy, 400},
 		{"PUT", "/api/games/" + id + "/watch", `{"endpoint":"https://x","more":1}`, keyCy, 400},
 		{"PUT", "/api/games/" + id + "/watch", `not json`, keyCy, 400},
 		{"PUT", "/api/games/aaaaaaaaaaaaaaaa/watch", watchBody, keyCy, 404},

@@ -361,3 +361,42 @@ func TestAKeyKeepsThreeTablesWaitingAtMost(t *testing.T) {
 		t.Fatalf("a table once one filled: %v", err)
 	}
 }
+
+// TestASeatCannotEvictTheOthersWatches: one seat watching from 20
+// devices keeps its own 4 newest leases, and the other seat's lease
+// stays (one seat used to evict every other's with 16 made-up
+// endpoints, leaving their pages believing they were watched).
+func TestASeatCannotEvictTheOthersWatches(t *testing.T) {
+	w := newPathWorld(t, memory.New())
+	svc := w.service(nil)
+	ctx := t.Context()
+	id, tokens := seatTwo(t, svc, false, 0, 250)
+	if _, err := svc.Watch(ctx, id, tokens[1], "https://push.example/bea"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		w.clock.Add(time.Second)
+		if _, err := svc.Watch(ctx, id, tokens[0], fmt.Sprintf("https://push.example/ana-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	item, err := w.st.Load(ctx, game.WatchItemID(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wi struct {
+		Leases []struct {
+			Seat int `json:"s"`
+		} `json:"w"`
+	}
+	if err := json.Unmarshal(item.State, &wi); err != nil {
+		t.Fatal(err)
+	}
+	bySeat := map[int]int{}
+	for _, l := range wi.Leases {
+		bySeat[l.Seat]++
+	}
+	if bySeat[0] != 4 || bySeat[1] != 1 {
+		t.Fatalf("leases by seat after 20 of Ana's devices: %v; want 4 of hers and Bea's one", bySeat)
+	}
+}

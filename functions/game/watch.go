@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"tessera/engine"
@@ -27,8 +26,11 @@ import (
 const (
 	// WatchLease is how long a watch lasts unless renewed or ended.
 	WatchLease = 2 * time.Hour
-	// maxWatchers bounds a game's leases (the oldest ending goes first).
-	maxWatchers = 16
+	// maxSeatWatchers bounds a seat's leases (a person's phone, laptop,
+	// tablet and one more): a seat's new lease past it ends that seat's
+	// oldest, never another seat's, so no seat can evict the others'
+	// pages. A game holds at most maxSeatWatchers times its seats.
+	maxSeatWatchers = 4
 	// maxWatchView is the largest view, gzipped and in base64, a push
 	// carries; a larger one is left out and the page reads it (a push's
 	// payload is at most push.MaxPayload bytes).
@@ -59,16 +61,11 @@ func deviceDigest(endpoint string) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:12])
 }
 
-// ValidEndpoint: a push subscription's endpoint, as a watch names it (the
-// API answers 400 otherwise).
-func ValidEndpoint(e string) bool {
-	return len(e) <= 2048 && (strings.HasPrefix(e, "https://") || strings.HasPrefix(e, "http://"))
-}
-
 // Watch starts or renews the lease of the seat token holds in game id for
 // the device of endpoint, until now + WatchLease, and answers that time.
 // An unknown game is ErrNotFound, a token holding no seat ErrUnauthorized
-// (as a read); the caller checks the endpoint (ValidEndpoint).
+// (as a read); the caller checks the endpoint (push.CheckEndpoint, as a
+// device's).
 func (h *Service) Watch(ctx context.Context, id, token, endpoint string) (time.Time, error) {
 	g, err := h.Load(ctx, id)
 	if err != nil {
@@ -84,9 +81,25 @@ func (h *Service) Watch(ctx context.Context, id, token, endpoint string) (time.T
 	err = h.changeWatch(ctx, id, now, func(w *watchItem) {
 		w.Leases = slices.DeleteFunc(w.Leases, func(l watchLease) bool { return l.Device == d })
 		w.Leases = append(w.Leases, watchLease{Seat: seat, Device: d, Until: until.Unix()})
-		if len(w.Leases) > maxWatchers {
-			slices.SortFunc(w.Leases, func(a, b watchLease) int { return int(a.Until - b.Until) })
-			w.Leases = slices.Clone(w.Leases[len(w.Leases)-maxWatchers:])
+		var mine []int // this seat's leases, by index
+		for i, l := range w.Leases {
+			if l.Seat == seat {
+				mine = append(mine, i)
+			}
+		}
+		if over := len(mine) - maxSeatWatchers; over > 0 {
+			slices.SortFunc(mine, func(a, b int) int { return int(w.Leases[a].Until - w.Leases[b].Until) })
+			ended := map[int]bool{}
+			for _, i := range mine[:over] {
+				ended[i] = true
+			}
+			kept := w.Leases[:0:0]
+			for i, l := range w.Leases {
+				if !ended[i] {
+					kept = append(kept, l)
+				}
+			}
+			w.Leases = kept
 		}
 	})
 	return until, err
