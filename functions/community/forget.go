@@ -239,7 +239,14 @@ func (h *Service) Export(ctx context.Context, hash []byte) (*Exported, error) {
 	for _, d := range rec.Devices {
 		out.Record.Devices = append(out.Record.Devices, ExportedDevice{Endpoint: d.Endpoint, P256dh: d.P256dh, Auth: d.Auth, Lang: d.Lang.String()})
 	}
-	out.Record.Player, out.Record.Vacation, out.Profile = rec.Player, rec.Vac, p
+	out.Record.Player, out.Record.Vacation = rec.Player, rec.Vac
+	if p != nil {
+		// Not the ids of the reports about it: with them a reported
+		// player could work out who reported them (docs/moderation.md).
+		mine := *p
+		mine.ReportedIn = nil
+		out.Profile = &mine
+	}
 	seats, said, err := h.g.SeatsOf(ctx, hash, gamesOf(rec, p))
 	if err != nil {
 		return nil, err
@@ -309,6 +316,9 @@ func (h *Service) Export(ctx context.Context, hash []byte) (*Exported, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The reporter's own: whom, when, what and its note; not the
+		// other player's name or words (no other player's words).
+		r.Name, r.Message = "", nil
 		out.Reports = append(out.Reports, r)
 	}
 	return out, nil

@@ -400,3 +400,52 @@ func TestASeatCannotEvictTheOthersWatches(t *testing.T) {
 		t.Fatalf("leases by seat after 20 of Ana's devices: %v; want 4 of hers and Bea's one", bySeat)
 	}
 }
+
+// TestAReportedPlayerCannotTellWhoReported: nothing the reported player
+// reads holds the report's id (made from the reporter's id: with it they
+// could try the ids of the players they met) or the reporter; the
+// reporter's export holds the report without the other player's name or
+// words.
+func TestAReportedPlayerCannotTellWhoReported(t *testing.T) {
+	w := newPathWorld(t, memory.New())
+	svc := w.service(nil)
+	ctx := t.Context()
+	id, tokens := seatTwo(t, svc, false, 0, 250)
+	msg, _, err := svc.SendChat(ctx, "example.test", id, tokens[1], game.ChatRequest{Text: "parole di Bea"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana, err := svc.com.MyProfile(ctx, game.HashToken(tokens[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bea, err := svc.com.MyProfile(ctx, game.HashToken(tokens[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := svc.com.File(ctx, game.HashToken(tokens[0]), ReportRequest{Player: bea.ID, What: ReportMessage, Game: id, Seq: msg.Seq})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := svc.com.Export(ctx, game.HashToken(tokens[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(theirs)
+	for what, leak := range map[string]string{"the report's id": r.ID, "the reporter's id": ana.ID} {
+		if strings.Contains(string(b), leak) {
+			t.Errorf("the reported player's export holds %s", what)
+		}
+	}
+	if strings.Contains(string(b), `"reportedIn"`) {
+		t.Errorf("the reported player's export lists the reports about them: %s", b)
+	}
+	mine, err := svc.com.Export(ctx, game.HashToken(tokens[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.Marshal(mine)
+	if len(mine.Reports) != 1 || mine.Reports[0].ID != r.ID || strings.Contains(string(b), "parole di Bea") || strings.Contains(string(b), `"name":"Bea"`) {
+		t.Errorf("the reporter's export: %s; want the report without Bea's name or words", b)
+	}
+}
