@@ -273,19 +273,8 @@ func TestEveryPathThatEndsAMatchSettlesItOnce(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			tour, _, err := svc.com.CreateTournament(ctx, game.HashToken(keys[0]), TournamentRequest{Name: "Coppa", Format: Swiss, Rounds: 1,
-				Options: fiveUp(2, 50), MoveTime: 86400, RoundTime: 3600, Size: 2, Listed: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, k := range keys {
-				if _, _, err := svc.com.Enter(ctx, game.HashToken(k), tour.ID); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if tour, err = svc.com.Start(ctx, "example.test", game.HashToken(keys[0]), tour.ID); err != nil {
-				t.Fatal(err)
-			}
+			tour := enterAll(t, svc, TournamentRequest{Name: "Coppa", Format: Swiss, Rounds: 1,
+				Options: fiveUp(2, 50), MoveTime: 86400, RoundTime: 3600, Size: 2, Listed: true}, keys)
 			id := tour.Played[0].Tables[0].Game
 			// The round's deadline passes: the sweep decides the table by
 			// the scores now; the game goes on.

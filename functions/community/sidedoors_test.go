@@ -390,28 +390,9 @@ func TestEveryWayToMakeAGameAdmitsAndRatesItsSeats(t *testing.T) {
 
 		// A rated Swiss tournament of two new (but eligible) players.
 		keys := []string{pathKey("cy"), pathKey("dee")}
-		for i, k := range keys {
-			p, err := svc.com.SetName(ctx, game.HashToken(k), []string{"Cy", "Dee"}[i])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := svc.com.UpdateProfile(ctx, p.ID, func(p *Profile) bool { p.Finished = MinFinished; return true }); err != nil {
-				t.Fatal(err)
-			}
-		}
-		tour, _, err := svc.com.CreateTournament(ctx, game.HashToken(keys[0]), TournamentRequest{Name: "Coppa", Format: Swiss, Rounds: 1,
-			Options: fiveUp(2, 50), MoveTime: 86400, RoundTime: 3600, Size: 2, Listed: true, Rated: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range keys {
-			if _, _, err := svc.com.Enter(ctx, game.HashToken(k), tour.ID); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if tour, err = svc.com.Start(ctx, "example.test", game.HashToken(keys[0]), tour.ID); err != nil {
-			t.Fatal(err)
-		}
+		eligible(t, svc, map[string]string{keys[0]: "Cy", keys[1]: "Dee"})
+		tour := enterAll(t, svc, TournamentRequest{Name: "Coppa", Format: Swiss, Rounds: 1,
+			Options: fiveUp(2, 50), MoveTime: 86400, RoundTime: 3600, Size: 2, Listed: true, Rated: true}, keys)
 		g, err := svc.Load(ctx, tour.Played[0].Tables[0].Game)
 		if err != nil {
 			t.Fatal(err)
