@@ -88,3 +88,41 @@ test('mute, block and report a stranger; see your lists; download your data; be 
   for (const p of [ana, bea]) await p.context.close();
   assert.deepEqual(errors, []);
 });
+
+// The room as a blocker sees it (issue 43): La sala asks for the lobby
+// with the player's key, so a blocked player's new table is not in it;
+// a seat refused at an unrated table (a block with someone seated there)
+// says so plainly, not the rated tables' sentence. Italian and English.
+for (const [locale, sit, refused] of [['it-IT', 'Siediti', 'Non puoi sederti a questo tavolo.'], ['en-GB', 'Sit down', 'You cannot sit at this table.']]) {
+  test(`a blocker's room leaves out the blocked player's table; a refused seat says so (${locale})`, { skip, timeout: 120000 }, async () => {
+    const tag = locale.slice(0, 2);
+    const keys = { ana: `room-ana-${tag}-key-0123456789abcdef`, bea: `room-bea-${tag}-key-0123456789abcdef`, cy: `room-cy-${tag}-key-0123456789abcdef` };
+    for (const [who, name] of [['ana', 'Ana'], ['bea', 'Bea'], ['cy', 'Cy']]) await api('PUT', '/api/me/profile', { name }, keys[who]);
+    const pb = (await api('GET', '/api/me', null, keys.bea)).player.id;
+    // Cy's table for three, with Bea seated: Ana sees it before she blocks Bea.
+    const cys = await api('POST', '/api/games', { variant: 'fiveup', players: 3, name: 'Cy', key: keys.cy, open: true, moveTime: 86400 });
+    await api('POST', `/api/games/${cys.game.id}/seats`, { name: 'Bea', key: keys.bea });
+    const ana = await asPlayer(keys.ana, locale);
+    await ana.page.goto(`${env.server.url}/room`);
+    const entry = ana.page.locator(`#lobby li[data-game="${cys.game.id}"]`);
+    await entry.waitFor();
+    await api('PUT', `/api/me/blocks/${pb}`, null, keys.ana);
+    await ana.page.fill('#name', 'Ana');
+    await entry.locator(`button:has-text("${sit}")`).click();
+    await ana.page.waitForSelector(`#room-error:not([hidden]):has-text("${refused}")`);
+    // Bea's new table: in Cy's lobby, not in Ana's.
+    const beas = await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Bea', key: keys.bea, open: true, moveTime: 86400 });
+    const lobby = async (key) => (await api('GET', '/api/lobby', null, key)).games.map((g) => g.id);
+    assert.ok((await lobby(keys.cy)).includes(beas.game.id), "Bea's table is in Cy's lobby");
+    await ana.page.reload();
+    // Drawn: a table, or the empty lobby's line (Cy's table has Bea at it too).
+    await ana.page.waitForSelector('#lobby li, #lobby-empty:not([hidden])', { state: 'attached' });
+    const shown = await ana.page.$$eval('#lobby li', (lis) => lis.map((li) => li.dataset.game));
+    assert.ok(!shown.includes(beas.game.id), `Ana's room shows the table of Bea, whom she blocked: ${shown}`);
+    await ana.context.close();
+    // The refused seat's answer is the one 409 the browser logs.
+    assert.equal(errors.filter((e) => /status of 409/.test(e)).length, 1, errors.join('\n'));
+    assert.deepEqual(errors.filter((e) => !/status of 409/.test(e)), []);
+    errors.length = 0;
+  });
+}

@@ -360,13 +360,13 @@ export class Poller {
   }
 }
 
-/** lobby({variant, rated}) -> {games, tournaments}: the room's open tables (GET /api/lobby). */
-export async function lobby(filter = {}) {
+/** lobby({variant, rated}, key) -> {games, tournaments}: the room's open tables (GET /api/lobby); with the key, none of a player it is kept apart from. */
+export async function lobby(filter = {}, key) {
   const q = new URLSearchParams();
   if (filter.variant) q.set('variant', filter.variant);
   if (filter.rated !== undefined && filter.rated !== '') q.set('rated', String(filter.rated));
   const s = q.toString();
-  return (await call('GET', '/api/lobby' + (s ? '?' + s : ''))).data;
+  return (await call('GET', '/api/lobby' + (s ? '?' + s : ''), { token: key })).data;
 }
 
 /** leaderboard(pool) -> {pool, players}. */

@@ -15,7 +15,9 @@ let tables = null; // the last lobby answer
 
 async function loadTables() {
   try {
-    tables = await lobby({ variant: $('#f-variant').value, rated: $('#f-rated').value });
+    // With the key: a table of a player it blocked, or who blocked it, is
+    // left out (docs/blocking.md).
+    tables = await lobby({ variant: $('#f-variant').value, rated: $('#f-rated').value }, playerKey());
     drawTables();
   } catch (e) {
     showError(errorText(e));
@@ -47,7 +49,7 @@ function drawTables() {
     const what = [ruleTitle(g.variant), t('room.players', { n: o.players }), t('room.target', { n: o.target }), moveTimeText(o.moveTime)];
     if (o.pairs) what.splice(2, 0, t('room.pairs'));
     const sit = el('button', { type: 'button', class: 'primary', text: t('room.sit') });
-    sit.addEventListener('click', () => sitDown(g.id, sit));
+    sit.addEventListener('click', () => sitDown(g.id, sit, g.rated));
     list.append(el('li', { 'data-game': g.id },
       el('p', {}, el('strong', { text: what.join(' · ') }), g.rated ? el('span', { class: 'badge', text: t('room.ratedBadge') }) : null),
       seats, sit));
@@ -62,7 +64,7 @@ function drawTables() {
   $('#tour-none').hidden = (tables.tournaments || []).length > 0;
 }
 
-async function sitDown(id, button) {
+async function sitDown(id, button, rated) {
   const name = $('#name').value.trim();
   showError('');
   if (!name) {
@@ -78,7 +80,10 @@ async function sitDown(id, button) {
     location.assign(`/g/${encodeURIComponent(id)}`);
   } catch (e) {
     button.disabled = false;
-    showError(e instanceof ApiError && e.code === 'not_eligible' ? t('room.notEligible') : errorText(e));
+    // not_eligible: at a rated table, the matches to finish first; at any
+    // other, a block or a suspension, never said which (docs/blocking.md).
+    const refused = rated ? t('room.notEligible') : t('room.cannotSit');
+    showError(e instanceof ApiError && e.code === 'not_eligible' ? refused : errorText(e));
     if (e instanceof ApiError && (e.code === 'game_full' || e.code === 'not_found')) loadTables();
   }
 }
