@@ -199,6 +199,36 @@ func TestASuspendedPlayerIsKeptOutOfTheRoom(t *testing.T) {
 	if _, err := svc.TakeSeat(ctx, pathOp, old.Meta.ID, game.SeatRequest{Name: "Ana", Seat: -1, Key: ana}); !errors.Is(err, game.ErrNotEligible) {
 		t.Errorf("Ana at the suspended player's table: %v, want game.ErrNotEligible", err)
 	}
+	// Her table waiting from before is in nobody's lobby (it stayed listed
+	// for its 7 days), and back once she is no longer suspended.
+	listed := func() bool {
+		cards, err := svc.com.Lobby(ctx, "", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cards {
+			var g struct{ ID string }
+			if err := json.Unmarshal(c, &g); err != nil {
+				t.Fatal(err)
+			}
+			if g.ID == old.Meta.ID {
+				return true
+			}
+		}
+		return false
+	}
+	if listed() {
+		t.Error("a suspended player's table is still in the lobby")
+	}
+	for range 2 { // once, whatever retries happen
+		no := false
+		if _, err := svc.com.Moderate(ctx, ids[bea], Moderation{Suspended: &no}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !listed() {
+		t.Error("the table is not back in the lobby once its player is no longer suspended")
+	}
 }
 
 // TestALeagueSeasonCrownsItsChampion: when a season with three players or

@@ -124,6 +124,11 @@ func (h *Service) forgetProfile(ctx context.Context, p *Profile) error {
 	if err := h.forgetReports(ctx, p); err != nil {
 		return err
 	}
+	if p.Suspended != nil { // its id leaves the operator's list too
+		if err := h.markSuspended(ctx, p.ID, false); err != nil {
+			return err
+		}
+	}
 	for _, pool := range Pools {
 		if err := h.store.Delete(ctx, boardItemID(pool, p.ID)); err != nil {
 			return err

@@ -314,10 +314,16 @@ func (h *Service) Moderate(ctx context.Context, pid string, m Moderation) (*Prof
 	if err != nil {
 		return nil, err
 	}
-	// The leaderboards follow the profile (also after a crash between:
-	// the operator's retry finds nothing to change and writes them).
+	// The leaderboards and the lobby's list of the suspended follow the
+	// profile (also after a crash between: the operator's retry finds
+	// nothing to change in the profile and writes them).
 	if err := h.putBoards(ctx, p, version); err != nil {
 		return nil, err
+	}
+	if m.Suspended != nil {
+		if err := h.markSuspended(ctx, pid, *m.Suspended); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -152,12 +152,22 @@ func roomEntry(id string, st *game.Stored, m *engine.Match) (store.Entry, error)
 // out (docs/blocking.md).
 //
 // The cards are the entries as written (LobbyGame's JSON, with the id),
-// answered as they are; decoded only for a key that blocked players, to
-// read their seats.
+// answered as they are; decoded only for a key that blocked players, or
+// while a player is suspended, to read their seats: a suspended player's
+// tables are in no lobby (docs/moderation.md).
 func (h *Service) Lobby(ctx context.Context, variant string, rated *bool, hash []byte) ([]json.RawMessage, error) {
 	blocked, err := h.blockedOf(ctx, hash)
 	if err != nil {
 		return nil, err
+	}
+	// The tables where a suspended player sits wait for nobody
+	// (docs/moderation.md): out of every lobby, one small read.
+	suspended, err := h.suspendedPlayers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for pid := range suspended {
+		blocked[pid] = true
 	}
 	from := h.g.Now().Add(-RoomStay).UTC().Format(roomRankTime)
 	type entry struct {
@@ -182,7 +192,7 @@ func (h *Service) Lobby(ctx context.Context, variant string, rated *bool, hash [
 					return nil, fmt.Errorf("%w: the lobby card of %s is not JSON", engine.ErrCorrupt, e.ID)
 				}
 				if len(blocked) > 0 && seatsAny(e.Card, blocked) {
-					continue // a blocked player's table (docs/blocking.md)
+					continue // a blocked or suspended player's table (docs/blocking.md)
 				}
 				all = append(all, entry{e.Rank, e.Card})
 			}
