@@ -94,11 +94,11 @@ func (h *Service) ViewLeague(ctx context.Context, hash []byte, id, season string
 	}
 	for _, m := range l.Members {
 		if !m.Removed {
-			v.Members = append(v.Members, LeagueMemberView{Player: m.Player, Name: names[m.Player], Since: m.Since.UTC().Format(time.RFC3339)})
+			v.Members = append(v.Members, LeagueMemberView{Player: m.Player, Name: nameOf(names, m.Player), Since: m.Since.UTC().Format(time.RFC3339)})
 		}
 	}
 	for pid, line := range l.Seasons[season] {
-		v.Table = append(v.Table, LeagueTableRow{Player: pid, Name: names[pid], LeagueLine: *line})
+		v.Table = append(v.Table, LeagueTableRow{Player: pid, Name: nameOf(names, pid), LeagueLine: *line})
 	}
 	SortTable(v.Table)
 	var gameIDs []string
@@ -162,6 +162,15 @@ func SortTable(rows []LeagueTableRow) {
 	}
 }
 
+// nameOf is pid's name in names, ForgottenName for a player without a
+// profile (forgotten): never an empty name on a page.
+func nameOf(names map[string]string, pid string) string {
+	if n, ok := names[pid]; ok {
+		return n
+	}
+	return ForgottenName
+}
+
 // profileNames reads the names of the profiles ids (in batches of
 // store.MaxLoadMany).
 func (h *Service) profileNames(ctx context.Context, ids map[string]bool) (map[string]string, error) {
@@ -209,6 +218,6 @@ func (h *Service) PreviewLeague(ctx context.Context, id, invite string) (*League
 	if err != nil {
 		return nil, err
 	}
-	return &LeaguePreview{ID: l.ID, Name: l.Name, Variant: l.Variant, Admin: l.Admin, AdminName: names[l.Admin],
+	return &LeaguePreview{ID: l.ID, Name: l.Name, Variant: l.Variant, Admin: l.Admin, AdminName: nameOf(names, l.Admin),
 		Members: l.members(), Invited: true}, nil
 }

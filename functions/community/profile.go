@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"tessera/engine"
@@ -405,6 +406,10 @@ func (h *Service) private(ctx context.Context, p *Profile, status game.VacationS
 	if out.Blocks, err = h.refs(ctx, p.Blocked); err != nil {
 		return nil, err
 	}
+	// A forgotten player is no one to mute or unblock any more: the
+	// lists a person reads leave them out (issue 43: "Sblocca —").
+	isGone := func(r PlayerRef) bool { return r.gone }
+	out.Mutes, out.Blocks = slices.DeleteFunc(out.Mutes, isGone), slices.DeleteFunc(out.Blocks, isGone)
 	return out, nil
 }
 

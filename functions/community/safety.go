@@ -25,6 +25,7 @@ const MaxListed = 200
 type PlayerRef struct {
 	Player string `json:"player"`
 	Name   string `json:"name"`
+	gone   bool   // no profile names it (forgotten): Name is ForgottenName
 }
 
 // ForgottenName stands for a forgotten person's name (forget.go).
@@ -42,10 +43,10 @@ func (h *Service) refs(ctx context.Context, pids []string) ([]PlayerRef, error) 
 	}
 	out := make([]PlayerRef, len(pids))
 	for i, pid := range pids {
-		out[i] = PlayerRef{Player: pid, Name: ForgottenName}
+		out[i] = PlayerRef{Player: pid, Name: ForgottenName, gone: true}
 		if it, ok := items[ids[i]]; ok {
 			if p, err := DecodeProfile(it.State); err == nil {
-				out[i].Name = p.Name
+				out[i].Name, out[i].gone = p.Name, false
 			}
 		}
 	}

@@ -449,3 +449,90 @@ func TestAReportedPlayerCannotTellWhoReported(t *testing.T) {
 		t.Errorf("the reporter's export: %s; want the report without Bea's name or words", b)
 	}
 }
+
+// TestAForgottenPlayerLeavesNothingForOthers: after Ana forgets herself,
+// her table that waited in the room is in no lobby, her seat at Bea's
+// open table shows no reliability or vacation, Bea's mute and block
+// lists leave her out, and the league's table names her "—", never "".
+func TestAForgottenPlayerLeavesNothingForOthers(t *testing.T) {
+	w := newPathWorld(t, memory.New())
+	svc := w.service(nil)
+	ctx := t.Context()
+	ana, bea := pathKey("ana"), pathKey("bea")
+	ids := named(t, svc, map[string]string{ana: "Ana", bea: "Bea"})
+	waiting, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(2, 150), Name: "Ana", Key: ana, Open: true, MoveTime: 3600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A league game they finish (a line in the table each), then an open
+	// table of Bea's where Ana sits, on vacation.
+	l, invite, err := svc.com.CreateLeague(ctx, game.HashToken(bea), "Lega", "fiveup", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.com.JoinLeague(ctx, game.HashToken(ana), l.ID, invite); err != nil {
+		t.Fatal(err)
+	}
+	lg, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(2, 5), Name: "Bea", Key: bea, League: l.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.TakeSeat(ctx, pathOp, lg.Meta.ID, game.SeatRequest{Name: "Ana", Seat: -1, Key: ana}); err != nil {
+		t.Fatal(err)
+	}
+	playOn(t, svc, lg.Meta.ID, map[int]string{0: bea, 1: ana})
+	if _, err := svc.com.TakeVacation(ctx, game.HashToken(ana), 2); err != nil {
+		t.Fatal(err)
+	}
+	beas, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(2, 150), Name: "Bea", Key: bea, Open: true, MoveTime: 3600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.TakeSeat(ctx, pathOp, beas.Meta.ID, game.SeatRequest{Name: "Ana", Seat: -1, Key: ana}); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{ListMuted, ListBlocked} {
+		if _, err := svc.com.SetListed(ctx, game.HashToken(bea), kind, ids[ana], true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := svc.com.Forget(ctx, pathOp, game.HashToken(ana)); err != nil {
+		t.Fatal(err)
+	}
+	cards, err := svc.com.Lobby(ctx, "", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cards {
+		if strings.Contains(string(c), waiting.Meta.ID) {
+			t.Errorf("the forgotten player's waiting table is in the lobby: %s", c)
+		}
+	}
+	g, err := svc.Load(ctx, beas.Meta.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := g.Meta(beas.Meta.ID).Seats[1]; a.Player != "" || !a.Vacation.IsZero() || g.State.Seats[1].Reliability != -1 {
+		t.Errorf("the forgotten seat still shows: %+v, reliability %d", a, g.State.Seats[1].Reliability)
+	}
+	p, err := svc.com.MyProfile(ctx, game.HashToken(bea))
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, err := svc.com.PrivateOf(ctx, p, game.Vacation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(priv.Mutes) != 0 || len(priv.Blocks) != 0 {
+		t.Errorf("Bea's lists name the forgotten: mutes %+v, blocks %+v", priv.Mutes, priv.Blocks)
+	}
+	v, err := svc.com.ViewLeague(ctx, game.HashToken(bea), l.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range v.Table {
+		if row.Name == "" || row.Player == ids[ana] && row.Name != ForgottenName {
+			t.Errorf("a league line: %+v; want the forgotten named %q", row, ForgottenName)
+		}
+	}
+}

@@ -61,6 +61,15 @@ func (h *Service) ForgetSeats(ctx context.Context, op Op, hash []byte, ids []str
 					return err
 				}
 				a.TokenHash, a.Player, a.Moves = slices.Clone(nobody), "", nil
+				// Nothing of the person stays on the seat for the others to
+				// read (issue 43): not the rating it sat down with, its
+				// reliability, its mark, nor its key's vacation.
+				a.Rating, a.Reliability, a.Provisional, a.Vacation = -1, -1, false, 0
+				if c.Match.Status() == engine.StatusOpen && c.Game.State.Open && !othersSeated(c.Game.State, hash, nobody) {
+					// Its own table, still waiting, with nobody else at
+					// it: out of the room (it stays a game by link).
+					c.Game.State.Open = false
+				}
 				if c.Match.Status() == engine.StatusPlaying && !c.Match.Seat(s).Away {
 					if err := c.Match.Apply(s, engine.Move{Kind: engine.Away}); err != nil {
 						return fmt.Errorf("%w: %v", ErrInternal, err)
@@ -182,4 +191,15 @@ func (h *Service) SeatsOf(ctx context.Context, hash []byte, ids []string) ([]Hel
 // after them. An absent record is no error.
 func (h *Service) ForgetRecord(ctx context.Context, hash []byte) error {
 	return h.store.Delete(ctx, PlayerID(hash))
+}
+
+// othersSeated reports whether a person other than the key whose hash is
+// hash (or the forgotten seat's nobody) holds a seat of st.
+func othersSeated(st *Stored, hash, nobody []byte) bool {
+	for _, a := range st.Seats {
+		if a.TokenHash != nil && !bytes.Equal(a.TokenHash, hash) && !bytes.Equal(a.TokenHash, nobody) {
+			return true
+		}
+	}
+	return false
 }
