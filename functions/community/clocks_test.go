@@ -241,26 +241,9 @@ func TestALeagueSeasonCrownsItsChampion(t *testing.T) {
 		ctx := t.Context()
 		keys := []string{pathKey("ana"), pathKey("bea"), pathKey("cy")}
 		named(t, svc, map[string]string{keys[0]: "Ana", keys[1]: "Bea", keys[2]: "Cy"})
-		l, invite, err := svc.com.CreateLeague(ctx, game.HashToken(keys[0]), "Lega", "fiveup", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range keys[1:] {
-			if _, _, err := svc.com.JoinLeague(ctx, game.HashToken(k), l.ID, invite); err != nil {
-				t.Fatal(err)
-			}
-		}
-		a, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(3, 5), Name: "Ana", Key: keys[0], League: l.ID})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range keys[1:] {
-			if _, err := svc.TakeSeat(ctx, pathOp, a.Meta.ID, game.SeatRequest{Name: k[:3], Seat: -1, Key: k}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		playOn(t, svc, a.Meta.ID, map[int]string{0: keys[0], 1: keys[1], 2: keys[2]})
-		_, m, err := svc.loadMatch(ctx, a.Meta.ID)
+		id := leagueGame(t, svc, leagueOf(t, svc, false, keys[0], keys[1:]...), 5, keys...)
+		playOn(t, svc, id, map[int]string{0: keys[0], 1: keys[1], 2: keys[2]})
+		_, m, err := svc.loadMatch(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}

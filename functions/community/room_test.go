@@ -32,6 +32,38 @@ func named(t *testing.T, svc *world, names map[string]string) map[string]string 
 	return ids
 }
 
+// leagueOf makes a league of admin's key (hints as asked) that every key
+// of members joins, and returns its id.
+func leagueOf(t *testing.T, svc *world, hints bool, admin string, members ...string) string {
+	t.Helper()
+	l, invite, err := svc.com.CreateLeague(t.Context(), game.HashToken(admin), "Lega", "fiveup", hints)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range members {
+		if _, _, err := svc.com.JoinLeague(t.Context(), game.HashToken(k), l.ID, invite); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return l.ID
+}
+
+// leagueGame makes a Five Up game of league l to target, set up by
+// keys[0], every other key seated in turn; it returns the game's id.
+func leagueGame(t *testing.T, svc *world, l string, target int, keys ...string) string {
+	t.Helper()
+	a, err := svc.Create(t.Context(), pathOp, game.CreateRequest{Options: fiveUp(len(keys), target), Name: keys[0][:3], Key: keys[0], League: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys[1:] {
+		if _, err := svc.TakeSeat(t.Context(), pathOp, a.Meta.ID, game.SeatRequest{Name: k[:3], Seat: -1, Key: k}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a.Meta.ID
+}
+
 // TestALeagueGameCountsInTheSeasonTable: a league's game, set up by one
 // member and joined by another, counts in the season's table for both
 // once it ends, and is listed among the season's games; a key that is
@@ -43,28 +75,22 @@ func TestALeagueGameCountsInTheSeasonTable(t *testing.T) {
 		ctx := t.Context()
 		ana, bea, cy := pathKey("ana"), pathKey("bea"), pathKey("cy")
 		ids := named(t, svc, map[string]string{ana: "Ana", bea: "Bea", cy: "Cy"})
-		l, invite, err := svc.com.CreateLeague(ctx, game.HashToken(ana), "Lega del venerdì", "fiveup", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := svc.com.JoinLeague(ctx, game.HashToken(bea), l.ID, invite); err != nil {
-			t.Fatal(err)
-		}
-		a, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(2, 5), Name: "Ana", Key: ana, League: l.ID})
+		l := leagueOf(t, svc, false, ana, bea)
+		a, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(2, 5), Name: "Ana", Key: ana, League: l})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if _, err := svc.TakeSeat(ctx, pathOp, a.Meta.ID, game.SeatRequest{Name: "Cy", Seat: -1, Key: cy}); !errors.Is(err, game.ErrNotEligible) {
 			t.Fatalf("a stranger at a league's game: %v, want game.ErrNotEligible", err)
 		}
-		if _, err := svc.com.ViewLeague(ctx, game.HashToken(cy), l.ID, ""); err == nil {
+		if _, err := svc.com.ViewLeague(ctx, game.HashToken(cy), l, ""); err == nil {
 			t.Fatal("a stranger sees the league")
 		}
 		if _, err := svc.TakeSeat(ctx, pathOp, a.Meta.ID, game.SeatRequest{Name: "Bea", Seat: -1, Key: bea}); err != nil {
 			t.Fatal(err)
 		}
 		playOn(t, svc, a.Meta.ID, map[int]string{0: ana, 1: bea})
-		v, err := svc.com.ViewLeague(ctx, game.HashToken(bea), l.ID, "")
+		v, err := svc.com.ViewLeague(ctx, game.HashToken(bea), l, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -437,23 +463,10 @@ func TestAHintIsPublicAndOnlyWhereHintsAreOn(t *testing.T) {
 	// A league without hints.
 	ana, bea := pathKey("ana2"), pathKey("bea2")
 	named(t, svc, map[string]string{ana: "Ana", bea: "Bea"})
-	l, invite, err := svc.com.CreateLeague(ctx, game.HashToken(ana), "Senza aiuti", "fiveup", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := svc.com.JoinLeague(ctx, game.HashToken(bea), l.ID, invite); err != nil {
-		t.Fatal(err)
-	}
-	lg, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(2, 250), Name: "Ana", Key: ana, League: l.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.TakeSeat(ctx, pathOp, lg.Meta.ID, game.SeatRequest{Name: "Bea", Seat: -1, Key: bea}); err != nil {
-		t.Fatal(err)
-	}
-	s, _, _, _ := toAct(t, svc, lg.Meta.ID)
+	lg := leagueGame(t, svc, leagueOf(t, svc, false, ana, bea), 250, ana, bea)
+	s, _, _, _ := toAct(t, svc, lg)
 	k := map[int]string{0: ana, 1: bea}[s]
-	if _, _, err := svc.Hint(ctx, pathOp, lg.Meta.ID, k); !errors.Is(err, game.ErrNotEligible) {
+	if _, _, err := svc.Hint(ctx, pathOp, lg, k); !errors.Is(err, game.ErrNotEligible) {
 		t.Errorf("a hint in a league without hints: %v, want game.ErrNotEligible", err)
 	}
 }

@@ -239,20 +239,14 @@ func TestARemovedMemberLeavesTheLeague(t *testing.T) {
 	ctx := t.Context()
 	ana, bea := pathKey("ana"), pathKey("bea")
 	ids := named(t, svc, map[string]string{ana: "Ana", bea: "Bea"})
-	l, invite, err := svc.com.CreateLeague(ctx, game.HashToken(ana), "Lega", "fiveup", false)
-	if err != nil {
+	l := leagueOf(t, svc, false, ana, bea)
+	if err := svc.com.RemoveMember(ctx, game.HashToken(ana), l, ids[bea]); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := svc.com.JoinLeague(ctx, game.HashToken(bea), l.ID, invite); err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.com.RemoveMember(ctx, game.HashToken(ana), l.ID, ids[bea]); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.com.ViewLeague(ctx, game.HashToken(bea), l.ID, ""); err == nil {
+	if _, err := svc.com.ViewLeague(ctx, game.HashToken(bea), l, ""); err == nil {
 		t.Error("a removed member still sees the league")
 	}
-	a, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(2, 150), Name: "Ana", Key: ana, League: l.ID})
+	a, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(2, 150), Name: "Ana", Key: ana, League: l})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,21 +460,8 @@ func TestAForgottenPlayerLeavesNothingForOthers(t *testing.T) {
 	}
 	// A league game they finish (a line in the table each), then an open
 	// table of Bea's where Ana sits, on vacation.
-	l, invite, err := svc.com.CreateLeague(ctx, game.HashToken(bea), "Lega", "fiveup", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := svc.com.JoinLeague(ctx, game.HashToken(ana), l.ID, invite); err != nil {
-		t.Fatal(err)
-	}
-	lg, err := svc.Create(ctx, pathOp, game.CreateRequest{Options: fiveUp(2, 5), Name: "Bea", Key: bea, League: l.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.TakeSeat(ctx, pathOp, lg.Meta.ID, game.SeatRequest{Name: "Ana", Seat: -1, Key: ana}); err != nil {
-		t.Fatal(err)
-	}
-	playOn(t, svc, lg.Meta.ID, map[int]string{0: bea, 1: ana})
+	l := leagueOf(t, svc, false, bea, ana)
+	playOn(t, svc, leagueGame(t, svc, l, 5, bea, ana), map[int]string{0: bea, 1: ana})
 	if _, err := svc.com.TakeVacation(ctx, game.HashToken(ana), 2); err != nil {
 		t.Fatal(err)
 	}
@@ -526,7 +507,7 @@ func TestAForgottenPlayerLeavesNothingForOthers(t *testing.T) {
 	if len(priv.Mutes) != 0 || len(priv.Blocks) != 0 {
 		t.Errorf("Bea's lists name the forgotten: mutes %+v, blocks %+v", priv.Mutes, priv.Blocks)
 	}
-	v, err := svc.com.ViewLeague(ctx, game.HashToken(bea), l.ID, "")
+	v, err := svc.com.ViewLeague(ctx, game.HashToken(bea), l, "")
 	if err != nil {
 		t.Fatal(err)
 	}
