@@ -178,7 +178,7 @@ func (h *Service) profileNames(ctx context.Context, ids map[string]bool) (map[st
 	for id := range ids {
 		all = append(all, ProfileItemID(id))
 	}
-	items, err := h.loadManyChunked(ctx, all)
+	items, err := store.LoadAll(ctx, h.store, all)
 	if err != nil {
 		return nil, err
 	}

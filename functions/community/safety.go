@@ -37,7 +37,7 @@ func (h *Service) refs(ctx context.Context, pids []string) ([]PlayerRef, error) 
 	for i, pid := range pids {
 		ids[i] = ProfileItemID(pid)
 	}
-	items, err := h.loadManyChunked(ctx, ids)
+	items, err := store.LoadAll(ctx, h.store, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (h *Service) among(ctx context.Context, pids []string) (apart func(a, b str
 			ids = append(ids, ProfileItemID(pid))
 		}
 	}
-	items, err := h.loadManyChunked(ctx, ids)
+	items, err := store.LoadAll(ctx, h.store, ids)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -161,11 +161,6 @@ func (h *Service) among(ctx context.Context, pids []string) (apart func(a, b str
 		}
 	}
 	return func(a, b string) bool { return kept[[2]string{a, b}] }, func(pid string) bool { return off[pid] }, nil
-}
-
-// loadManyChunked is LoadMany for any number of ids.
-func (h *Service) loadManyChunked(ctx context.Context, ids []string) (map[string]store.Item, error) {
-	return store.LoadAll(ctx, h.store, ids)
 }
 
 // admitBlocked refuses a seat in an open game to the player of profile me

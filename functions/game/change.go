@@ -56,10 +56,6 @@ type Change struct {
 	read int64
 }
 
-// Version is the game's version as the change leaves it (API.md's
-// version: the pushes and answers name it).
-func (c *Change) Version() int64 { return c.Game.State.Version }
-
 // newChange is the Change of a game not stored yet, id, holding st and m.
 func newChange(id string, st *Stored, m *engine.Match) *Change {
 	return &Change{ID: id, Game: &Loaded{State: st}, Match: m}
@@ -120,7 +116,7 @@ func (h *Service) after(ctx context.Context, op Op, c *Change) {
 	st := c.Game.State
 	msgs := c.Messages
 	if msgs == nil && h.push != nil {
-		msgs = Messages(c.ID, c.Version(), c.Match, st, c.Was, c.Cause)
+		msgs = Messages(c.ID, c.Game.Version(), c.Match, st, c.Was, c.Cause)
 	}
 	var records map[string]store.Item // nil: not read (a new game, or a failure, logged)
 	to := deliveries(st, msgs)
@@ -131,7 +127,7 @@ func (h *Service) after(ctx context.Context, op Op, c *Change) {
 		w, ok := records[WatchItemID(c.ID)]
 		to = h.watchDeliveries(c, to, watchers(w, ok, h.now()))
 	}
-	h.sendWith(ctx, op.Host, c.ID, c.Version(), to, records)
+	h.sendWith(ctx, op.Host, c.ID, c.Game.Version(), to, records)
 	if c.read > 0 {
 		h.relist(ctx, c.ID, st, records)
 	} else if err := h.community.Made(ctx, op.Host, c.ID, st, c.Match); err != nil {

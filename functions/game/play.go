@@ -145,7 +145,7 @@ func (h *Service) Create(ctx context.Context, op Op, req CreateRequest) (Answer,
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{View: c.Match.View(0), Seat: 0, Meta: c.Game.State.Meta(c.ID, 1, c.Saved.UpdatedAt), Token: token, Created: true}, nil
+	return Answer{View: c.Match.View(0), Seat: 0, Meta: c.Game.Meta(c.ID), Token: token, Created: true}, nil
 }
 
 // TakeSeat takes the named seat of game id, or the lowest free one.

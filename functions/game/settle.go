@@ -20,8 +20,9 @@ import (
 //     rating after the match from its profile as it is then (Before,
 //     After, RatingAfter: the view shows the change from that save on).
 //  2. Settle then applies the end to each player's profile in its own
-//     conditional write; a profile remembers the last MaxSettled games it
-//     counted, so applying one twice changes nothing.
+//     conditional write; a profile remembers the games it counted (at
+//     least the last MaxSettled, an older one until step 3 is well past:
+//     community's counted), so applying one twice changes nothing.
 //  3. When every profile has it, the game is marked SettleDone, with the
 //     time (a note: write.go; the game's version and view stay). A
 //     profile forgets having counted a game only when it is settled and

@@ -154,12 +154,12 @@ type Stored struct {
 	LeagueHints bool
 	Hints       []HintMark
 	// Version is the game's version (API.md): 1 when made, one more with
-	// every change (change.go); a note (note.go) keeps it, while the
+	// every change (change.go); a note (write.go) keeps it, while the
 	// store's version of the item counts every write (format 7).
 	Version int64
 	// SettledAt is when the end's settling was done (Unix seconds; 0: not
 	// yet): a profile forgets having counted the game only well after it
-	// (community's Settled).
+	// (Forgettable).
 	SettledAt int64
 }
 

@@ -195,7 +195,7 @@ func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map
 		return to
 	}
 	st := c.Game.State
-	meta := st.Meta(c.ID, c.Version(), c.Saved.UpdatedAt)
+	meta := c.Game.Meta(c.ID) // the game as written (Game.Item is Saved)
 	for seat, devices := range watching {
 		if seat < 0 || seat >= len(st.Seats) || st.Seats[seat].TokenHash == nil {
 			continue
@@ -206,7 +206,7 @@ func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map
 		if i >= 0 {
 			msg = to[i].Msg
 		} else {
-			msg = moveMessage(c.ID, c.Version(), v, seat)
+			msg = moveMessage(c.ID, c.Game.Version(), v, seat)
 		}
 		body, etag := h.viewJSON(v, meta, seat)
 		if z := packView(body); len(z) <= maxWatchView {
