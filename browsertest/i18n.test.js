@@ -213,11 +213,12 @@ test('how to play: the rules of every rule set in both languages, from the start
   assert.deepEqual(await page.locator('article[data-lang=it] section:not([hidden]) h2').allTextContents(), ['Five Up', 'Domino a coppie', 'Domino bloccato']);
   assert.equal(await page.isVisible('article[data-lang=en]'), false);
   noEnglish(await readable(page), 'the rules in Italian');
-  // The game page's menu leads there too.
-  const created = await (await fetch(env.server.url + '/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ variant: 'block', players: 2, name: 'Ana', bots: [{ seat: 1, level: 'easy' }] }) })).json();
+  // The game page's menu leads there too. A table still waiting for its
+  // second player: nothing is dealt, so no hand can end (and no dialog can
+  // cover the menu) whatever the deal would have been.
+  const created = await (await fetch(env.server.url + '/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ variant: 'block', players: 2, name: 'Ana' }) })).json();
   await page.goto(`${env.server.url}/g/${created.game.id}#seat=${created.token}`);
-  await page.waitForSelector('.hand-tile');
-  await page.click('#menu-btn');
+  await page.waitForSelector('#menu:not([hidden]) #invite-link'); // the creator's menu opens by itself while the table waits
   await page.click('#menu a[href="/rules"]');
   await page.waitForSelector('article[data-lang=it]:not([hidden]) section[data-variant=block]');
   await context.close();
