@@ -18,6 +18,14 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const CI = process.env.CI === 'true';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+// SEEDED: the test builds' random source is a fixed stream
+// (TESSERA_TEST_SEED, functions/testclock/seed.go): a file that creates its
+// games in the same order gets the same ids, tokens and deals on every run,
+// so no test hopes for a deal. A file may ask for another stream
+// (suite({ TESSERA_TEST_SEED: 'n' })); TESSERA_TEST_SEED= in the
+// environment (empty) gives random deals again, to look for tests that
+// lean on their deal.
+const SEEDED = { TESSERA_TEST_SEED: process.env.TESSERA_TEST_SEED ?? '1' };
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 
@@ -74,7 +82,7 @@ async function startServer(env = {}, { port: askedPort } = {}) {
   const child = spawn(bin, ['-addr', `127.0.0.1:${port}`, '-data', data],
     // The tests play every seat from one address: no rate limit unless a
     // test asks for one.
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RATE_LIMIT: '0', ...env } });
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RATE_LIMIT: '0', ...SEEDED, ...env } });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
   const url = `http://127.0.0.1:${port}`;
@@ -110,7 +118,7 @@ async function startWorker(env = {}) {
   }
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'infra', 'workers', 'serve.mjs'), '--port', String(port), '--build', build],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RATE_LIMIT: '0', ...env } });
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RATE_LIMIT: '0', ...SEEDED, ...env } });
   let out = '';
   const keep = (d) => { out = (out + d).slice(-20000); };
   child.stdout.on('data', keep);

@@ -83,8 +83,9 @@ var testClock interface {
 // testClockPath is where a test build's clock answers.
 var testClockPath string
 
-// afterEnd is set in a test build only (testclock.go): game.Config.AfterEnd.
-var afterEnd func(gameID string)
+// testHooks are set in a test build only (testclock.go): a crash point
+// after a match's end is saved, and a fixed random stream.
+var testHooks setup.TestHooks
 
 // now is the server's clock.
 func now() time.Time {
@@ -237,7 +238,7 @@ func serve(ctx context.Context, cfg setup.Config, logger *slog.Logger, ready fun
 	if err != nil {
 		return err
 	}
-	a := cfg.TestAPI(st, logger, now, afterEnd)
+	a := cfg.TestAPI(st, logger, now, testHooks)
 	handler := newHandler(a, logger, cfg.PublicURL)
 	if testClock != nil {
 		host := displayAddr(ln.Addr())

@@ -175,13 +175,19 @@ func ParseRate(v string) (float64, error) {
 // API is the one constructor of the API every deployment serves: over st,
 // as cfg says, logging to logger, on the clock now (nil: time.Now).
 func (cfg Config) API(st store.Store, logger *slog.Logger, now func() time.Time) *api.Handler {
-	return cfg.TestAPI(st, logger, now, nil)
+	return cfg.TestAPI(st, logger, now, TestHooks{})
 }
 
-// TestAPI is API with game.Config.AfterEnd set (a test build's crash
-// point; nil in every other build).
-func (cfg Config) TestAPI(st store.Store, logger *slog.Logger, now func() time.Time, afterEnd func(string)) *api.Handler {
-	ac := api.Config{Store: st, Logger: logger, Now: now, AfterEnd: afterEnd, OperatorToken: cfg.OperatorToken}
+// TestHooks are what only a test build sets (functions/local/testclock.go);
+// zero in every other build.
+type TestHooks struct {
+	AfterEnd func(gameID string) // game.Config.AfterEnd: a crash point
+	Rand     io.Reader           // game.Config.Rand: a fixed stream, so deals repeat
+}
+
+// TestAPI is API with a test build's hooks.
+func (cfg Config) TestAPI(st store.Store, logger *slog.Logger, now func() time.Time, hooks TestHooks) *api.Handler {
+	ac := api.Config{Store: st, Logger: logger, Now: now, AfterEnd: hooks.AfterEnd, Rand: hooks.Rand, OperatorToken: cfg.OperatorToken}
 	if cfg.RateLimit > 0 {
 		ac.RateLimit = &api.RateLimit{PerSecond: cfg.RateLimit, Now: now} // the deployment's clock (a test's, in a test)
 	}

@@ -14,7 +14,11 @@ import (
 // request runs the Cron Trigger's sweep before it answers (package
 // testclock). functions/workertest and the browser tests use it so that no
 // test waits a real minute for a move clock.
+//
+// With the var TESSERA_TEST_SEED=n, game ids, tokens and deals come from a
+// fixed stream (testclock.Seeded), as on the local server's test build.
 func init() {
+	testRand = testclock.FromEnv
 	c := &testclock.Clock{}
 	now = c.Now
 	prev := wrapWithSweep

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -43,7 +44,11 @@ func Run() {
 	if err != nil {
 		logger.Error("configuration", "err", err.Error())
 	}
-	a := cfg.API(st, logger, now)
+	var hooks setup.TestHooks
+	if testRand != nil {
+		hooks.Rand = testRand(getenv)
+	}
+	a := cfg.TestAPI(st, logger, now, hooks)
 	host := cfg.PublicHost
 	handler := wrapWithSweep(wrap(a), func(ctx context.Context) (int, error) { return a.Service().Sweep(ctx, host) })
 
@@ -82,10 +87,12 @@ var wrap = func(h http.Handler) http.Handler { return h }
 
 // wrapWithSweep is the handler as served, given the sweep; a test build
 // (testclock) routes its clock there. now is the Worker's clock (a test
-// build's moves).
+// build's moves). testRand, set by a test build only, makes the random
+// source a fixed stream when the Worker's vars ask for one.
 var (
 	wrapWithSweep = func(h http.Handler, _ func(ctx context.Context) (int, error)) http.Handler { return h }
 	now           = time.Now
+	testRand      func(getenv func(string) string) io.Reader
 )
 
 // promise runs f on a goroutine of its own (a JS callback must never

@@ -36,7 +36,7 @@ for (const f of ["tessera.wasm", "wasm_exec.js"]) {
 
 // bindings are the Worker's vars, taken from this process's environment.
 const bindings = { PUBLIC_HOST: `${values.host}:${values.port}` };
-for (const k of ["RATE_LIMIT", "PUSH", "PUSH_ALLOW_INSECURE", "PUSH_SUBJECT", "OPERATOR_TOKEN"]) {
+for (const k of ["RATE_LIMIT", "PUSH", "PUSH_ALLOW_INSECURE", "PUSH_SUBJECT", "OPERATOR_TOKEN", "TESSERA_TEST_SEED"]) {
   if (process.env[k] !== undefined) bindings[k] = process.env[k];
 }
 

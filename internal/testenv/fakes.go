@@ -2,32 +2,17 @@ package testenv
 
 import (
 	"io"
-	"math/rand/v2"
 	"sync"
 	"time"
+
+	"tessera/functions/testclock"
 )
 
 // Seeded is a deterministic source of secrets (game ids, tokens, seeds)
-// for a service under test, safe for concurrent requests: ChaCha8 keyed
-// by seed's bytes, least significant first.
-func Seeded(seed uint64) io.Reader {
-	var s [32]byte
-	for i := range 8 {
-		s[i] = byte(seed >> (8 * i))
-	}
-	return &lockedReader{r: rand.NewChaCha8(s)}
-}
-
-type lockedReader struct {
-	mu sync.Mutex
-	r  *rand.ChaCha8
-}
-
-func (l *lockedReader) Read(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.r.Read(p)
-}
+// for a service under test, safe for concurrent requests: the test
+// builds' fixed stream (testclock.Seeded), so a service test and a
+// browser test with the same seed draw the same bytes.
+func Seeded(seed uint64) io.Reader { return testclock.Seeded(seed) }
 
 // Clock is a clock the test sets, safe for concurrent use. With Tick,
 // every reading is Tick later than the one before (every write at its
