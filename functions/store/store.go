@@ -146,6 +146,11 @@ type Store interface {
 	// Rank is from or higher, highest first. It reads an index: it never scans. It may miss a write of
 	// the last moment (DynamoDB's indexes are eventually consistent).
 	List(ctx context.Context, list, from string, limit int) ([]Listed, error)
+	// ListBelow is List of the entries whose Rank is below below (every
+	// entry when below is ""), highest first: the page after a page whose
+	// lowest rank was below. It pages a list whose ranks are unique (the
+	// moderation queue's end in the report's id).
+	ListBelow(ctx context.Context, list, below string, limit int) ([]Listed, error)
 	// Delete removes the item with its entry and its due time at once,
 	// whatever its version: for what a person asks to be forgotten
 	// (docs/forgetting.md). An absent item is no error.

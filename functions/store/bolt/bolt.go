@@ -476,6 +476,17 @@ func (b *Store) LoadMany(ctx context.Context, ids []string) (map[string]store.It
 
 // List reads list from its bucket, highest rank first.
 func (b *Store) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
+	return b.list(ctx, list, from, "", limit)
+}
+
+// ListBelow is List below a rank.
+func (b *Store) ListBelow(ctx context.Context, list, below string, limit int) ([]store.Listed, error) {
+	return b.list(ctx, list, "", below, limit)
+}
+
+// list reads the entries of list ranked from from and below below ("":
+// no bound), highest first.
+func (b *Store) list(ctx context.Context, list, from, below string, limit int) ([]store.Listed, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, store.Unavailable("list", list, err)
 	}
@@ -487,8 +498,13 @@ func (b *Store) List(ctx context.Context, list, from string, limit int) ([]store
 	prefix := append([]byte(list), 0)
 	err := b.view(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(listsBucket).Cursor()
-		// Past the list's last key (every rank byte is below 0x7f), then back.
-		k, v := c.Seek(append(bytes.Clone(prefix), 0x7f))
+		// Past the list's last key (every rank byte is below 0x7f), or at
+		// the first key ranked below or after, then back.
+		end := append(bytes.Clone(prefix), 0x7f)
+		if below != "" {
+			end = append(bytes.Clone(prefix), below...)
+		}
+		k, v := c.Seek(end)
 		if k == nil {
 			k, v = c.Last()
 		} else {
@@ -503,6 +519,9 @@ func (b *Store) List(ctx context.Context, list, from string, limit int) ([]store
 			rank := string(rest[:i])
 			if rank < from {
 				break
+			}
+			if below != "" && rank >= below {
+				continue
 			}
 			out = append(out, store.Listed{ID: string(rest[i+1:]), Rank: rank, Card: store.CloneBytes(v)})
 		}

@@ -139,6 +139,20 @@ func entryStmt(id string, version int64, now time.Time, state []byte, e store.En
 
 // List reads the entries of list from the index entries_list.
 func (s *Store) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
+	return s.list(ctx, list, "rank >= ?", from, limit)
+}
+
+// ListBelow is List below a rank.
+func (s *Store) ListBelow(ctx context.Context, list, below string, limit int) ([]store.Listed, error) {
+	if below == "" {
+		return s.list(ctx, list, "rank >= ?", "", limit)
+	}
+	return s.list(ctx, list, "rank < ?", below, limit)
+}
+
+// list reads the entries of list whose rank meets cond (one placeholder,
+// bound).
+func (s *Store) list(ctx context.Context, list, cond, bound string, limit int) ([]store.Listed, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, store.Unavailable("list", list, err)
 	}
@@ -147,8 +161,8 @@ func (s *Store) List(ctx context.Context, list, from string, limit int) ([]store
 		return nil, nil
 	}
 	r, err := s.run(ctx, "list", list, "all",
-		"SELECT id, rank, hex(card) AS card FROM entries WHERE list = ? AND rank >= ? ORDER BY rank DESC, id DESC LIMIT ?",
-		list, from, limit)
+		"SELECT id, rank, hex(card) AS card FROM entries WHERE list = ? AND "+cond+" ORDER BY rank DESC, id DESC LIMIT ?",
+		list, bound, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -124,6 +124,17 @@ func (d *Store) SaveListed(ctx context.Context, id string, state []byte, expecte
 // List queries the sparse index ListIndex: one Query, highest rank first.
 // The index is eventually consistent.
 func (d *Store) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
+	return d.list(ctx, list, ">=", from, limit)
+}
+
+// ListBelow is List below a rank: one Query.
+func (d *Store) ListBelow(ctx context.Context, list, below string, limit int) ([]store.Listed, error) {
+	return d.list(ctx, list, "<", below, limit)
+}
+
+// list queries the entries of list whose rank is op bound (no condition
+// on the rank when bound is "").
+func (d *Store) list(ctx context.Context, list, op, bound string, limit int) ([]store.Listed, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, store.Unavailable("list", list, err)
 	}
@@ -134,10 +145,10 @@ func (d *Store) List(ctx context.Context, list, from string, limit int) ([]store
 	cond := "#l = :l"
 	values := map[string]types.AttributeValue{":l": &types.AttributeValueMemberS{Value: list}}
 	names := map[string]string{"#l": ListAttr}
-	if from != "" {
-		cond += " AND #r >= :r"
+	if bound != "" {
+		cond += " AND #r " + op + " :r"
 		names["#r"] = RankAttr
-		values[":r"] = &types.AttributeValueMemberS{Value: from}
+		values[":r"] = &types.AttributeValueMemberS{Value: bound}
 	}
 	out, err := d.client.Query(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(d.table),

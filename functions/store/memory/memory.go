@@ -86,13 +86,22 @@ func (m *Store) SaveListed(ctx context.Context, id string, state []byte, expecte
 // List reads the entries of list (a scan of the map: this store is for
 // tests).
 func (m *Store) List(ctx context.Context, list, from string, limit int) ([]store.Listed, error) {
+	return m.list(ctx, list, func(rank string) bool { return rank >= from }, limit)
+}
+
+// ListBelow is List below a rank.
+func (m *Store) ListBelow(ctx context.Context, list, below string, limit int) ([]store.Listed, error) {
+	return m.list(ctx, list, func(rank string) bool { return below == "" || rank < below }, limit)
+}
+
+func (m *Store) list(ctx context.Context, list string, in func(rank string) bool, limit int) ([]store.Listed, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, store.Unavailable("list", list, err)
 	}
 	var all []store.Listed
 	m.mu.Lock()
 	for id, item := range m.items {
-		if e := item.Entry; e.List == list && list != "" && e.Rank >= from {
+		if e := item.Entry; e.List == list && list != "" && in(e.Rank) {
 			all = append(all, store.Listed{ID: id, Rank: e.Rank, Card: store.CloneBytes(e.Card)})
 		}
 	}

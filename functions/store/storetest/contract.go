@@ -592,6 +592,29 @@ func testList(t *testing.T, s store.Store) {
 	waitListed(t, s, "room", "", 2, "b:2026-01-03:B c:2026-01-02c:C ")
 	waitListed(t, s, "board", "", 10, "d:0500:D ")
 	waitListed(t, s, "nothing", "", 10, "")
+	// ListBelow pages down: below a rank, highest first (the entries are
+	// in the index: waitListed saw them).
+	below := func(below string, limit int) string {
+		l, err := s.ListBelow(ctx, "room", below, limit)
+		if err != nil {
+			t.Fatalf("ListBelow(room, %q) = %v", below, err)
+		}
+		got := ""
+		for _, e := range l {
+			got += e.ID + ":" + e.Rank + " "
+		}
+		return got
+	}
+	for _, c := range []struct {
+		below string
+		limit int
+		want  string
+	}{{"", 10, "b:2026-01-03 c:2026-01-02c a:2026-01-02a "}, {"", 1, "b:2026-01-03 "}, {"2026-01-03", 1, "c:2026-01-02c "},
+		{"2026-01-02c", 10, "a:2026-01-02a "}, {"2026-01-02b", 10, "a:2026-01-02a "}, {"2026-01-02a", 10, ""}, {"2026-01-02", 10, ""}, {"z", 2, "b:2026-01-03 c:2026-01-02c "}} {
+		if got := below(c.below, c.limit); got != c.want {
+			t.Errorf("ListBelow(room, %q, %d) = %q, want %q", c.below, c.limit, got, c.want)
+		}
+	}
 	if got := mustLoad(t, s, "a").Entry; got.List != "room" || got.Rank != "2026-01-02a" || string(got.Card) != "A" {
 		t.Errorf("Load(a).Entry = %+v", got)
 	}

@@ -131,6 +131,11 @@ func (f *Faulty) List(ctx context.Context, list, from string, limit int) ([]stor
 	return f.Inner.List(ctx, list, from, limit)
 }
 
+// ListBelow passes through.
+func (f *Faulty) ListBelow(ctx context.Context, list, below string, limit int) ([]store.Listed, error) {
+	return f.Inner.ListBelow(ctx, list, below, limit)
+}
+
 // Load passes through unless a failure is queued.
 func (f *Faulty) Load(ctx context.Context, id string) (store.Item, error) {
 	f.mu.Lock()
