@@ -59,7 +59,7 @@ func (h *Handler) report(c *call, body []byte) {
 	if !ok {
 		return
 	}
-	r, made, err := h.com.File(c.r.Context(), hash, req)
+	r, made, err := h.com.File(c.r.Context(), hash, h.clientAddr(c.r), req)
 	if err != nil {
 		c.fail(err)
 		return
@@ -75,6 +75,16 @@ func (h *Handler) report(c *call, body []byte) {
 	c.writeJSON(status, struct {
 		Report filed `json:"report"`
 	}{filed{r.ID, r.At.UTC().Format(time.RFC3339)}})
+}
+
+// clientAddr is the request's address as the rate limiter keys it (the
+// deployment's Addr, else RemoteAddr's host, an IPv6 address cut to its
+// /64): a report counts against its address's day (community.File).
+func (h *Handler) clientAddr(r *http.Request) string {
+	if h.limit != nil {
+		return h.limit.cfg.Addr(r)
+	}
+	return remoteHost(r)
 }
 
 // operatorCall checks the request's bearer token against the operator's
@@ -95,19 +105,22 @@ func (h *Handler) operatorCall(c *call) bool {
 }
 
 // queue is GET /api/reports with the operator token: the open reports,
-// oldest first, with their context.
+// oldest first, at most 100 a page, with their context; ?after= is the
+// previous page's next. {"reports": [...], "next": "..."} ("next" only
+// when more may follow).
 func (h *Handler) queue(c *call) {
 	if !h.operatorCall(c) {
 		return
 	}
-	rs, err := h.com.Queue(c.r.Context())
+	rs, next, err := h.com.Queue(c.r.Context(), c.r.URL.Query().Get("after"))
 	if err != nil {
 		c.fail(err)
 		return
 	}
 	c.writeJSON(http.StatusOK, struct {
 		Reports []*community.Report `json:"reports"`
-	}{rs})
+		Next    string              `json:"next,omitempty"`
+	}{rs, next})
 }
 
 // closeReport is DELETE /api/reports/{id} with the operator token: 204,

@@ -122,6 +122,14 @@ func testReportsAndModeration(t *testing.T, st store.Store) {
 		q.Reports[0].Note != "a rude name" || q.Reports[1].Message == nil || q.Reports[1].Message.Text != "you play like a brick" || q.Reports[1].Game != id {
 		t.Fatalf("queue: %+v", q)
 	}
+	// The queue's pages: a short queue has no next; a cursor that no page
+	// can give is 400.
+	if r := s.do("GET", "/api/reports", "", operatorToken); strings.Contains(string(r.body), `"next"`) {
+		t.Errorf("a queue of two has a next: %s", r.body)
+	}
+	if r := s.do("GET", "/api/reports?after=a%20b", "", operatorToken); r.status != 400 {
+		t.Errorf("a cursor with a space: %d %s, want 400", r.status, r.body)
+	}
 	// Five a minute: the sixth is refused and not kept.
 	for i := range 3 {
 		if r := s.do("POST", "/api/reports", fmt.Sprintf(`{"player":"%s","what":"player","note":"%d"}`, pb, i), ana); r.status != 201 {

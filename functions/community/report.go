@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"tessera/engine"
@@ -31,20 +33,45 @@ const (
 const (
 	// MaxReportNote is a report's note in code points.
 	MaxReportNote = 500
-	// ReportsPerMinute and ReportsPerDay bound what one key reports.
-	ReportsPerMinute = 5
-	ReportsPerDay    = 50
+	// ReportsPerMinute and ReportsPerDay bound what one key reports;
+	// ReportsPerAddress what every key of one address reports in a day
+	// together (keys are free: a flood comes from many; issue 43).
+	ReportsPerMinute  = 5
+	ReportsPerDay     = 50
+	ReportsPerAddress = 20
 	// reportOpenTTL and reportClosedTTL: an open report waits 180 days
 	// for an operator; a closed one is kept 30 days more.
 	reportOpenTTL   = 180 * 24 * time.Hour
 	reportClosedTTL = 30 * 24 * time.Hour
 	reportFormat    = 1
-	queueList       = "reports:open"
+	// queueList is the moderation queue, ranked so that the oldest open
+	// report is the highest (queueRank); legacyQueueList the one before
+	// issue 43 (ranked by time, newest highest), read until its reports
+	// are closed or expire.
+	queueList       = "reports:queue"
+	legacyQueueList = "reports:open"
 	// MaxQueue is what one read of the queue answers.
 	MaxQueue = store.MaxList
-	// MaxReportRefs bounds the report ids a profile keeps (filed, about it).
+	// MaxReportRefs bounds the reports a profile keeps track of (those it
+	// filed, those about it): each report is kept while it lives, so that
+	// forgetting reaches every one; when a list is full of open reports,
+	// a new one is refused (limit_reached).
 	MaxReportRefs = 100
 )
+
+// queueRank is a report's rank in the queue: the oldest highest (the
+// nanoseconds of its filing counted down from the largest int64), then
+// its id counted down too, so that a page of the queue
+// (store.ListBelow, highest first) answers the oldest open reports
+// first, and reports filed at one instant in the order of their ids.
+// Every rank is printable and below "~".
+func queueRank(at time.Time, id string) string {
+	down := []byte(fmt.Sprintf("%019d", int64(math.MaxInt64)-at.UnixNano()))
+	for i := range len(id) {
+		down = append(down, '0'+'z'-id[i]) // an id's letters are '2'-'7' and 'a'-'z'
+	}
+	return string(down)
+}
 
 // ReportItemID is report id's item.
 func ReportItemID(id string) string { return "report-" + id }
@@ -84,12 +111,14 @@ func reportID(by string, r ReportRequest) string {
 }
 
 // File is POST /api/reports: a report by the key whose hash is hash,
-// and whether it was made now (false: a retry of the same report). A key
-// without a profile is game.ErrNotEligible, yourself engine.ErrBadInput,
-// an unknown player or game store.ErrNotFound, a message that is not the
-// player's in a game of the reporter's engine.ErrBadInput, too many
-// reports game.ErrLimitReached; nothing is written then.
-func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Report, bool, error) {
+// from address addr ("": unknown), and whether it was made now (false: a
+// retry of the same report). A key without a profile is
+// game.ErrNotEligible, yourself engine.ErrBadInput, an unknown player or
+// game store.ErrNotFound, a message that is not the player's in a game of
+// the reporter's engine.ErrBadInput, too many reports (the key's, the
+// address's, or a list of reports kept that is full)
+// game.ErrLimitReached; no report is written then.
+func (h *Service) File(ctx context.Context, hash []byte, addr string, req ReportRequest) (*Report, bool, error) {
 	me, err := h.ProfileOfKey(ctx, hash)
 	if err != nil {
 		return nil, false, err
@@ -115,20 +144,36 @@ func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Re
 			return nil, false, err
 		}
 	}
-	// The reported player's list of reports about it first (forgetting it
-	// scrubs them: a dangling id there is harmless), then the reporter's
-	// count and list: a crash after them costs one report of the
-	// budget, never lets one more through.
-	if _, _, err := h.UpdateProfile(ctx, them.ID, func(p *Profile) bool {
-		if slices.Contains(p.ReportedIn, id) {
-			return false
-		}
-		p.ReportedIn = game.AppendCapped(p.ReportedIn, id, MaxReportRefs)
-		return true
-	}); err != nil {
+	// The address's count first, then the reported player's list of
+	// reports about it (forgetting it scrubs them: a dangling id there is
+	// harmless), then the reporter's count and list: a crash after any of
+	// them costs one report of a budget, never lets one more through.
+	if err := h.chargeAddress(ctx, addr, now); err != nil {
+		return nil, false, err
+	}
+	gone, err := h.reportsGone(ctx, them.ReportedIn)
+	if err != nil {
 		return nil, false, err
 	}
 	var refused error
+	if _, _, err := h.UpdateProfile(ctx, them.ID, func(p *Profile) bool {
+		refused = nil
+		if slices.Contains(p.ReportedIn, id) {
+			return false
+		}
+		kept := slices.DeleteFunc(slices.Clone(p.ReportedIn), func(r string) bool { return gone[r] })
+		if len(kept) >= MaxReportRefs {
+			refused = fmt.Errorf("%w: this player has %d reports waiting for the moderators already", game.ErrLimitReached, len(kept))
+			return false
+		}
+		p.ReportedIn = append(kept, id)
+		return true
+	}); err != nil || refused != nil {
+		return nil, false, errors.Join(err, refused)
+	}
+	if gone, err = h.reportsGone(ctx, me.Filed); err != nil {
+		return nil, false, err
+	}
 	if _, _, err := h.UpdateProfile(ctx, me.ID, func(p *Profile) bool {
 		refused = nil
 		recent := p.Reports[:0:0]
@@ -151,8 +196,13 @@ func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Re
 			refused = fmt.Errorf("%w: %d reports a day", game.ErrLimitReached, ReportsPerDay)
 			return false
 		}
+		kept := slices.DeleteFunc(slices.Clone(p.Filed), func(r string) bool { return gone[r] })
+		if len(kept) >= MaxReportRefs {
+			refused = fmt.Errorf("%w: %d of your reports wait for the moderators", game.ErrLimitReached, len(kept))
+			return false
+		}
 		p.Reports = append(recent, now.Unix())
-		p.Filed = game.AppendCapped(p.Filed, id, MaxReportRefs)
+		p.Filed = append(kept, id)
 		return true
 	}); err != nil || refused != nil {
 		return nil, false, errors.Join(err, refused)
@@ -169,7 +219,7 @@ func (h *Service) File(ctx context.Context, hash []byte, req ReportRequest) (*Re
 	if err != nil {
 		return nil, false, err
 	}
-	e := store.Entry{List: queueList, Rank: now.Format("20060102150405") + r.ID, Card: card}
+	e := store.Entry{List: queueList, Rank: queueRank(h.g.Now(), r.ID), Card: card}
 	err = h.store.CreateListed(ctx, ReportItemID(id), b, now, time.Time{}, now.Add(reportOpenTTL), e)
 	if errors.Is(err, store.ErrConflict) { // a concurrent retry made it
 		item, err := h.store.Load(ctx, ReportItemID(id))
@@ -228,33 +278,94 @@ func decodeReport(b []byte) (*Report, error) {
 }
 
 // Queue is GET /api/reports: the open reports, oldest first, at most
-// MaxQueue (one List of the queue, then one LoadMany of them).
-func (h *Service) Queue(ctx context.Context) ([]*Report, error) {
-	l, err := h.store.List(ctx, queueList, "", MaxQueue)
-	if err != nil {
-		return nil, err
+// MaxQueue from after on (a page's next; "": the first page), and the
+// next page's after ("": this was the last); an after that no page can
+// give (too long, not printable ASCII) is engine.ErrBadInput. A page is one List of the
+// queue and one LoadMany of its reports; the first also reads the queue
+// as it was before issue 43 (its reports are older than any other).
+func (h *Service) Queue(ctx context.Context, after string) ([]*Report, string, error) {
+	if len(after) > store.MaxRank || strings.ContainsFunc(after, func(r rune) bool { return r <= ' ' || r > '~' }) {
+		return nil, "", fmt.Errorf("%w: after is the next of a page of the queue", engine.ErrBadInput)
 	}
-	ids := make([]string, len(l))
-	for i, e := range l {
-		ids[i] = e.ID
+	var ids []string
+	if after == "" {
+		old, err := h.store.List(ctx, legacyQueueList, "", MaxQueue)
+		if err != nil {
+			return nil, "", err
+		}
+		for i := len(old) - 1; i >= 0; i-- { // newest highest there
+			ids = append(ids, old[i].ID)
+		}
+	}
+	next := "~" // the old queue filled the page: all of the new one follows (every rank is below "~")
+	if room := MaxQueue - len(ids); room > 0 {
+		l, err := h.store.ListBelow(ctx, queueList, after, room)
+		if err != nil {
+			return nil, "", err
+		}
+		next = ""
+		for _, e := range l {
+			ids = append(ids, e.ID)
+		}
+		if len(l) == room {
+			next = l[len(l)-1].Rank
+		}
 	}
 	items, err := h.store.LoadMany(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	out := []*Report{}
-	for i := len(ids) - 1; i >= 0; i-- { // the list is newest first
-		it, ok := items[ids[i]]
+	for _, id := range ids {
+		it, ok := items[id]
 		if !ok {
+			continue
+		}
+		r, err := decodeReport(it.State)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, r)
+	}
+	return out, next, nil
+}
+
+// reportsGone is which of the reports ids are gone or closed: a
+// profile's list leaves them out, and a closed one is deleted now (its
+// 30 days kept after closing end early for a player with a full list,
+// so that forgetting still reaches every report kept). It reads nothing
+// while the list is not full.
+func (h *Service) reportsGone(ctx context.Context, ids []string) (map[string]bool, error) {
+	gone := map[string]bool{}
+	if len(ids) < MaxReportRefs {
+		return gone, nil
+	}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = ReportItemID(id)
+	}
+	items, err := store.LoadAll(ctx, h.store, keys)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		it, ok := items[ReportItemID(id)]
+		if !ok {
+			gone[id] = true
 			continue
 		}
 		r, err := decodeReport(it.State)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, r)
+		if !r.Closed.IsZero() {
+			if err := h.store.Delete(ctx, ReportItemID(id)); err != nil {
+				return nil, err
+			}
+			gone[id] = true
+		}
 	}
-	return out, nil
+	return gone, nil
 }
 
 // Close is DELETE /api/reports/{id}: the report leaves the queue (kept
@@ -352,4 +463,55 @@ func suspension(p *Profile) error {
 		return nil
 	}
 	return fmt.Errorf("%w: your profile is suspended from the open room, listed tournaments and the leaderboards", game.ErrNotEligible)
+}
+
+// addressItemID is the item that counts the reports of one address's
+// last day: a digest of the address, never the address itself.
+func addressItemID(addr string) string {
+	sum := sha256.Sum256([]byte("tessera reports from\x00" + addr))
+	return "reportsfrom-" + game.IDEncoding.EncodeToString(sum[:game.IDBytes])
+}
+
+// addressCount is what addressItemID holds: when its reports of the last
+// day were filed (Unix seconds).
+type addressCount struct {
+	ID      string  `json:"id"`
+	Reports []int64 `json:"reports"`
+}
+
+// chargeAddress counts a report from addr ("": none is known, nothing is
+// counted) at now, or refuses it (game.ErrLimitReached) when the
+// address's keys filed ReportsPerAddress in the last day together. The
+// count lives a day after its last report.
+func (h *Service) chargeAddress(ctx context.Context, addr string, now time.Time) error {
+	if addr == "" {
+		return nil
+	}
+	id := addressItemID(addr)
+	return game.Retry(ctx, game.ReportWrites, func(int) error {
+		c, version := &addressCount{ID: id}, int64(0)
+		item, err := h.store.Load(ctx, id)
+		switch {
+		case err == nil:
+			if c, err = game.DecodeJSONItem(item.State, reportFormat, "report count", func(c *addressCount) string { return c.ID }); err != nil {
+				return err
+			}
+			version = item.Version
+		case !errors.Is(err, store.ErrNotFound):
+			return err
+		}
+		c.Reports = slices.DeleteFunc(c.Reports, func(at int64) bool { return now.Unix()-at >= 86400 })
+		if len(c.Reports) >= ReportsPerAddress {
+			return fmt.Errorf("%w: %d reports a day from one address", game.ErrLimitReached, ReportsPerAddress)
+		}
+		c.Reports = append(c.Reports, now.Unix())
+		b, err := game.EncodeJSONItem(reportFormat, c)
+		if err != nil {
+			return err
+		}
+		if version == 0 {
+			return h.store.Create(ctx, id, b, now, time.Time{}, now.Add(24*time.Hour))
+		}
+		return h.store.Save(ctx, id, b, version, now, time.Time{}, now.Add(24*time.Hour))
+	})
 }

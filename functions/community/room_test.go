@@ -375,23 +375,23 @@ func TestAReportReachesTheQueueOnceAndCloses(t *testing.T) {
 		ana, bea := pathKey("ana"), pathKey("bea")
 		ids := named(t, svc, map[string]string{ana: "Ana", bea: "Bea"})
 		req := ReportRequest{Player: ids[bea], What: ReportName, Note: "rude"}
-		r, made, err := svc.com.File(ctx, game.HashToken(ana), req)
+		r, made, err := svc.com.File(ctx, game.HashToken(ana), "", req)
 		if err != nil || !made {
 			t.Fatalf("a report: %+v, %v, %v", r, made, err)
 		}
-		again, made, err := svc.com.File(ctx, game.HashToken(ana), req)
+		again, made, err := svc.com.File(ctx, game.HashToken(ana), "", req)
 		if err != nil || made || again.ID != r.ID {
 			t.Fatalf("the same report again: %+v, made %v, %v; want the first, not made", again, made, err)
 		}
-		if _, _, err := svc.com.File(ctx, game.HashToken(ana), ReportRequest{Player: ids[ana], What: ReportName}); !errors.Is(err, engine.ErrBadInput) {
+		if _, _, err := svc.com.File(ctx, game.HashToken(ana), "", ReportRequest{Player: ids[ana], What: ReportName}); !errors.Is(err, engine.ErrBadInput) {
 			t.Errorf("reporting yourself: %v, want engine.ErrBadInput", err)
 		}
-		if _, _, err := svc.com.File(ctx, game.HashToken(ana), ReportRequest{Player: "nobodyatall12345", What: ReportName}); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := svc.com.File(ctx, game.HashToken(ana), "", ReportRequest{Player: "nobodyatall12345", What: ReportName}); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("reporting nobody: %v, want store.ErrNotFound", err)
 		}
 		var q []*Report
 		for range 50 { // the queue is a list: DynamoDB's index may lag a moment
-			if q, err = svc.com.Queue(ctx); err != nil || len(q) == 1 {
+			if q, _, err = svc.com.Queue(ctx, ""); err != nil || len(q) == 1 {
 				break
 			}
 			time.Sleep(20 * time.Millisecond)
@@ -403,7 +403,7 @@ func TestAReportReachesTheQueueOnceAndCloses(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 50 {
-			if q, err = svc.com.Queue(ctx); err != nil || len(q) == 0 {
+			if q, _, err = svc.com.Queue(ctx, ""); err != nil || len(q) == 0 {
 				break
 			}
 			time.Sleep(20 * time.Millisecond)

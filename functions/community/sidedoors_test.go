@@ -322,7 +322,7 @@ func TestAReportRacingForgetMeRevivesNothing(t *testing.T) {
 			wg.Add(2)
 			go func() {
 				defer wg.Done()
-				_, _, reportErr = svc.com.File(ctx, game.HashToken(bea), ReportRequest{Player: p.ID, What: "name", Note: "rude"})
+				_, _, reportErr = svc.com.File(ctx, game.HashToken(bea), "", ReportRequest{Player: p.ID, What: "name", Note: "rude"})
 			}()
 			go func() {
 				defer wg.Done()
@@ -340,7 +340,7 @@ func TestAReportRacingForgetMeRevivesNothing(t *testing.T) {
 			if got, _, err := svc.com.LoadProfile(ctx, p.ID); !errors.Is(err, store.ErrNotFound) {
 				t.Fatalf("try %d: Ana's profile after forgetting: %+v, %v", try, got, err)
 			}
-			q, err := svc.com.Queue(ctx)
+			q, _, err := svc.com.Queue(ctx, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -301,11 +301,11 @@ func TestForgettingTakesItsReportsAlong(t *testing.T) {
 	ctx := t.Context()
 	ana, bea, cy := pathKey("ana"), pathKey("bea"), pathKey("cy")
 	ids := named(t, svc, map[string]string{ana: "Ana", bea: "Beatrice", cy: "Cy"})
-	byAna, _, err := svc.com.File(ctx, game.HashToken(ana), ReportRequest{Player: ids[cy], What: ReportName, Note: "di Ana"})
+	byAna, _, err := svc.com.File(ctx, game.HashToken(ana), "", ReportRequest{Player: ids[cy], What: ReportName, Note: "di Ana"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	aboutBea, _, err := svc.com.File(ctx, game.HashToken(cy), ReportRequest{Player: ids[bea], What: ReportName, Note: "su Beatrice"})
+	aboutBea, _, err := svc.com.File(ctx, game.HashToken(cy), "", ReportRequest{Player: ids[bea], What: ReportName, Note: "su Beatrice"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestForgettingTakesItsReportsAlong(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	q, err := svc.com.Queue(ctx)
+	q, _, err := svc.com.Queue(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +417,7 @@ func TestAReportedPlayerCannotTellWhoReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _, err := svc.com.File(ctx, game.HashToken(tokens[0]), ReportRequest{Player: bea.ID, What: ReportMessage, Game: id, Seq: msg.Seq})
+	r, _, err := svc.com.File(ctx, game.HashToken(tokens[0]), "", ReportRequest{Player: bea.ID, What: ReportMessage, Game: id, Seq: msg.Seq})
 	if err != nil {
 		t.Fatal(err)
 	}
