@@ -77,6 +77,11 @@ test('mute, block and report a stranger; see your lists; download your data; be 
   await ana.page.click('#safety button:has-text("Forget me")');
   await ana.page.waitForSelector('#safety .confirm-box:has-text("This cannot be undone")');
   await Promise.all([ana.page.waitForURL(`${env.server.url}/`), ana.page.click('#safety button:has-text("Yes, forget me")')]);
+  // The start page says it is done (it said nothing: issue 43), once.
+  await ana.page.waitForSelector('#key-note:not([hidden]):has-text("this server has forgotten you")');
+  await ana.page.reload();
+  await ana.page.waitForSelector('#variants .what:not(:empty)');
+  assert.equal(await ana.page.isVisible('#key-note'), false, 'the note is said once');
   const after = await api('GET', `/api/players/${pa}`).catch((e) => e);
   assert.ok(after instanceof Error || after.status === 404, 'the profile is gone');
 

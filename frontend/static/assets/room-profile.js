@@ -222,6 +222,7 @@ export function drawSafety() {
       button(t('data.forgetYes'), () => act(async () => {
         await forgetMe(key);
         try { localStorage.clear(); } catch (e) { /* nothing kept here then */ }
+        try { sessionStorage.setItem('tessera.forgotten', '1'); } catch (e) { /* the start page then says nothing */ }
         me = null;
         location.assign('/');
       }), 'danger'), ' ', button(t('safety.cancel'), () => { asking = ''; drawSafety(); }))

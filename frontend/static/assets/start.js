@@ -412,6 +412,10 @@ function takeKeyFragment() {
   let note = '';
   if (m) note = adoptKey(decodeURIComponent(m[1])) ? 'link.worked' : 'link.invalid';
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  try { // the profile page's forget me came here: say it is done (once)
+    if (!note && sessionStorage.getItem('tessera.forgotten')) note = 'data.forgottenDone';
+    sessionStorage.removeItem('tessera.forgotten');
+  } catch (e) { /* no session storage: nothing to say */ }
   if (note) { $('#key-note').dataset.i18n = note; $('#key-note').textContent = t(note); $('#key-note').hidden = false; }
 }
 
