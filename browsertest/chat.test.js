@@ -37,7 +37,7 @@ test('two seats talk at the table; a spectator does not see it', { skip, timeout
   await bea.page.waitForFunction(() => /\(1 nuovo\)/.test(document.querySelector('#talk summary').textContent), null, { timeout: 20000 });
   await bea.page.click('#talk summary');
   // its time, as the log says it, and the button that reports it (docs/moderation.md)
-  assert.match(await bea.page.textContent('#talk li'), /^\d\d:\d\d Ana: Bella mossa! Segnala$/);
+  assert.match(await bea.page.textContent('#talk li'), /^\d\d:\d\d Ana: Bella mossa! Segnala Silenzia$/);
   await bea.page.click('#talk .reactions button:has-text("Grazie!")');
   await ana.page.waitForSelector('#talk li:has-text("Bea: Thanks!")', { timeout: 20000 });
   const msgs = await api('GET', `/api/games/${id}/chat`, null, keys[0]);

@@ -62,6 +62,17 @@ test('mute, block and report a stranger; see your lists; download your data; be 
   await bea.page.click('#talk li:has-text("cattiva") button:has-text("Segnala")');
   await bea.page.click('#talk li:has-text("cattiva") button:has-text("Segnalare questo messaggio?")');
   await bea.page.waitForSelector('#talk [role=status]:has-text("Segnalato")');
+  // After a reload the message says it was reported; it offers no second
+  // report (issue 43). Bea mutes Ana where the talk is: Ana's words leave it.
+  await bea.page.reload();
+  await bea.page.waitForSelector('#talk:not([hidden]) summary');
+  await bea.page.click('#talk summary');
+  await bea.page.waitForSelector('#talk li:has-text("cattiva") span:has-text("Segnalato")');
+  assert.equal(await bea.page.locator('#talk li:has-text("cattiva") button:has-text("Segnala")').count(), 0, 'no second report');
+  await bea.page.click('#talk li:has-text("cattiva") button:has-text("Silenzia")');
+  await bea.page.waitForSelector('#talk [role=status]:has-text("Ana è silenziato")');
+  assert.equal(await bea.page.locator('#talk li:has-text("cattiva")').count(), 0, 'the muted player\'s words leave the talk');
+  assert.deepEqual((await api('GET', '/api/me', null, keys.bea)).player.muted.map((r) => r.player), [pa]);
 
   // Ana's own profile, from the start page: her lists and her data.
   await ana.page.goto(`${env.server.url}/`);

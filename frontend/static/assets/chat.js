@@ -67,12 +67,31 @@ export function mount(box, { t, id, token, name, me, when }) {
     }
   }
 
+  // The messages this device reported ("game:seq", the last 300): after a
+  // reload they say "Reported", not "Report" again (issue 43).
+  const REPORTED = 'tessera.reported';
+  const reported = () => { try { return JSON.parse(localStorage.getItem(REPORTED)) || []; } catch (e) { return []; } };
   async function report(b, m, pid) {
     if (!b.dataset.sure) { b.dataset.sure = '1'; b.textContent = t('chat.reportSure'); return; }
     try {
       await request(token, 'POST', '/api/reports', { player: pid, what: 'message', game: id, seq: m.seq });
       note.textContent = t('chat.reported');
-      b.remove();
+      try { localStorage.setItem(REPORTED, JSON.stringify([...reported(), `${id}:${m.seq}`].slice(-300))); } catch (e) { /* this page still knows */ }
+      b.replaceWith(make('span', 'muted', t('chat.reportedShort')));
+    } catch (e) {
+      note.textContent = t(e.message === 'not_eligible' ? 'chat.reportNeedsName' : 'chat.failed');
+    }
+  }
+
+  // Mute where the talk is (issue 43; also on the player's profile, where
+  // it is undone): their messages leave this list now, and the server
+  // leaves them out of every read after.
+  async function mute(pid, who) {
+    try {
+      await request(token, 'PUT', `/api/me/mutes/${encodeURIComponent(pid)}`);
+      msgs = msgs.filter((m) => (view.seats[m.seat] || {}).player !== pid);
+      note.textContent = t('chat.muted', { name: who });
+      render();
     } catch (e) {
       note.textContent = t(e.message === 'not_eligible' ? 'chat.reportNeedsName' : 'chat.failed');
     }
@@ -96,13 +115,20 @@ export function mount(box, { t, id, token, name, me, when }) {
       at.dateTime = m.at;
       li.append(at, ' ', make('b', '', `${name(m.seat)}: `), m.deleted ? t('chat.deleted') : m.text != null ? m.text : t('chat.r.' + m.reaction));
       // Another player's message may be reported (docs/moderation.md):
-      // a first tap asks, a second sends.
+      // a first tap asks, a second sends; the player may be muted.
       const pid = (view.seats[m.seat] || {}).player;
       if (pid && m.seat !== me() && !m.deleted) {
-        const b = make('button', 'link report', t('chat.report'));
-        b.type = 'button';
-        b.addEventListener('click', () => report(b, m, pid));
-        li.append(' ', b);
+        let b;
+        if (reported().includes(`${id}:${m.seq}`)) b = make('span', 'muted', t('chat.reportedShort'));
+        else {
+          b = make('button', 'link report', t('chat.report'));
+          b.type = 'button';
+          b.addEventListener('click', () => report(b, m, pid));
+        }
+        const mb = make('button', 'link mute', t('chat.mute'));
+        mb.type = 'button';
+        mb.addEventListener('click', () => mute(pid, name(m.seat)));
+        li.append(' ', b, ' ', mb);
       }
       return li;
     }));
