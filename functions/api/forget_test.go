@@ -95,6 +95,18 @@ func TestForgetMe(t *testing.T) {
 	if strings.Contains(string(r.body), "ciao") {
 		t.Error("the export holds another player's words")
 	}
+	// Described exactly (issue 43): one key style, dates in ISO 8601.
+	conformsTo(t, "Export", r.body)
+	for _, goKey := range []string{`"Budget"`, `"ID"`, `"Lines"`, `"Member"`} {
+		if strings.Contains(string(r.body), goKey) {
+			t.Errorf("the export has Go's key %s", goKey)
+		}
+	}
+	var spoiled any
+	_ = json.Unmarshal([]byte(strings.Replace(string(r.body), `"exportedAt"`, `"ExportedAt"`, 1)), &spoiled)
+	if doc := loadOpenAPI(t); doc.ValidateSchemaJSON(doc.Components.Schemas["Export"].Value, spoiled) == nil {
+		t.Error("an export with a Go key still validates: the check proves nothing")
+	}
 	if r := s.do("GET", "/api/me/export", "", ""); r.status != 401 {
 		t.Fatalf("export without a key: %d", r.status)
 	}
@@ -169,3 +181,4 @@ func TestForgetMe(t *testing.T) {
 		t.Fatalf("the league after: %d %s", r.status, r.body)
 	}
 }
+

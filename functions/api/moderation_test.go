@@ -126,6 +126,12 @@ func testReportsAndModeration(t *testing.T, st store.Store) {
 	// can give is 400.
 	if r := s.do("GET", "/api/reports", "", operatorToken); strings.Contains(string(r.body), `"next"`) {
 		t.Errorf("a queue of two has a next: %s", r.body)
+	} else {
+		var page struct{ Reports []json.RawMessage }
+		_ = json.Unmarshal(r.body, &page)
+		for _, rep := range page.Reports {
+			conformsTo(t, "Report", rep)
+		}
 	}
 	if r := s.do("GET", "/api/reports?after=a%20b", "", operatorToken); r.status != 400 {
 		t.Errorf("a cursor with a space: %d %s, want 400", r.status, r.body)

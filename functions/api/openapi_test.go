@@ -164,3 +164,22 @@ func TestOpenAPIValidatesTheGoldensAndItsExamples(t *testing.T) {
 		t.Errorf("the document's create example: %d %s", r.status, r.body)
 	}
 }
+
+// conformsTo fails t unless body is valid against the schema name of
+// docs/openapi.yaml's components (the community's answers are checked as
+// the views are: additionalProperties false where the document says so).
+func conformsTo(t *testing.T, name string, body []byte) {
+	t.Helper()
+	doc := loadOpenAPI(t)
+	ref := doc.Components.Schemas[name]
+	if ref == nil {
+		t.Fatalf("docs/openapi.yaml has no schema %s", name)
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.ValidateSchemaJSON(ref.Value, v); err != nil {
+		t.Errorf("not a %s of docs/openapi.yaml: %v\n%s", name, err, body)
+	}
+}

@@ -2,7 +2,6 @@ package community
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"time"
@@ -238,19 +237,27 @@ func (h *Service) Export(ctx context.Context, hash []byte) (*Exported, error) {
 		return nil, err
 	}
 	out := &Exported{At: h.g.Now().UTC().Truncate(time.Second), Games: []ExportedSeat{}, Said: []ExportedMessage{},
-		Leagues: []json.RawMessage{}, Tournaments: []ExportedEntry{}, Reports: []*Report{}}
+		Leagues: []ExportedMembership{}, Tournaments: []ExportedEntry{}, Reports: []*Report{}, Explained: exportExplained}
 	out.Record.Games = append([]string{}, rec.Games...)
 	out.Record.Devices = []ExportedDevice{}
 	for _, d := range rec.Devices {
 		out.Record.Devices = append(out.Record.Devices, ExportedDevice{Endpoint: d.Endpoint, P256dh: d.P256dh, Auth: d.Auth, Lang: d.Lang.String()})
 	}
-	out.Record.Player, out.Record.Vacation = rec.Player, rec.Vac
+	out.Record.Player = rec.Player
+	v := rec.Vac
+	out.Record.Vacation = ExportedVacation{DaysLeft: v.Budget, PeriodsCredited: v.Credited, Days: v.Days, GamesToTell: v.Pending}
+	if !v.BudgetSet {
+		out.Record.Vacation.DaysLeft = game.VacationStartDays // nothing taken yet: a new budget
+	}
+	if v.Until != 0 {
+		start, until := time.Unix(v.Start, 0).UTC(), time.Unix(v.Until, 0).UTC()
+		out.Record.Vacation.Start, out.Record.Vacation.Until = &start, &until
+	}
 	if p != nil {
-		// Not the ids of the reports about it: with them a reported
-		// player could work out who reported them (docs/moderation.md).
-		mine := *p
-		mine.ReportedIn = nil
-		out.Profile = &mine
+		out.Profile = &ExportedProfile{Profile: p}
+		for _, at := range p.Reports {
+			out.Profile.Reports = append(out.Profile.Reports, time.Unix(at, 0).UTC())
+		}
 	}
 	seats, said, err := h.g.SeatsOf(ctx, hash, gamesOf(rec, p))
 	if err != nil {
@@ -273,27 +280,19 @@ func (h *Service) Export(ctx context.Context, hash []byte) (*Exported, error) {
 		if err != nil {
 			return nil, err
 		}
-		mine := struct {
-			ID, Name string
-			Admin    bool
-			Member   *LeagueMember
-			Lines    map[string]*LeagueLine
-		}{ID: l.ID, Name: l.Name, Admin: l.Admin == p.ID, Lines: map[string]*LeagueLine{}}
+		mine := ExportedMembership{ID: l.ID, Name: l.Name, Admin: l.Admin == p.ID, Seasons: map[string]*LeagueLine{}}
 		for i := range l.Members {
-			if l.Members[i].Player == p.ID {
-				mine.Member = &l.Members[i]
+			if m := l.Members[i]; m.Player == p.ID {
+				since := m.Since.UTC()
+				mine.Since, mine.Removed = &since, m.Removed
 			}
 		}
 		for season, lines := range l.Seasons {
 			if line, ok := lines[p.ID]; ok {
-				mine.Lines[season] = line
+				mine.Seasons[season] = line
 			}
 		}
-		b, err := json.Marshal(mine)
-		if err != nil {
-			return nil, err
-		}
-		out.Leagues = append(out.Leagues, b)
+		out.Leagues = append(out.Leagues, mine)
 	}
 	for _, id := range append(slices.Clone(p.Entered), p.Tournaments...) {
 		t, _, err := h.LoadTournament(ctx, id)
@@ -336,14 +335,61 @@ type Exported struct {
 		Player   string           `json:"player"`
 		Games    []string         `json:"games"`
 		Devices  []ExportedDevice `json:"devices"`
-		Vacation game.Vacation    `json:"vacation"`
+		Vacation ExportedVacation `json:"vacation"`
 	} `json:"record"`
-	Profile     *Profile          `json:"profile"`
-	Games       []ExportedSeat    `json:"seats"`
-	Said        []ExportedMessage `json:"said"`
-	Leagues     []json.RawMessage `json:"leagues"`
-	Tournaments []ExportedEntry   `json:"tournaments"`
-	Reports     []*Report         `json:"reports"`
+	Profile     *ExportedProfile     `json:"profile"`
+	Games       []ExportedSeat       `json:"seats"`
+	Said        []ExportedMessage    `json:"said"`
+	Leagues     []ExportedMembership `json:"leagues"`
+	Tournaments []ExportedEntry      `json:"tournaments"`
+	Reports     []*Report            `json:"reports"`
+	// Explained says in words, in English and Italian, what the numbers
+	// mean (the ratings above all).
+	Explained map[string]map[string]string `json:"explained"`
+}
+
+// ExportedVacation is the record's vacation, as a person reads it.
+type ExportedVacation struct {
+	DaysLeft        int        `json:"daysLeft"`        // the days of vacation left
+	PeriodsCredited int        `json:"periodsCredited"` // the 30-day periods since the profile was made that have added their days
+	Start           *time.Time `json:"start,omitempty"` // the vacation taken: from
+	Until           *time.Time `json:"until,omitempty"` // to
+	Days            int        `json:"days,omitempty"`  // its days
+	GamesToTell     bool       `json:"gamesToTell,omitempty"`
+}
+
+// ExportedProfile is the profile as stored, but for the times of the
+// reports of the last day, as dates, and without the ids of the reports
+// about it (with them a reported player could work out who reported
+// them, docs/moderation.md).
+type ExportedProfile struct {
+	*Profile
+	Reports    []time.Time `json:"reports,omitempty"`
+	ReportedIn []string    `json:"reportedIn,omitzero"` // never set: hides the profile's
+}
+
+// ExportedMembership is a league the key is in, as the key sees it.
+type ExportedMembership struct {
+	ID      string                 `json:"id"`
+	Name    string                 `json:"name"`
+	Admin   bool                   `json:"admin"`
+	Since   *time.Time             `json:"since,omitempty"`
+	Removed bool                   `json:"removed,omitempty"`
+	Seasons map[string]*LeagueLine `json:"seasons"` // "2026-12": the key's line of that month's table
+}
+
+// exportExplained is Exported.Explained.
+var exportExplained = map[string]map[string]string{
+	"en": {
+		"ratings":  "profile.pools: a rating per pool of rated games (a rule set and its player count). mu is the estimate of your skill and sigma how unsure it still is. The rating shown is 60 times mu, rounded (a new player's mu is 25: 1500); the leaderboards order players by mu minus 3 sigma, so a player with few matches stands lower until sigma shrinks. A rating is provisional for its first 10 matches. games and wins count your rated matches; history is the rating shown after each of them, oldest first; streak is your rated wins in a row.",
+		"vacation": "record.vacation: daysLeft are the days of vacation you may still take; every 30 days since your profile was made adds days (periodsCredited counts them). start, until and days are the vacation taken.",
+		"dates":    "Every date is UTC, in ISO 8601.",
+	},
+	"it": {
+		"ratings":  "profile.pools: un punteggio per ogni gruppo di partite classificate (un gioco e il suo numero di giocatori). mu è la stima della tua bravura e sigma quanto è ancora incerta. Il punteggio mostrato è 60 volte mu, arrotondato (un nuovo giocatore ha mu 25: 1500); le classifiche ordinano i giocatori per mu meno 3 sigma, quindi chi ha giocato poco sta più in basso finché sigma non cala. Un punteggio è provvisorio per le sue prime 10 partite. games e wins contano le tue partite classificate; history è il punteggio mostrato dopo ognuna, dalla più vecchia; streak sono le tue vittorie classificate di fila.",
+		"vacation": "record.vacation: daysLeft sono i giorni di vacanza che puoi ancora prendere; ogni 30 giorni dalla creazione del tuo profilo se ne aggiungono (periodsCredited li conta). start, until e days sono la vacanza presa.",
+		"dates":    "Ogni data è in UTC, nel formato ISO 8601.",
+	},
 }
 
 // ExportedDevice is a push device as the record keeps it.

@@ -92,8 +92,8 @@ type Profile struct {
 	Reports   []int64     `json:"reports,omitempty"`
 	Suspended *Suspension `json:"suspended,omitempty"`
 	// Filed are the ids of the reports it filed, ReportedIn those about
-	// it (the last MaxReportRefs each): what forgetting it deletes and
-	// scrubs (forget.go).
+	// it (every one still kept, at most MaxReportRefs each: report.go):
+	// what forgetting it deletes and scrubs (forget.go).
 	Filed      []string `json:"filed,omitempty"`
 	ReportedIn []string `json:"reportedIn,omitempty"`
 }
