@@ -181,4 +181,3 @@ func TestForgetMe(t *testing.T) {
 		t.Fatalf("the league after: %d %s", r.status, r.body)
 	}
 }
-
