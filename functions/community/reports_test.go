@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -143,4 +144,43 @@ func TestAFloodOfReportsHidesNoOlderOne(t *testing.T) {
 	if _, _, err := svc.com.Queue(ctx, "bad cursor"); err == nil {
 		t.Error("a cursor with a space: no error")
 	}
+}
+
+// TestAnAddressDayHoldsUnderARace: 30 reports from 30 keys of one
+// address at once make exactly 20, on every store (the address's count
+// is one item written at its next version, retried).
+func TestAnAddressDayHoldsUnderARace(t *testing.T) {
+	eachStore(t, func(t *testing.T, st store.Store) {
+		w := newPathWorld(t, st)
+		svc := w.service(nil)
+		ctx := t.Context()
+		zed := pathKey("zed")
+		names := map[string]string{zed: "Zed"}
+		keys := make([]string, 30)
+		for i := range keys {
+			keys[i] = pathKey(fmt.Sprintf("racer%02d", i))
+			names[keys[i]] = fmt.Sprintf("Racer %d", i)
+		}
+		ids := named(t, svc, names)
+		var wg sync.WaitGroup
+		errs := make([]error, len(keys))
+		for i, k := range keys {
+			wg.Go(func() {
+				_, _, errs[i] = svc.com.File(ctx, game.HashToken(k), "2001:db8::1", ReportRequest{Player: ids[zed], What: ReportName, Note: k})
+			})
+		}
+		wg.Wait()
+		made := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				made++
+			case !errors.Is(err, game.ErrLimitReached):
+				t.Errorf("a report: %v", err)
+			}
+		}
+		if made != ReportsPerAddress {
+			t.Errorf("%d reports made from one address at once, want %d", made, ReportsPerAddress)
+		}
+	})
 }

@@ -1,8 +1,9 @@
 package dynamo
 
 import (
-	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strconv"
@@ -226,13 +227,19 @@ func (d *Store) Due(ctx context.Context, before time.Time, limit int) ([]string,
 // putIf puts item on condition cond (with its attribute names and values).
 // refused reports that the condition failed, with what blocked it: the
 // stored item, or found false when there is none any more. A stored item
-// equal to item is not a refusal: it is this call's own write, repeated by
-// the SDK's retry after a lost response.
+// holding this call's write token is not a refusal: it is this call's own
+// write, repeated by the SDK's retry after a lost response.
 func (d *Store) putIf(ctx context.Context, op, id string, item store.Item, cond string,
 	names map[string]string, values map[string]types.AttributeValue) (refused bool, stored store.Item, found bool, err error) {
+	av := dynamoItem(id, item)
+	token, err := writeToken()
+	if err != nil {
+		return false, store.Item{}, false, err
+	}
+	av[WriteAttr] = &types.AttributeValueMemberS{Value: token}
 	_, err = d.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                           aws.String(d.table),
-		Item:                                dynamoItem(id, item),
+		Item:                                av,
 		ConditionExpression:                 aws.String(cond),
 		ExpressionAttributeNames:            names,
 		ExpressionAttributeValues:           values,
@@ -245,26 +252,52 @@ func (d *Store) putIf(ctx context.Context, op, id string, item store.Item, cond 
 		}
 		return false, store.Item{}, false, nil
 	}
-	stored, found, err = d.storedAfterFailedCheck(ctx, id, failed)
-	if err != nil || (found && sameItem(stored, item)) {
-		return false, store.Item{}, false, err
+	raw, err := d.storedAfterFailedCheck(ctx, id, failed)
+	if err != nil || raw == nil {
+		return err == nil, store.Item{}, false, err
 	}
-	return true, stored, found, nil
+	if w, ok := raw[WriteAttr].(*types.AttributeValueMemberS); ok && w.Value == token {
+		return false, store.Item{}, false, nil // our own first attempt
+	}
+	if stored, err = parseDynamoItem(raw); err != nil {
+		return false, store.Item{}, false, fmt.Errorf("store: dynamo %q: %w", id, err)
+	}
+	return true, stored, true, nil
 }
 
-// storedAfterFailedCheck tells what blocked a conditional put. DynamoDB
-// returns the stored item in the exception (ReturnValuesOnConditionCheckFailure
-// ALL_OLD), which costs nothing; servers that ignore that option (dynalite)
-// return none, and then one consistent read decides.
-func (d *Store) storedAfterFailedCheck(ctx context.Context, id string, failed *types.ConditionalCheckFailedException) (store.Item, bool, error) {
-	if len(failed.Item) > 0 {
-		item, err := parseDynamoItem(failed.Item)
-		if err != nil {
-			return store.Item{}, false, fmt.Errorf("store: dynamo %q: %w", id, err)
-		}
-		return item, true, nil
+// writeToken is a put's own mark (WriteAttr): 12 random bytes, so that
+// only this put's retry takes the stored item for its own write. Another
+// writer that wrote the same bytes at the same version and time (two
+// reports counted in one second on a frozen clock did) is a conflict.
+func writeToken() (string, error) {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("store: dynamo write token: %w", err)
 	}
-	return d.get(ctx, "check", id)
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// storedAfterFailedCheck tells what blocked a conditional put: the stored
+// item's attributes, nil when there is none. DynamoDB returns them in the
+// exception (ReturnValuesOnConditionCheckFailure ALL_OLD), which costs
+// nothing; servers that ignore that option (dynalite) return none, and
+// then one consistent read decides.
+func (d *Store) storedAfterFailedCheck(ctx context.Context, id string, failed *types.ConditionalCheckFailedException) (map[string]types.AttributeValue, error) {
+	if len(failed.Item) > 0 {
+		return failed.Item, nil
+	}
+	out, err := d.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(d.table),
+		Key:            dynamoKey(id),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return nil, dynamoError("check", id, err)
+	}
+	if len(out.Item) == 0 {
+		return nil, nil
+	}
+	return out.Item, nil
 }
 
 // get reads one item consistently; found is false if there is none.
@@ -289,17 +322,6 @@ func (d *Store) read(ctx context.Context, op, id string, consistent bool) (store
 		return store.Item{}, false, fmt.Errorf("store: dynamo %s %q: %w", op, id, err)
 	}
 	return item, true, nil
-}
-
-// sameItem reports whether stored is exactly the item this call wrote. The
-// SDK retries a put whose response was lost; the retry then fails its own
-// condition against the first attempt's write, which is success, not a
-// conflict. The write time has nanosecond precision, so a different writer
-// matching all three fields is not a practical concern.
-func sameItem(stored, written store.Item) bool {
-	return stored.Version == written.Version &&
-		stored.UpdatedAt.Equal(written.UpdatedAt) &&
-		bytes.Equal(stored.State, written.State)
 }
 
 // batchAttempts bounds the BatchGetItem calls of one LoadMany: DynamoDB

@@ -66,8 +66,12 @@ func TestDynamoItemLayout(t *testing.T) {
 		dynamo.UpdatedAtAttr: "S 2026-07-03T05:00:00.0000005Z",
 		dynamo.TTLAttr:       "N " + strconv.FormatInt(saved.Add(180*24*time.Hour).Unix(), 10),
 	}
-	if len(out.Item) != len(want) {
-		t.Errorf("item has %d attributes, want %d: %v", len(out.Item), len(want), out.Item)
+	// And the put's own mark (WriteAttr): 12 random bytes, base64url.
+	if w, ok := out.Item[dynamo.WriteAttr].(*types.AttributeValueMemberS); !ok || len(w.Value) != 16 {
+		t.Errorf("attribute %s = %v, want a 16-character token", dynamo.WriteAttr, out.Item[dynamo.WriteAttr])
+	}
+	if len(out.Item) != len(want)+1 {
+		t.Errorf("item has %d attributes, want %d: %v", len(out.Item), len(want)+1, out.Item)
 	}
 	for name, w := range want {
 		if got := describe(out.Item[name]); got != w {

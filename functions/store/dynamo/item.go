@@ -28,9 +28,14 @@ const (
 	// ListAttr and RankAttr are set only while an item is in a list (a
 	// sparse index): ListIndex has ListAttr as its hash key and RankAttr
 	// as its range key, and projects CardAttr, so a list is one Query.
-	ListAttr  = "lst"  // S: store.Entry.List
-	RankAttr  = "rnk"  // S: store.Entry.Rank
-	CardAttr  = "card" // B: store.Entry.Card (absent when empty)
+	ListAttr = "lst"  // S: store.Entry.List
+	RankAttr = "rnk"  // S: store.Entry.Rank
+	CardAttr = "card" // B: store.Entry.Card (absent when empty)
+	// WriteAttr marks the put that wrote the item (S: 12 random bytes,
+	// base64url), so that an SDK retry of that put, failing its own
+	// condition against its first attempt, knows the write for its own,
+	// and no other writer's identical bytes do (dynamo.go putIf).
+	WriteAttr = "w"
 	ListIndex = "lists"
 )
 
