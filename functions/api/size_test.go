@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
-	"strconv"
-	"tessera/functions/game"
-	"tessera/functions/store"
 	"testing"
 	"time"
 
 	"tessera/engine"
+	"tessera/functions/game"
+	"tessera/functions/store"
+	"tessera/functions/store/dynamo"
 )
 
 // The stored item's size (DESIGN.md: DynamoDB bills writes per 1 KB; the
@@ -19,16 +19,11 @@ import (
 // stored game, every seat remembering 16 moveIds of 36 characters (UUIDs);
 // the size measured is the largest state of each match, its last.
 
-// dynamoItemBytes is DynamoDB's size of a game item (attribute names plus
-// values; a number takes about one byte per two digits plus one): id,
-// version, state, updatedAt (RFC 3339 with nanoseconds), expiresAt.
+// dynamoItemBytes is DynamoDB's size of a game item as the adapter writes
+// it (dynamo.ItemSize: its attributes, the write token included), with a
+// state of state bytes, expiring 180 days after it is written.
 func dynamoItemBytes(id string, version int64, state int, updated time.Time) int {
-	num := func(n int64) int { return (len(strconv.FormatInt(n, 10))+1)/2 + 1 }
-	return len("id") + len(id) +
-		len("version") + num(version) +
-		len("state") + state +
-		len("updatedAt") + len(updated.Format(time.RFC3339Nano)) +
-		len("expiresAt") + num(updated.Add(180*24*time.Hour).Unix())
+	return dynamo.ItemSize(id, store.Item{Version: version, State: make([]byte, state), UpdatedAt: updated, Expires: updated.Add(180 * 24 * time.Hour)})
 }
 
 // playForSize plays one match with random legal moves and returns the
