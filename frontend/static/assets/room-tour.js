@@ -2,11 +2,11 @@
 // their deadlines, and entering, withdrawing and starting it.
 
 import { t, num, list } from './i18n.js';
-import { getTournament, enterTournament, startTournament, ApiError, errorText } from './api.js';
+import { getTournament, enterTournament, startTournament, putProfile, ApiError, errorText } from './api.js';
 import { countdown, left, day } from './clock.js';
-import { playerKey } from './player.js';
+import { playerKey, read, write } from './player.js';
 import { ruleTitle } from './rules.js';
-import { $, el, wordsIn, notFound, playerLink, invites, fragmentInvite, myPlayerId } from './room-common.js';
+import { $, el, wordsIn, notFound, playerLink, invites, fragmentInvite, myPlayerId, NAME } from './room-common.js';
 
 let tour = null;
 let tourId = '';
@@ -49,6 +49,12 @@ export function drawTour() {
   for (const e of tr.entries) names[e.player] = e.name;
   const entered = tr.entries.some((e) => e.player === myPlayer);
   $('#tour-enter').hidden = !(tr.status === 'entries' && !entered);
+  // A newcomer from the link (no name yet) writes it here and enters in
+  // one tap (issue 44: the page asked for a name it had no field for).
+  const row = $('#tour-name-row');
+  const wasHidden = row.hidden;
+  row.hidden = !(tr.status === 'entries' && !entered && !myPlayer);
+  if (wasHidden && !row.hidden) $('#tour-name').value = read(NAME) || '';
   $('#tour-withdraw').hidden = !(tr.status === 'entries' && entered);
   $('#tour-start').hidden = !(tr.status === 'entries' && myPlayer === tr.creator);
   const invite = invites()[tr.id];
@@ -124,7 +130,17 @@ export async function startTour(id) {
   tourId = id;
   tourInvite = fragmentInvite();
   myPlayer = await myPlayerId();
-  $('#tour-enter').addEventListener('click', () => tourAction(() => enterTournament(playerKey(), tourId, tourInvite || invites()[tourId])));
+  $('#tour-enter').addEventListener('click', () => {
+    const name = $('#tour-name').value.trim();
+    if (!myPlayer && !name) { tourMessage(t('form.nameMissing')); $('#tour-name').focus(); return; }
+    tourAction(async () => {
+      if (!myPlayer) {
+        write(NAME, name);
+        myPlayer = (await putProfile(playerKey(), name)).id;
+      }
+      await enterTournament(playerKey(), tourId, tourInvite || invites()[tourId]);
+    });
+  });
   $('#tour-withdraw').addEventListener('click', () => tourAction(() => enterTournament(playerKey(), tourId, '', true)));
   $('#tour-start').addEventListener('click', () => tourAction(() => startTournament(playerKey(), tourId)));
   await loadTour();
