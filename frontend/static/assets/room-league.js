@@ -87,7 +87,7 @@ export function drawLeague() {
   for (const r of l.table) {
     body.append(el('tr', {}, el('td', { text: num(r.rank) }), el('td', {}, playerLink(r.name, r.player)), el('td', { text: num(r.played) }),
       el('td', { text: num(r.won) }), el('td', { text: num(r.lost) }), el('td', { text: `${num(r.pointsFor)}–${num(r.pointsAgainst)}` }),
-      el('td', { text: [...(r.form || '')].map((c) => t(c === 'W' ? 'league.w' : 'league.l')).join(' ') })));
+      el('td', { class: 'form', text: [...(r.form || '')].map((c) => t(c === 'W' ? 'league.w' : 'league.l')).join('') })));
   }
   $('#league-table-none').hidden = l.table.length > 0;
   const games = $('#league-games');

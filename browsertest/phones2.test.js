@@ -1,0 +1,84 @@
+// phones2.test.js (issue 44, friends on phones part 2), on a 390x844
+// touch screen in Italian and English, with axe (every rule) and 44 px:
+// a person who has never played enters a tournament from its link (the
+// page asks for their name where they are); a league's table fits the
+// phone, nothing off screen or scrolling sideways.
+
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { PHONE, check, failures } = require('./phone.js');
+const play = require('./play.js');
+
+const env = h.suite();
+const { skip } = env;
+const api = h.apiOf(env);
+
+for (const [locale, name, enter, missing] of [['it-IT', 'Dario', 'Iscriviti', 'Scrivi il tuo nome.'], ['en-GB', 'Erin', 'Enter', 'Please enter your name.']]) {
+  test(`a newcomer enters a tournament from its link on a phone (${locale})`, { skip, timeout: 60000 }, async () => {
+    const errors = [];
+    const found = {};
+    const host = `newcomer-host-${locale}-key-0123456789abcdef`;
+    await api('PUT', '/api/me/profile', { name: 'Ada' }, host);
+    const made = await api('POST', '/api/tournaments', { name: 'Coppa', format: 'swiss', rounds: 2, variant: 'fiveup', players: 2, target: 100, moveTime: 86400, roundTime: 86400, size: 8, listed: false }, host);
+    const context = await env.browser.newContext({ ...PHONE, locale, reducedMotion: 'reduce' });
+    const page = h.watch(await context.newPage(), errors);
+    await page.goto(`${env.server.url}/t/${made.tournament.id}#invite=${made.invite}`);
+    await page.waitForSelector('#tour-name-row:not([hidden]) #tour-name');
+    await check(page, found, 'the tournament as a newcomer meets it');
+    await page.click(`#tour-enter:has-text("${enter}")`);
+    await page.waitForSelector(`#tour-msg:not([hidden]):has-text("${missing}")`);
+    await page.fill('#tour-name', name);
+    await page.click('#tour-enter');
+    await page.waitForSelector(`#tour-table td:has-text("${name}")`);
+    assert.equal(await page.isVisible('#tour-name-row'), false, 'entered: the name field goes');
+    assert.equal(await page.isVisible('#tour-withdraw'), true, 'entered: withdrawing is offered');
+    const t = await api('GET', `/api/tournaments/${made.tournament.id}`);
+    assert.deepEqual(t.entries.map((e) => e.name).sort(), [name]);
+    assert.deepEqual(await page.evaluate(() => [document.documentElement.scrollWidth <= window.innerWidth, window.innerWidth]), [true, PHONE.viewport.width], 'nothing scrolls sideways');
+    await context.close();
+    assert.deepEqual(failures(found), []);
+    assert.deepEqual(errors.filter((e) => !/409|Conflict/.test(e)), []);
+  });
+}
+
+for (const locale of ['it-IT', 'en-GB']) {
+  test(`a league's table fits a phone (${locale})`, { skip, timeout: 90000 }, async () => {
+    const errors = [];
+    const found = {};
+    const names = ['Annamaria', 'Bartolomeo', 'Costanza', 'Donatella'];
+    const keys = names.map((n) => `fit-${locale}-${n.toLowerCase()}-key-0123456789abcdef`);
+    for (const [i, k] of keys.entries()) await api('PUT', '/api/me/profile', { name: names[i] }, k);
+    const made = await api('POST', '/api/leagues', { name: 'Il giovedì', variant: 'fiveup' }, keys[0]);
+    for (const k of keys.slice(1)) await api('POST', `/api/leagues/${made.league.id}/members`, { invite: made.invite }, k);
+    // Two league matches to their ends: every column of the table has numbers, the form two letters.
+    for (let m = 0; m < 2; m++) {
+      const a = await api('POST', '/api/games', { variant: 'fiveup', players: 2, target: 10, name: names[0], key: keys[0], league: made.league.id });
+      await api('POST', `/api/games/${a.game.id}/seats`, { name: names[1 + m], key: keys[1 + m] });
+      await play.playOut(api, a.game.id, [keys[0], keys[1 + m]]);
+    }
+    const context = await env.browser.newContext({ ...PHONE, locale, reducedMotion: 'reduce' });
+    const page = h.watch(await context.newPage(), errors);
+    await page.goto(`${env.server.url}/#key=${keys[0]}`);
+    await page.waitForSelector('#create');
+    await page.goto(`${env.server.url}/l/${made.league.id}`);
+    await page.waitForFunction(() => document.querySelectorAll('#league-table tr').length === 3);
+    await check(page, found, 'the league table on a phone');
+    const fit = await page.evaluate(() => {
+      const t = document.querySelector('#league-table').closest('table').getBoundingClientRect();
+      const heads = [...document.querySelectorAll('#league-table')[0].closest('table').querySelectorAll('th')].map((th) => th.getBoundingClientRect().right);
+      return { page: document.documentElement.scrollWidth, view: window.innerWidth, table: t.right, heads: Math.max(...heads) };
+    });
+    // A phone widens its layout to what overflows (it was 465 px): the
+    // screen stays 390 px wide, and nothing goes past it.
+    assert.equal(fit.view, PHONE.viewport.width, 'the layout stays the phone\'s width');
+    assert.ok(fit.page <= fit.view, `the page scrolls sideways: ${fit.page} px in ${fit.view}`);
+    assert.ok(fit.table <= fit.view && fit.heads <= fit.view, `the table ends at ${fit.table} px (headings ${fit.heads}) on a ${fit.view} px screen`);
+    const abbr = await page.getAttribute('#league thead abbr', 'title');
+    assert.equal(abbr, locale === 'it-IT' ? 'Giocate' : 'Played', 'a short heading says its whole word');
+    await context.close();
+    assert.deepEqual(failures(found), []);
+    assert.deepEqual(errors, []);
+  });
+}
