@@ -82,3 +82,30 @@ for (const locale of ['it-IT', 'en-GB']) {
     assert.deepEqual(errors, []);
   });
 }
+
+for (const [locale, home, page] of [
+  ['it-IT', 'Il giovedì: una partita di lega aspetta giocatori (Ana): siediti', /in attesa: 1 posto libero, siediti/],
+  ['en-GB', 'Il giovedì: a league game waits for players (Ana): take a seat', /waiting: 1 seat free, take it/]]) {
+  test(`a league game waiting for players is on its members' home and says so on the league page (${locale})`, { skip, timeout: 60000 }, async () => {
+    const errors = [];
+    const found = {};
+    const keys = ['Ana', 'Bea'].map((n) => `wait-${locale}-${n.toLowerCase()}-key-0123456789abcdef`);
+    await api('PUT', '/api/me/profile', { name: 'Ana' }, keys[0]);
+    await api('PUT', '/api/me/profile', { name: 'Bea' }, keys[1]);
+    const made = await api('POST', '/api/leagues', { name: 'Il giovedì', variant: 'fiveup' }, keys[0]);
+    await api('POST', `/api/leagues/${made.league.id}/members`, { invite: made.invite }, keys[1]);
+    const g = await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Ana', key: keys[0], league: made.league.id });
+    const context = await env.browser.newContext({ ...PHONE, locale, reducedMotion: 'reduce' });
+    const p = h.watch(await context.newPage(), errors);
+    await p.goto(`${env.server.url}/#key=${keys[1]}`);
+    await p.waitForSelector(`#my-games li a:has-text("${home}")`);
+    await check(p, found, 'the home page with a league game waiting');
+    await Promise.all([p.waitForURL(new RegExp(`/g/${g.game.id}$`)), p.click(`#my-games li a:has-text("${home}")`)]);
+    await p.goto(`${env.server.url}/l/${made.league.id}`);
+    await p.waitForSelector('#league-games li');
+    assert.match(await p.textContent('#league-games li'), page);
+    await context.close();
+    assert.deepEqual(failures(found), []);
+    assert.deepEqual(errors, []);
+  });
+}

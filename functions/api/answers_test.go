@@ -47,6 +47,8 @@ func TestCommunityAnswersAreAsDocumented(t *testing.T) {
 	}
 	conformsTo(t, "LeagueCreated", r.body)
 	s.do("POST", "/api/leagues/"+league.League.ID+"/members", `{"invite":"`+league.Invite+`"}`, bea)
+	// A league game waiting for Bea: open in Ana's games and the league's.
+	s.create(fmt.Sprintf(`{"variant":"fiveup","players":2,"name":"A","key":%q,"league":%q}`, ana, league.League.ID))
 	r = s.do("POST", "/api/tournaments", `{"name":"Coppa","format":"swiss","rounds":2,"variant":"fiveup","players":2,"target":10,"moveTime":86400,"roundTime":604800,"size":8,"listed":true}`, ana)
 	var tour struct {
 		Tournament struct{ ID string } `json:"tournament"`
@@ -60,12 +62,12 @@ func TestCommunityAnswersAreAsDocumented(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ schema, path, key, must string }{
-		{"Me", "/api/me", ana, `"muted":[{`},
+		{"Me", "/api/me", ana, `"status":"open"`},
 		{"PublicProfile", "/api/players/" + pa, "", `"provisional":false`},
 		{"Lobby", "/api/lobby", "", `"name":"Coppa"`},
 		{"Lobby", "/api/lobby", cy, `"taken":true`},
 		{"Leaderboard", "/api/leaderboard/fiveup-duel", "", `"rank":2`},
-		{"LeagueView", "/api/leagues/" + league.League.ID, ana, `"members":[{`},
+		{"LeagueView", "/api/leagues/" + league.League.ID, ana, `"status":"open"`},
 		{"LeaguePreview", "/api/leagues/" + league.League.ID + "?invite=" + league.Invite, cy, `"invited":true`},
 		{"Tournament", "/api/tournaments/" + tour.Tournament.ID, ana, `"buchholz"`},
 		{"PrivateProfileBody", "/api/me/profile", cy, `"name":"Cy"`},

@@ -94,7 +94,10 @@ export function drawLeague() {
   games.replaceChildren();
   for (const g of l.games) {
     const names = g.names.map((n) => n || t('room.freeSeat')).join(', ');
-    const what = g.status === 'finished' ? g.scores.join('–') : t('league.playing');
+    // A game with free seats waits for players (it said "being played":
+    // issue 44); its link takes the seat.
+    const free = g.names.filter((n) => !n).length;
+    const what = g.status === 'finished' ? g.scores.join('–') : g.status === 'open' ? t('league.waitingSeats', { n: free }) : t('league.playing');
     games.append(el('li', {}, el('a', { href: `/g/${encodeURIComponent(g.id)}`, text: names }), el('span', { class: 'muted', text: ' · ' + what })));
   }
   const me = (l.members.find((m) => m.player === myPlayer) || {}).player;

@@ -301,13 +301,43 @@ function byeItem(mt) {
   return li;
 }
 
+// League games waiting for a seat (issue 44: a member's home said nothing
+// of the game a friend set up for the league): each league of the key is
+// read when the home first draws and then at most every 5 minutes, not on
+// every read of /api/me; a game the key sits in is already a line above.
+let leagueWaits = [], leaguesReadAt = 0;
+async function readLeagueWaits() {
+  if (Date.now() - leaguesReadAt < 5 * 60 * 1000) return;
+  leaguesReadAt = Date.now();
+  const found = [];
+  for (const [id, name] of Object.entries(serverLeagues).slice(0, 5)) {
+    try {
+      for (const g of (await getLeague(playerKey(), id)).games) {
+        if (g.status === 'open' && !serverGames.some((m) => m.id === g.id)) found.push({ id: g.id, league: name, who: g.names.filter((n) => n).join(', ') });
+      }
+    } catch (e) { /* that league is not shown this time */ }
+  }
+  leagueWaits = found;
+  renderHome();
+}
+
+function waitItem(w) {
+  const li = document.createElement('li');
+  li.className = 'bye';
+  const a = document.createElement('a');
+  a.href = `/g/${encodeURIComponent(w.id)}`;
+  a.textContent = t('mine.leagueWait', { league: w.league, who: w.who });
+  li.append(a);
+  return li;
+}
+
 function renderHome() {
   const hidden = hiddenGames();
   const all = entries();
   const shown = all.filter((e) => !hidden.has(e.id));
   const hiddenHere = all.filter((e) => hidden.has(e.id));
-  $('#no-games').hidden = shown.length > 0;
-  $('#my-games').replaceChildren(...serverTours.filter((mt) => mt.bye).map(byeItem),
+  $('#no-games').hidden = shown.length > 0 || leagueWaits.length > 0;
+  $('#my-games').replaceChildren(...leagueWaits.filter((w) => !all.some((e) => e.id === w.id)).map(waitItem), ...serverTours.filter((mt) => mt.bye).map(byeItem),
     ...shown.map((e) => gameLine(e, false)), ...(showHidden ? hiddenHere.map((e) => gameLine(e, true)) : []));
   // How many games wait for you: beside the heading, in the tab's title
   // and on the app's icon where the platform has a badge.
@@ -360,6 +390,7 @@ async function refreshHome() {
       if (!saved || saved.token !== playerKey()) putGame(g.id, { token: playerKey(), seat: g.seat });
     }
     $('#home-error').hidden = true;
+    readLeagueWaits();
   } catch (e) {
     $('#home-error').hidden = false;
   }
