@@ -101,6 +101,10 @@ for (const [locale, home, page] of [
     await p.waitForSelector(`#my-games li a:has-text("${home}")`);
     await check(p, found, 'the home page with a league game waiting');
     await Promise.all([p.waitForURL(new RegExp(`/g/${g.game.id}$`)), p.click(`#my-games li a:has-text("${home}")`)]);
+    // The game leads back to its league (issue 44).
+    await p.waitForSelector('#league-box:not([hidden]) #league-back');
+    assert.equal(await p.getAttribute('#league-back', 'href'), `/l/${made.league.id}`);
+    assert.match(await p.textContent('#league-back'), locale === 'it-IT' ? /La lega di questa partita/ : /This game's league/);
     await p.goto(`${env.server.url}/l/${made.league.id}`);
     await p.waitForSelector('#league-games li');
     assert.match(await p.textContent('#league-games li'), page);

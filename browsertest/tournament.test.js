@@ -59,7 +59,10 @@ test('a four-entrant Swiss tournament through its two rounds', { skip, timeout: 
   }
   await pages[1].page.reload();
   await pages[1].page.waitForSelector('#tour-withdraw:not([hidden])');
-  assert.match(await pages[1].page.textContent('#tour-facts'), /Svizzera · Five Up · 4 iscritti su 4 · iscrizioni aperte/);
+  // What to know before entering: rounds, target, time per move and per round (issue 44).
+  assert.match(await pages[1].page.textContent('#tour-facts'), /^Svizzera · Five Up · 2 turni · a 15 · 1 giorno a mossa · 1 giorno per turno · 4 iscritti su 4 · iscrizioni aperte$/);
+  assert.equal(await pages[1].page.isVisible('#tour-share'), true, 'a share button');
+  assert.match(await pages[1].page.textContent('#tournament'), /Buchholz: la somma dei punti degli avversari/);
   await p.reload();
   await p.click('#tour-start');
   await p.waitForFunction(() => document.querySelectorAll('#tour-rounds li').length === 2);
@@ -87,8 +90,8 @@ test('a four-entrant Swiss tournament through its two rounds', { skip, timeout: 
     await q.goto(`${env.server.url}/g/${second.game}`);
     await q.waitForSelector('#tour-box:not([hidden]) #tour-line');
     assert.match(await q.textContent('#tour-line'), i % 2
-      ? /^Coppa d'inverno, turno 1 di 2 · decisa alla scadenza del turno con i punteggi di quel momento: .+\. La partita continua per divertimento\.$/
-      : /^Coppa d'inverno, round 1 of 2 · decided at the round's deadline by the scores then: .+\. The game goes on for fun\.$/);
+      ? /^Coppa d'inverno, turno 1 di 2 · decisa alla scadenza del turno da chi era avanti in quel momento; punti del torneo: .+ \d+ – .+ \d+\. La partita continua per divertimento\.$/
+      : /^Coppa d'inverno, round 1 of 2 · decided at the round's deadline by who was ahead then; tournament points: .+ \d+ – .+ \d+\. The game goes on for fun\.$/);
     await q.goto(env.server.url + '/');
     await q.waitForSelector(`li[data-game="${second.game}"] a.game-where`);
     assert.equal(await q.textContent(`li[data-game="${second.game}"] a.game-where`), i % 2 ? "Torneo: Coppa d'inverno" : "Tournament: Coppa d'inverno");

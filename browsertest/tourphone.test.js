@@ -106,12 +106,17 @@ test('a Swiss tournament with a bye and a deadline, as each of its five entrants
       ? (e.it ? /^Turno 2: questo turno riposi \(1 punto\)\. Il torneo finisce entro il .+\.$/ : /^Round 2: you sit this round out \(a bye, 1 point\)\. The tournament ends by .+\.$/)
       : (e.it ? /^Turno 2: giochi contro .+, entro il .+\.$/ : /^Round 2: you play .+, until .+\.$/);
     await look(e, 'round 2', t, want);
+    if (!tb.game) { // the last round's bye, on the home page: the tournament ends, no next round (issue 44)
+      await e.page.goto(`${env.server.url}/`);
+      await e.page.waitForSelector('#my-games li.bye a');
+      assert.match(await e.page.textContent('#my-games li.bye a'), e.it ? /Il torneo finisce entro il .+\.$/ : /The tournament ends by .+\.$/);
+    }
     if (second.players.includes(pid[e.k])) {
       await e.page.goto(`${env.server.url}/g/${second.game}`);
       await e.page.waitForSelector('#tour-box:not([hidden]) #tour-line');
       assert.match(await e.page.textContent('#tour-line'), e.it
-        ? /^Coppa del telefono, turno 1 di 2 · decisa alla scadenza del turno con i punteggi di quel momento: .+\. La partita continua per divertimento\.$/
-        : /^Coppa del telefono, round 1 of 2 · decided at the round's deadline by the scores then: .+\. The game goes on for fun\.$/);
+        ? /^Coppa del telefono, turno 1 di 2 · decisa alla scadenza del turno da chi era avanti in quel momento; punti del torneo: .+ \d+ – .+ \d+\. La partita continua per divertimento\.$/
+        : /^Coppa del telefono, round 1 of 2 · decided at the round's deadline by who was ahead then; tournament points: .+ \d+ – .+ \d+\. The game goes on for fun\.$/);
       await check(e.page, found, `round 2, ${e.name}: the game decided at the deadline`);
     }
   }
@@ -137,6 +142,11 @@ test('a Swiss tournament with a bye and a deadline, as each of its five entrants
       ? new RegExp(`^Finito: ${me.rank}º posto su 5, con ${me.points} punt${me.points === 1 ? 'o' : 'i'}\\.$`)
       : new RegExp(`^Finished: place ${me.rank} of 5, with ${me.points} point${me.points === 1 ? '' : 's'}\\.$`);
     await look(e, 'finished', t, want);
+    // Who won, said on the tournament page (issue 44).
+    const winner = t.entries.find((x) => x.rank === 1).name;
+    await e.page.goto(`${env.server.url}/t/${id}`);
+    await e.page.waitForSelector('#tour-winner:not([hidden])');
+    assert.equal(await e.page.textContent('#tour-winner'), e.it ? `Ha vinto il torneo ${winner}.` : `${winner} won the tournament.`);
   }
   await h.shot(people[0].page, 'tournament-phone');
   for (const e of people) await e.context.close();

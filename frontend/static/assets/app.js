@@ -2,13 +2,13 @@
 
 import { Poller, pollState, myTurn as isMyTurn, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, errorText, getTournament } from './api.js';
 import { playerKey, pushOn, notifyControl } from './player.js';
-import { renderBoard, tileName, sameTile } from './render.js';
+import { renderBoard, tileName, tileSVG, sameTile } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
-import { renderLog, seatName, invitation, seated, announcement } from './log.js';
-import { renderSeats, renderInfo, renderSummary, renderSheet, statusText, lastHandEnd, tickCountdowns, paused, wonLink } from './table.js';
+import { renderLog, seatName, teamName, handEndText, closerOf, count, person, say, invitation, seated, announcement } from './log.js';
+import { renderSeats, renderInfo, statusText, lastHandEnd, tickCountdowns, paused, el, pipSum } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { share } from './share.js';
-import { t, has, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
+import { t, has, list, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
 import { when, left } from './clock.js';
 
 const $ = (s) => document.querySelector(s);
@@ -121,6 +121,30 @@ function showTalk() {
   talk()?.update(view); // spectators too: the log's hint lines (coach.js)
 }
 
+// The hand's and the match's end (summary.js: the summary dialog, the
+// score sheet, the trophies' link) are a chunk (issue 44: the first load
+// was 5 bytes under its budget): asked for at the first drawing, it draws
+// what waited for it when it comes, as if it had been there (endsBefore:
+// the view before the first drawing that waited, 'none' for the first).
+let endsBefore;
+const ends = chunk(() => import('./summary.js'), (m) => {
+  const made = m.make({ t, list, seatName, teamName, handEndText, closerOf, count, person, say, tileSVG, tileName, renderBoard, el, pipSum, lastHandEnd, statusText });
+  queueMicrotask(() => {
+    const before = endsBefore;
+    endsBefore = undefined;
+    if (!view) return;
+    drawSheet();
+    showFinished();
+    showSummary(before === 'none' ? undefined : before);
+  });
+  return made;
+});
+function drawSheet() {
+  const e = ends();
+  if (e) e.renderSheet($('#sheet-wrap'), $('#sheet'), view, me());
+  else $('#sheet-wrap').hidden = true;
+}
+
 function show(v, force) {
   if (view && v.id === view.id && v.version < view.version) return; // an older answer arriving late
   // Watching follows the view: a seat taken or the match over (watch.js).
@@ -154,7 +178,7 @@ function show(v, force) {
   // A first visit on this device: what happened since the deal is new.
   if (!before && seenSeq === Infinity && token) seenSeq = lastDeal(view);
   renderLog($('#log'), view, me(), 60, seenSeq);
-  renderSheet($('#sheet-wrap'), $('#sheet'), view, me());
+  drawSheet();
   // Others' moves since the view before are told to screen readers (not
   // the game as it was when the page opened).
   if (before && before.id === view.id && before.log.length) {
@@ -169,6 +193,9 @@ function show(v, force) {
   showSummary(before);
   showTalk();
   showTournament(before);
+  // A league's game leads back to its league (issue 44).
+  $('#league-box').hidden = !view.league;
+  if (view.league) $('#league-back').href = '/l/' + encodeURIComponent(view.league);
   signalTurn();
 }
 
@@ -197,6 +224,8 @@ function drawTournament() {
 }
 
 function showSummary(before) {
+  const sm = ends();
+  if (!sm) { if (endsBefore === undefined) endsBefore = before || 'none'; return; }
   const end = lastHandEnd(view);
   const finished = view.status === 'finished';
   const seq = end ? end.e.seq : 0;
@@ -207,7 +236,7 @@ function showSummary(before) {
   if (summaryOpen || (end && seq > seenEnd) || (finished && seenEnd !== Infinity)) {
     if (!end && !finished) return;
     const opening = !summaryOpen;
-    renderSummary($('#summary'), view, me(), { onClose: closeSummary, onNewMatch: view.you ? newMatch : null });
+    sm.renderSummary($('#summary'), view, me(), { onClose: closeSummary, onNewMatch: view.you ? newMatch : null });
     $('#summary').hidden = false;
     summaryOpen = true;
     if (opening) { drawBoard(); $('#summary-close').focus({ preventScroll: true }); }
@@ -406,7 +435,7 @@ function showFinished() {
   box.hidden = !(view.you && view.status === 'finished');
   $('#rematch-btn').textContent = t(view.next ? 'rematch.go' : 'rematch.play');
   // The trophies this seat earned in the match, a link to its shelf.
-  const won = wonLink(view, me());
+  const won = ends()?.wonLink(view, me());
   $('#won').hidden = !won || box.hidden;
   $('#won').replaceChildren(won || '');
 }

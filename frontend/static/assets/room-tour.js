@@ -3,7 +3,8 @@
 
 import { t, num, list } from './i18n.js';
 import { getTournament, enterTournament, startTournament, putProfile, ApiError, errorText } from './api.js';
-import { countdown, left, day } from './clock.js';
+import { countdown, left, day, moveTimeText } from './clock.js';
+import { share } from './share.js';
 import { playerKey, read, write } from './player.js';
 import { ruleTitle } from './rules.js';
 import { $, el, wordsIn, notFound, playerLink, invites, fragmentInvite, myPlayerId, NAME } from './room-common.js';
@@ -41,7 +42,15 @@ export function drawTour() {
   $('#tour-h').textContent = tr.name;
   document.title = tr.name + ' — Tessera';
   const status = tr.status === 'playing' ? t('tour.round', { n: tr.round, of: tr.rounds }) : t('tour.status.' + tr.status);
-  $('#tour-facts').textContent = [t('tour.' + tr.format), ruleTitle(tr.variant), t('tour.entries', { n: tr.entries.length, size: tr.size }), status].join(' · ');
+  // What a player needs to know before entering (issue 44): the rounds,
+  // the target, the time per turn and per round.
+  const o = tr.options;
+  $('#tour-facts').textContent = [t('tour.' + tr.format), ruleTitle(tr.variant), t('tour.roundsOf', { n: tr.rounds }), t('room.target', { n: o.target }),
+    moveTimeText(o.moveTime), t('tour.roundDays', { n: Math.round(o.roundTime / 86400) }), t('tour.entries', { n: tr.entries.length, size: tr.size }), status].join(' · ');
+  // The end says who won.
+  const first = tr.status === 'finished' && tr.entries.find((e) => e.rank === 1);
+  $('#tour-winner').hidden = !first;
+  if (first) $('#tour-winner').textContent = t('tour.winner', { name: first.name });
   const last = tr.pairings[tr.pairings.length - 1];
   const dl = $('#tour-deadline');
   dl.textContent = tr.status === 'playing' && last ? t('tour.deadline', { left: countdown(last.deadline, tr.options.roundTime).text }) : '';
@@ -143,6 +152,12 @@ export async function startTour(id) {
   });
   $('#tour-withdraw').addEventListener('click', () => tourAction(() => enterTournament(playerKey(), tourId, '', true)));
   $('#tour-start').addEventListener('click', () => tourAction(() => startTournament(playerKey(), tourId)));
+  // Its link, shared (the invite's when this device made an unlisted one).
+  $('#tour-share').addEventListener('click', () => {
+    const invite = invites()[tourId];
+    const url = `${location.origin}/t/${encodeURIComponent(tourId)}` + (invite && tour && !tour.listed ? `#invite=${encodeURIComponent(invite)}` : '');
+    share(url, t('tour.shareTitle', { name: tour ? tour.name : '' }), $('#tour-share'));
+  });
   await loadTour();
   setInterval(() => { if (tour && tour.status === 'playing') drawTour(); }, 30000);
 }

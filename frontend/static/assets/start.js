@@ -290,13 +290,14 @@ function undo(id) {
   setTimeout(() => { if (box.contains(b)) box.replaceChildren(); }, 10000);
 }
 
-/** byeItem is the inbox's line for a tournament round the player sits out. */
-function byeItem(mt) {
+// linkItem is a line of the inbox that is one link: a round the player
+// sits out, a league game waiting for players.
+function linkItem(href, text) {
   const li = document.createElement('li');
   li.className = 'bye';
   const a = document.createElement('a');
-  a.href = `/t/${encodeURIComponent(mt.id)}`;
-  a.textContent = t('tour.byeLine', { name: mt.name, n: mt.round, date: day(mt.deadline) }); // a round the player sits out
+  a.href = href;
+  a.textContent = text;
   li.append(a);
   return li;
 }
@@ -321,23 +322,15 @@ async function readLeagueWaits() {
   renderHome();
 }
 
-function waitItem(w) {
-  const li = document.createElement('li');
-  li.className = 'bye';
-  const a = document.createElement('a');
-  a.href = `/g/${encodeURIComponent(w.id)}`;
-  a.textContent = t('mine.leagueWait', { league: w.league, who: w.who });
-  li.append(a);
-  return li;
-}
-
 function renderHome() {
   const hidden = hiddenGames();
   const all = entries();
   const shown = all.filter((e) => !hidden.has(e.id));
   const hiddenHere = all.filter((e) => hidden.has(e.id));
   $('#no-games').hidden = shown.length > 0 || leagueWaits.length > 0;
-  $('#my-games').replaceChildren(...leagueWaits.filter((w) => !all.some((e) => e.id === w.id)).map(waitItem), ...serverTours.filter((mt) => mt.bye).map(byeItem),
+  $('#my-games').replaceChildren(...leagueWaits.filter((w) => !all.some((e) => e.id === w.id)).map((w) => linkItem(`/g/${encodeURIComponent(w.id)}`, t('mine.leagueWait', w))),
+    ...serverTours.filter((mt) => mt.bye).map((mt) => linkItem(`/t/${encodeURIComponent(mt.id)}`,
+      t(mt.round >= mt.rounds ? 'tour.byeLineLast' : 'tour.byeLine', { name: mt.name, n: mt.round, date: day(mt.deadline) }))),
     ...shown.map((e) => gameLine(e, false)), ...(showHidden ? hiddenHere.map((e) => gameLine(e, true)) : []));
   // How many games wait for you: beside the heading, in the tab's title
   // and on the app's icon where the platform has a badge.

@@ -1,10 +1,10 @@
-// table.js: the seats around the table, the status line, the scores and the
-// hand-end / match-end summary. It reads the view; it decides nothing.
+// table.js: the seats around the table, the status line and the scores
+// (the hand-end / match-end summary and the score sheet are summary.js, a
+// chunk). It reads the view; it decides nothing.
 
 import { countdown, nextTick, day } from './clock.js';
-import { seatName, teamName, handEndText, closerOf, count, isolate, person, say } from './log.js';
+import { seatName, teamName, count, isolate, person, say } from './log.js';
 import { t, list } from './i18n.js';
-import { tileSVG, tileName, renderBoard } from './render.js';
 import { RULES } from './rules.js';
 
 /** Whether the rule set turns clockwise (else the next seat is on the right). */
@@ -25,7 +25,7 @@ export function seatPositions(n, me, cw) {
 
 const pairs = (view) => view.options.pairs;
 
-function el(tag, cls, text) {
+export function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
@@ -205,133 +205,11 @@ export function renderInfo(elInfo, view, me) {
   elInfo.replaceChildren(...row);
 }
 
-const pipSum = (tiles) => tiles.reduce((n, t) => n + t[0] + t[1], 0);
+export const pipSum = (tiles) => tiles.reduce((n, t) => n + t[0] + t[1], 0);
 
 /** lastHandEnd finds the newest handEnd event (and its index) in the log. */
 export function lastHandEnd(view) {
   const log = view.log || [];
   for (let i = log.length - 1; i >= 0; i--) if (log[i].type === 'handEnd') return { e: log[i], i };
   return null;
-}
-
-/**
- * renderSummary fills the hand-end panel: what happened, every seat's
- * revealed tiles with their pips, the points and the scores; at the end of
- * the match, the winner and the "new match" action.
- */
-export function renderSummary(panel, view, me, { onClose, onNewMatch }) {
-  const found = lastHandEnd(view);
-  panel.replaceChildren();
-  const finished = view.status === 'finished';
-  const e = found ? found.e : view.hand && view.hand.result;
-  panel.append(el('h2', '', finished ? statusText(view, me) : t('summary.title', { hand: e.hand })));
-  if (e) {
-    const closer = found && e.reason === 'domino' ? closerOf(view.log, found.i) : null;
-    panel.append(el('p', 'why', handEndText(view, { hand: e.hand ?? view.hand.number, ...e }, me, closer)));
-    // How the hand ended: its final layout (the view's lastHand once the
-    // next deal replaced it on the table; the table itself at match end).
-    const last = view.lastHand;
-    if (last && last.number === (e.hand ?? view.hand.number) && !finished) {
-      const box = el('div', 'board final-board');
-      box.setAttribute('role', 'img');
-      box.setAttribute('aria-label', t('summary.finalBoard', { hand: last.number }));
-      panel.append(box);
-      renderBoard(box, { variant: view.variant, hand: { number: last.number, board: last.board }, log: [] }, [], null, { fitAll: true });
-    }
-    const list = el('ul', 'revealed');
-    for (const s of view.seats) {
-      const tiles = (e.tiles && e.tiles[s.seat]) || [];
-      const li = el('li');
-      li.append(el('span', 'who', seatName(view, s.seat, me)));
-      const row = el('span', 'tiles');
-      for (const tile of tiles) {
-        const box = el('span', 'mini');
-        box.setAttribute('role', 'img');
-        box.setAttribute('aria-label', tileName(tile));
-        box.append(tileSVG(tile, true));
-        row.append(box);
-      }
-      if (!tiles.length) row.append(el('span', 'muted', t('summary.noTiles')));
-      // The hand's points come from the tiles of the seats outside the winning team.
-      const counted = e.reason !== 'target' && e.team !== null && e.team !== undefined && s.team !== e.team;
-      li.append(row, el('span', 'pips', t(counted ? 'summary.pipsCounted' : 'summary.pips', { pips: count(pipSum(tiles), 'pip') })));
-      list.append(li);
-    }
-    panel.append(list);
-    if (e.reason !== 'target' && e.team !== null && e.team !== undefined) {
-      const counted = view.seats.filter((s) => s.team !== e.team).reduce((n, s) => n + pipSum((e.tiles && e.tiles[s.seat]) || []), 0);
-      // "30 points for you", "for you and Lina": never "for You" mid-sentence.
-      const partner = view.seats.filter((s) => s.team === e.team && s.seat !== me).map((s) => seatName(view, s.seat, me)).join(t('team.join'));
-      panel.append(el('p', 'how', say('summary.counted', person(view, e.team, me), { pips: count(counted, 'pip'), points: count(e.points, 'point'), team: teamName(view, e.team, me), partner })));
-    }
-  }
-  const scores = el('p', 'scores');
-  const teams = [...new Set(view.seats.map((s) => s.team))];
-  scores.textContent = t('summary.scores', { scores: teams.map((k) => `${teamName(view, k, me)} ${view.scores[k] ?? 0}`).join(' · '), target: view.options.target });
-  panel.append(scores);
-  const won = finished && wonLink(view, me);
-  if (won) { const p = el('p', 'won'); p.append(won); panel.append(p); }
-  const actions = el('div', 'actions');
-  if (finished && onNewMatch) {
-    const b = el('button', 'primary', t(view.next ? 'rematch.go' : 'rematch.play'));
-    b.type = 'button';
-    b.id = 'new-match';
-    b.addEventListener('click', onNewMatch);
-    actions.append(b);
-  }
-  const close = el('button', '', t(finished ? 'summary.look' : 'summary.continue'));
-  close.type = 'button';
-  close.id = 'summary-close';
-  close.addEventListener('click', onClose);
-  actions.append(close);
-  panel.append(actions);
-  const slot = el('div', 'new-match');
-  slot.id = 'new-match-slot';
-  panel.append(slot);
-}
-
-/** wonLink: the trophies seat me earned in a finished match, a link to its profile's shelf; null for none. */
-export function wonLink(view, me) {
-  const won = (view.trophies || []).filter((x) => x.seat === me).map((x) => t('trophy.' + x.id));
-  if (!won.length) return null;
-  const a = el('a', '', t('won.trophies', { list: list(won) }));
-  a.href = '/p/' + (view.seats[me] || {}).player;
-  return a;
-}
-
-/**
- * renderSheet fills the score sheet: a row per hand that has ended (the
- * view's sheet: each team's running total after it), each team's points
- * in that hand and its total; hidden before the first hand ends.
- */
-export function renderSheet(wrap, table, view, me) {
-  const rows = view.sheet || [];
-  wrap.hidden = rows.length === 0;
-  if (!rows.length) { table.replaceChildren(); return; }
-  const teams = view.scores.length;
-  const head = el('thead');
-  const hr = el('tr');
-  hr.append(el('th', '', t('sheet.hand')));
-  for (let k = 0; k < teams; k++) {
-    const th = el('th', '', teamName(view, k, me));
-    th.scope = 'col';
-    hr.append(th);
-  }
-  head.append(hr);
-  const body = el('tbody');
-  rows.forEach((row, i) => {
-    const tr = el('tr');
-    const th = el('th', '', String(i + 1));
-    th.scope = 'row';
-    tr.append(th);
-    for (let k = 0; k < teams; k++) {
-      const gained = row[k] - (i ? rows[i - 1][k] : 0);
-      const td = el('td', '', String(row[k]));
-      if (gained) td.prepend(el('span', 'gain', `+${gained} `));
-      tr.append(td);
-    }
-    body.append(tr);
-  });
-  const cap = el('caption', 'sr-only', t('sheet.caption', { target: view.options.target }));
-  table.replaceChildren(cap, head, body);
 }
