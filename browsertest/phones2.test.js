@@ -113,3 +113,39 @@ for (const [locale, home, page] of [
     assert.deepEqual(errors, []);
   });
 }
+
+for (const locale of ['it-IT', 'en-GB']) {
+  test(`the join form has the name this device gave; a new league game opens at its form (${locale})`, { skip, timeout: 60000 }, async () => {
+    const errors = [];
+    const found = {};
+    const keys = ['Ana', 'Bea'].map((n) => `form-${locale}-${n.toLowerCase()}-key-0123456789abcdef`);
+    await api('PUT', '/api/me/profile', { name: 'Ana' }, keys[0]);
+    const made = await api('POST', '/api/leagues', { name: 'Il giovedì', variant: 'fiveup' }, keys[0]);
+    const context = await env.browser.newContext({ ...PHONE, locale, reducedMotion: 'reduce' });
+    const p = h.watch(await context.newPage(), errors);
+    // Ana's device: the league's page, "New league game": the start page
+    // opens with its new game's form in view (it was screens below).
+    await p.goto(`${env.server.url}/#key=${keys[0]}`);
+    await p.waitForSelector('#create');
+    await p.goto(`${env.server.url}/l/${made.league.id}`);
+    await p.waitForSelector('#league-game');
+    await Promise.all([p.waitForURL(/\/\?league=/), p.click('#league-game')]);
+    await p.waitForSelector('#league-note:not([hidden])');
+    await p.waitForTimeout(0);
+    const top = await p.evaluate(() => document.querySelector('#new-h').getBoundingClientRect().top);
+    assert.ok(top >= -1 && top < 844 / 2, `the form's heading is at ${top} px, want in the top half of the screen`);
+    await check(p, found, 'the start page at a league game\'s form');
+    // Bea's device gave her name when it made a game: the join form of a
+    // friend's game has it.
+    const q = h.watch(await context.newPage(), errors);
+    await q.goto(`${env.server.url}/`);
+    await q.evaluate(() => localStorage.setItem('tessera.name', 'Bea'));
+    const g = await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Ana' });
+    await q.goto(`${env.server.url}/g/${g.game.id}`);
+    await q.waitForSelector('#join:not([hidden])');
+    assert.equal(await q.inputValue('#join-form input[name=name]'), 'Bea');
+    await context.close();
+    assert.deepEqual(failures(found), []);
+    assert.deepEqual(errors, []);
+  });
+}

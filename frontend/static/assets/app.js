@@ -361,6 +361,8 @@ function showJoin() {
   const canJoin = !token && view.status === 'open';
   $('#join').hidden = !canJoin;
   if (!canJoin) return;
+  const you = $('#join-form').name; // the name this device gave last (issue 44)
+  try { if (!you.value) you.value = localStorage.getItem('tessera.name') || ''; } catch (e) { /* private mode */ }
   $('#join-what').textContent = invitation(view);
   $('#join-who').textContent = seated(view);
   const sel = $('#join-form select[name=seat]');
@@ -382,6 +384,7 @@ async function join(ev) {
     const res = await joinGame(id, name, seat, playerKey());
     token = res.token;
     putGame(id, { token, seat: res.seat, name });
+    try { localStorage.setItem('tessera.name', name); } catch (e) { /* private mode */ }
     poller.setToken(token);
     show(res.game);
     tellOtherTabs();

@@ -151,8 +151,10 @@ function askRemove(li, b, m) {
 }
 
 /** newLeagueGame sets up a league game like any game: the start page, with the league's rule set. */
+// The start page opens at its new game's form (#new-h: it was two or three
+// screens down, below the inbox and the vacation; issue 44).
 function newLeagueGame() {
-  location.assign(`/?league=${encodeURIComponent(league.id)}`);
+  location.assign(`/?league=${encodeURIComponent(league.id)}#new-h`);
 }
 
 async function shareInvite() {

@@ -434,8 +434,10 @@ async function copyPlayerLink(ev) {
 function takeKeyFragment() {
   const m = /(?:^#|&)key=([^&]+)/.exec(location.hash);
   let note = '';
-  if (m) note = adoptKey(decodeURIComponent(m[1])) ? 'link.worked' : 'link.invalid';
-  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  if (m) { // out of the address bar; another fragment (#new-h: the form) stays
+    note = adoptKey(decodeURIComponent(m[1])) ? 'link.worked' : 'link.invalid';
+    history.replaceState(null, '', location.pathname + location.search);
+  }
   try { // the profile page's forget me came here: say it is done (once)
     if (!note && sessionStorage.getItem('tessera.forgotten')) note = 'data.forgottenDone';
     sessionStorage.removeItem('tessera.forgotten');
