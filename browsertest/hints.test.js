@@ -8,7 +8,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
-const { apiPlayUntil, nudge } = require('./play.js');
+const { apiPlayUntil, apiPlayOne, nudge } = require('./play.js');
 
 const env = h.suite();
 const { skip } = env;
@@ -20,7 +20,14 @@ test('a seat reads its table notes, asks for a hint, and looks back at the hand'
   const a = await api('POST', '/api/games', { variant: 'fiveup', players: 2, redeal: false, name: 'Ana', key: keys[0] });
   const id = a.game.id;
   await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: keys[1] });
-  let v = await apiPlayUntil(api, id, keys, (w) => w.hand.turn === 0 && w.hand.phase === 'play');
+  // Ana's turn with a choice (one play is no choice: no hint is offered).
+  let v;
+  for (let n = 0; n < 60; n++) {
+    v = await api('GET', `/api/games/${id}`, null, keys[0]);
+    if (v.hand.turn === 0 && v.hand.phase === 'play' && v.you.legal.length > 1) break;
+    await apiPlayOne(api, id, keys);
+  }
+  assert.ok(v.you.legal.length > 1, 'a turn with a choice');
   const ana = await h.newPlayer(env.browser, errors, { width: 1000, height: 900 }, { locale: 'en-GB' });
   await ana.page.goto(`${env.server.url}/g/${id}#seat=${keys[0]}`);
   await ana.page.waitForSelector('#coach:not([hidden]) summary:has-text("Table notes and hints")');
@@ -39,8 +46,16 @@ test('a seat reads its table notes, asks for a hint, and looks back at the hand'
   v = await api('GET', `/api/games/${id}`, null, keys[0]);
   const lines = await ana.page.$$eval('#coach .coach-plays li', (lis) => lis.map((li) => li.textContent));
   assert.equal(lines.length, v.you.legal.length);
-  for (const l of lines) assert.match(l, /^\d–\d (to lead|on the left|on the right|above the spinner|below the spinner): [+−-]?[\d.]+ points, \d+% to win/);
-  assert.equal(lines.filter((l) => l.endsWith("the expert's choice")).length, 1);
+  // Each line says what its two numbers are (issue 44: they ran together, unexplained).
+  for (const l of lines) assert.match(l, /^(The expert's choice: )?\d–\d (to lead|on the left|on the right|above the spinner|below the spinner): \d+% chance to win the match; [+−-]?[\d.]+ points against the others in the rest of this hand$/);
+  assert.equal(lines.filter((l) => l.startsWith("The expert's choice: ")).length, 1);
+  assert.match(await ana.page.textContent('#coach .coach-hint'), /Points: what the play is expected to gain/);
+  // The expert's tile is marked in her hand.
+  const best = lines.find((l) => l.startsWith("The expert's choice: ")).match(/(\d)–(\d)/).slice(1).map(Number);
+  const advised = await ana.page.$$eval('#hand .hand-tile.advised', (bs) => bs.map((b) => Number(b.dataset.index)));
+  assert.equal(advised.length, 1, 'one tile of the hand is marked');
+  const tile = v.you.tiles[advised[0]];
+  assert.ok((tile[0] === best[0] && tile[1] === best[1]) || (tile[0] === best[1] && tile[1] === best[0]), `the marked tile ${tile} is the expert's ${best}`);
   assert.deepEqual(v.hints, [{ seat: 0, seq: v.log[v.log.length - 1].seq }]);
   await ana.page.waitForSelector('#log li.ev-hint:has-text("You asked for a hint")');
 

@@ -131,7 +131,6 @@ for (const locale of ['it-IT', 'en-GB']) {
     await p.waitForSelector('#league-game');
     await Promise.all([p.waitForURL(/\/\?league=/), p.click('#league-game')]);
     await p.waitForSelector('#league-note:not([hidden])');
-    await p.waitForTimeout(0);
     const top = await p.evaluate(() => document.querySelector('#new-h').getBoundingClientRect().top);
     assert.ok(top >= -1 && top < 844 / 2, `the form's heading is at ${top} px, want in the top half of the screen`);
     await check(p, found, 'the start page at a league game\'s form');

@@ -387,8 +387,9 @@ test('the look back: the costliest plays first, plays as good as the expert left
 });
 
 test('what the notes box offers when', () => {
-  const v = (o) => ({ status: 'playing', you: { seat: 0, legal: [{}] }, hand: { number: 3, phase: 'play', turn: 0 }, hints: [], ...o });
+  const v = (o) => ({ status: 'playing', you: { seat: 0, legal: [{}, {}] }, hand: { number: 3, phase: 'play', turn: 0 }, hints: [], ...o });
   assert.equal(choosing(v()), true);
+  assert.equal(choosing(v({ you: { seat: 0, legal: [{}] } })), false, 'one play is no choice: no hint (issue 44)');
   assert.equal(choosing(v({ hand: { number: 3, phase: 'confirm', turn: 0 } })), false);
   assert.equal(choosing(v({ hand: { number: 3, phase: 'play', turn: 1 } })), false);
   assert.equal(reviewable(v()), 2, 'the last hand that ended, in a game with hints');

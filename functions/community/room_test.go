@@ -423,20 +423,27 @@ func TestAHintIsPublicAndOnlyWhereHintsAreOn(t *testing.T) {
 	svc := w.service(nil)
 	ctx := t.Context()
 	id, tokens := seatTwo(t, svc, false, 0, 250)
-	seat := -1
-	for seat < 0 {
-		s, mv, version, ok := toAct(t, svc, id)
-		if !ok {
-			t.Fatal("the match ended")
-		}
-		if mv.Kind == engine.Play {
-			seat = s
-			break
-		}
-		if _, err := svc.Move(ctx, pathOp, id, tokens[s], game.MoveRequest{Version: version, Move: mv}); err != nil {
-			t.Fatal(err)
+	// playTo plays first legal moves until the seat to play has plays
+	// that want says yes to; it answers that seat.
+	playTo := func(want func(plays int) bool) int {
+		for {
+			s, mv, version, ok := toAct(t, svc, id)
+			if !ok {
+				t.Fatal("the match ended")
+			}
+			_, m, err := svc.loadMatch(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mv.Kind == engine.Play && want(len(m.AppendLegal(s, nil))) {
+				return s
+			}
+			if _, err := svc.Move(ctx, pathOp, id, tokens[s], game.MoveRequest{Version: version, Move: mv}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
+	seat := playTo(func(n int) bool { return n > 1 })
 	if _, _, err := svc.Hint(ctx, pathOp, id, tokens[1-seat]); !errors.Is(err, engine.ErrNotYourTurn) {
 		t.Errorf("a hint off one's turn: %v, want engine.ErrNotYourTurn", err)
 	}
@@ -459,6 +466,16 @@ func TestAHintIsPublicAndOnlyWhereHintsAreOn(t *testing.T) {
 	}
 	if g.Version() != before.Version() {
 		t.Errorf("a hint changed the game's version: %d to %d", before.Version(), g.Version())
+	}
+	// One play only: nothing to choose, so no hint and no public mark
+	// (issue 44: a hint was offered and marked when only one play was
+	// possible).
+	one := playTo(func(n int) bool { return n == 1 })
+	if _, _, err := svc.Hint(ctx, pathOp, id, tokens[one]); !errors.Is(err, game.ErrNotEligible) {
+		t.Errorf("a hint with one play possible: %v, want game.ErrNotEligible", err)
+	}
+	if g, _ := svc.Load(ctx, id); len(g.State.Hints) != 1 {
+		t.Errorf("a refused hint marked the game: %v", g.State.Hints)
 	}
 	// A league without hints.
 	ana, bea := pathKey("ana2"), pathKey("bea2")

@@ -52,6 +52,11 @@ func (h *Service) Hint(ctx context.Context, op Op, id, token string) (bot.Advice
 		if m.Status() != engine.StatusPlaying || m.Phase() != engine.PhasePlay || m.Turn() != seat {
 			return fmt.Errorf("%w: a hint is for your turn to play", engine.ErrNotYourTurn)
 		}
+		// One play (or none): nothing to choose, nothing to ask, and no
+		// mark that would tell the table a hint was needed (issue 44).
+		if len(m.AppendLegal(seat, nil)) < 2 {
+			return fmt.Errorf("%w: a hint is for a choice, and you have one play", ErrNotEligible)
+		}
 		mark := HintMark{Seat: seat, Seq: m.Seq()}
 		if len(g.State.Hints) > 0 && g.State.Hints[len(g.State.Hints)-1] == mark {
 			return ErrUnchanged // asked already: marked

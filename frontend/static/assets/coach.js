@@ -29,9 +29,9 @@ const button = (text, onClick) => {
   return b;
 };
 
-/** myPlay reports whether the seat must choose a play now. */
+/** choosing reports whether the seat must choose a play now, among two at least (one play is no choice: no hint; issue 44). */
 export const choosing = (view) => !!(view && view.you && view.status === 'playing' && view.hand && view.hand.phase === 'play' &&
-  view.hand.turn === view.you.seat && view.you.legal.length > 0);
+  view.hand.turn === view.you.seat && view.you.legal.length > 1);
 
 /** reviewable is the hand a look back can show: the last that ended (0: none). */
 export function reviewable(view) {
@@ -145,14 +145,17 @@ export function mount(box, { t, id, token, name, lang }) {
         for (const p of [...advice.plays].sort((a, b) => b.win - a.win || b.points - a.points)) {
           const best = p.tile[0] === advice.best.tile[0] && p.tile[1] === advice.best.tile[1] && p.end === advice.best.end;
           const li = make('li', best ? 'coach-best' : '', playText(p));
-          if (best) li.append(' ', make('b', '', t('coach.best')));
+          if (best) li.prepend(make('b', '', t('coach.best') + ': '));
           ol.append(li);
         }
-        hint.replaceChildren(ol);
+        hint.replaceChildren(ol, make('p', 'muted', t('coach.howRead')));
       } else {
         hint.replaceChildren(button(t('coach.hint'), ask), make('p', 'muted', t('coach.hintNote')));
       }
     } else hint.replaceChildren();
+    // The expert's tile, marked in the hand as well (issue 44).
+    const bestTile = advice && v.you.tiles.findIndex((x) => (x[0] === advice.best.tile[0] && x[1] === advice.best.tile[1]) || (x[0] === advice.best.tile[1] && x[1] === advice.best.tile[0]));
+    for (const b of document.querySelectorAll('#hand .hand-tile')) b.classList.toggle('advised', advice != null && Number(b.dataset.index) === bestTile);
     // The look back at the last hand that ended.
     const hand = reviewable(v);
     if (review && review.hand !== hand) review = null;
