@@ -68,8 +68,12 @@ test('a seat reads its table notes, asks for a hint, and looks back at the hand'
   // The hand played out: the look back at it.
   v = await apiPlayUntil(api, id, keys, (w) => w.hand.number > 1 || w.status !== 'playing', 200);
   await nudge(ana.page, v.version);
-  await ana.page.click('#coach button:has-text("Look back at hand 1")');
-  await ana.page.waitForSelector('#coach .coach-back h3:has-text("Hand 1: your costliest plays")');
+  // The hand's summary offers the look back (issue 44: it was only in the
+  // closed notes box): the box opens at it.
+  await ana.page.waitForSelector('#summary:not([hidden]) #summary-review:has-text("Look back at hand 1")');
+  await ana.page.click('#summary-review');
+  await ana.page.waitForSelector('#coach[open] .coach-back .coach-back-title:has-text("Hand 1: your costliest plays")');
+  assert.equal(await ana.page.isHidden('#summary'), true, 'the summary closed');
   const said = await ana.page.textContent('#coach .coach-back');
   assert.match(said, /You played \d–\d .*; the expert: \d–\d |Your plays were the expert's, or as good\./);
   for (const p of [ana, guest]) await p.context.close();

@@ -236,7 +236,8 @@ function showSummary(before) {
   if (summaryOpen || (end && seq > seenEnd) || (finished && seenEnd !== Infinity)) {
     if (!end && !finished) return;
     const opening = !summaryOpen;
-    sm.renderSummary($('#summary'), view, me(), { onClose: closeSummary, onNewMatch: view.you ? newMatch : null });
+    sm.renderSummary($('#summary'), view, me(), { onClose: closeSummary, onNewMatch: view.you ? newMatch : null,
+      onLookBack: view.you && token ? (hand) => { closeSummary(); talk()?.lookBack(hand); } : null });
     $('#summary').hidden = false;
     summaryOpen = true;
     if (opening) { drawBoard(); $('#summary-close').focus({ preventScroll: true }); }

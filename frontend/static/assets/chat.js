@@ -145,6 +145,7 @@ export function mount(box, { t, id, token, name, me, when }) {
   }
 
   return {
+    lookBack: (hand) => coach.lookBack(hand),
     update(v) {
       coach.update(v);
       if (!token || !v.you) return;

@@ -58,7 +58,7 @@ export function hintLines(list, view, say) {
   }
 }
 
-/** mount adds the notes box after box (the talk's) and returns {update(view)}. */
+/** mount adds the notes box after box (the talk's) and returns {update(view), lookBack(hand)}. */
 export function mount(box, { t, id, token, name, lang }) {
   const details = make('details', 'log-details coach');
   details.id = 'coach';
@@ -161,7 +161,7 @@ export function mount(box, { t, id, token, name, lang }) {
     if (review && review.hand !== hand) review = null;
     if (review) {
       const worst = costliest(review.plays).slice(0, 3);
-      back.replaceChildren(make('h3', '', t('coach.reviewOf', { n: review.hand })), ...(worst.length
+      back.replaceChildren(make('p', 'coach-back-title', t('coach.reviewOf', { n: review.hand })), ...(worst.length
         ? worst.map((p) => make('p', '', t('coach.reviewPlay', { played: playText(p.played), best: playText(p.best) })))
         : [make('p', '', t('coach.reviewGood'))]));
     } else if (hand > 0) {
@@ -182,6 +182,12 @@ export function mount(box, { t, id, token, name, lang }) {
       marks();
       render();
       loadNotes();
+    },
+    // From the hand's summary (issue 44: the look back was only inside
+    // the closed box): the box opens at it.
+    lookBack(hand) {
+      details.open = true;
+      lookBack(hand).then(() => back.scrollIntoView({ block: 'nearest' }));
     },
   };
 }

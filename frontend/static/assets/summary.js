@@ -15,7 +15,7 @@ export function make({ t, list, seatName, teamName, handEndText, closerOf, count
    * revealed tiles with their pips, the points and the scores; at the end of
    * the match, the winner and the "new match" action.
    */
-  function renderSummary(panel, view, me, { onClose, onNewMatch }) {
+  function renderSummary(panel, view, me, { onClose, onNewMatch, onLookBack }) {
     const found = lastHandEnd(view);
     panel.replaceChildren();
     const finished = view.status === 'finished';
@@ -73,6 +73,14 @@ export function make({ t, list, seatName, teamName, handEndText, closerOf, count
       b.type = 'button';
       b.id = 'new-match';
       b.addEventListener('click', onNewMatch);
+      actions.append(b);
+    }
+    // The look back at this hand, where the seat may have one (issue 44).
+    if (onLookBack && e && (finished || Array.isArray(view.hints))) {
+      const b = el('button', '', t('coach.review', { n: e.hand ?? view.hand.number }));
+      b.type = 'button';
+      b.id = 'summary-review';
+      b.addEventListener('click', () => onLookBack(e.hand ?? view.hand.number));
       actions.append(b);
     }
     const close = el('button', '', t(finished ? 'summary.look' : 'summary.continue'));
