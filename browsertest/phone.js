@@ -1,8 +1,9 @@
 // phone.js: what the phone tests (issue 33) measure on a page: axe (every
 // rule, best practice included) and the controls a finger presses, 44 px
 // tall at least and 24 px wide (WCAG 2.5.5/2.5.8): buttons, fields,
-// selects, check boxes' labels, the top links and the links that stand
-// alone (a link inside a sentence is WCAG's inline exception).
+// selects, check boxes' labels, the headers of collapsible sections
+// (summary; issue 44 found them 32 px), the top links and the links that
+// stand alone (a link inside a sentence is WCAG's inline exception).
 
 'use strict';
 const fs = require('node:fs');
@@ -18,7 +19,7 @@ async function small(page) {
     const visible = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e); return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'; };
     // A link that stands alone: its parent's text is its own (a list item, a paragraph of one link).
     const alone = (a) => a.parentElement && a.parentElement.textContent.trim() === a.textContent.trim();
-    const controls = [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden]), label.check, label.choice, .top-nav a, .brand a, a')]
+    const controls = [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden]), label.check, label.choice, summary, .top-nav a, .brand a, a')]
       .filter((e) => visible(e) && (e.tagName !== 'A' || e.closest('.top-nav') || e.closest('.brand') || alone(e)))
       .filter((e) => !e.closest('#board') && !e.closest('svg'));
     return controls.map((e) => { const r = e.getBoundingClientRect(); return { what: `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : ''} "${(e.textContent || e.value || '').trim().slice(0, 30)}"`, w: r.width, h: r.height }; })

@@ -25,7 +25,7 @@ const pages = {
   // change (menus, dialogs, errors, notifications), fetched once the first
   // part is in, so the phone's first load stays within its budget.
   game: {
-    js: 'app.js', css: ['style.css'], html: 'game.html',
+    js: 'app.js', css: ['style.css', 'table.css', 'style-end.css'], html: 'game.html',
     later: ['summary.', 'sheet.', 'push.', 'share.', 'join.', 'error.', 'banner.', 'rematch.', 'away.', 'form.', 'lang.', 'notify.', 'nav.',
       'prompt.stale', 'prompt.noFit', 'prompt.notYourTurn', 'prompt.sending', 'prompt.notFound', 'prompt.invite', 'prompt.takeSeat', 'status.notFound',
       // after a tap on a tile, or in a hand's summary
@@ -36,9 +36,9 @@ const pages = {
       // line (its own chunk, drawn after the tournament's GET)
       'won.', 'trophy.', 'chat.', 'tour.', 'coach.'],
   },
-  start: { js: 'start.js', css: ['style.css', 'start.css'], html: 'index.html' },
+  start: { js: 'start.js', css: ['style.css', 'style-end.css', 'start.css'], html: 'index.html' },
   rules: { js: 'rulespage.js', html: 'rules.html' },
-  room: { js: 'room.js', css: ['style.css', 'start.css'], html: 'room.html' },
+  room: { js: 'room.js', css: ['style.css', 'style-end.css', 'start.css'], html: 'room.html' },
 };
 
 // The catalogs, one file per language (static/i18n), and the part of them
