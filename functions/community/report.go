@@ -509,9 +509,6 @@ func (h *Service) chargeAddress(ctx context.Context, addr string, now time.Time)
 		if err != nil {
 			return err
 		}
-		if version == 0 {
-			return h.store.Create(ctx, id, b, now, time.Time{}, now.Add(24*time.Hour))
-		}
-		return h.store.Save(ctx, id, b, version, now, time.Time{}, now.Add(24*time.Hour))
+		return store.CreateOrSave(ctx, h.store, id, b, version, now, time.Time{}, now.Add(24*time.Hour))
 	})
 }

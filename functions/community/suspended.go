@@ -87,9 +87,6 @@ func (h *Service) markSuspended(ctx context.Context, pid string, on bool) error 
 			return err
 		}
 		now := h.g.Now()
-		if version == 0 {
-			return h.store.Create(ctx, suspendedItemID, b, now, time.Time{}, time.Time{})
-		}
-		return h.store.Save(ctx, suspendedItemID, b, version, now, time.Time{}, time.Time{})
+		return store.CreateOrSave(ctx, h.store, suspendedItemID, b, version, now, time.Time{}, time.Time{})
 	})
 }

@@ -198,10 +198,7 @@ func (h *Service) SendChat(ctx context.Context, host, id, token string, req Chat
 			return err
 		}
 		expires := gameExpiry(now)
-		if version == 0 {
-			return h.store.Create(ctx, ChatItemID(id), b, now, time.Time{}, expires)
-		}
-		return h.store.Save(ctx, ChatItemID(id), b, version, now, time.Time{}, expires)
+		return store.CreateOrSave(ctx, h.store, ChatItemID(id), b, version, now, time.Time{}, expires)
 	})
 	if err != nil {
 		return ChatMessage{}, false, err

@@ -238,10 +238,7 @@ func (h *Service) UpdatePlayer(ctx context.Context, hash []byte, change func(*Re
 		if p.Vac.Pending {
 			due = now
 		}
-		if version == 0 {
-			return h.store.Create(ctx, id, EncodePlayer(p), now, due, recordExpiry(p, now))
-		}
-		return h.store.Save(ctx, id, EncodePlayer(p), version, now, due, recordExpiry(p, now))
+		return store.CreateOrSave(ctx, h.store, id, EncodePlayer(p), version, now, due, recordExpiry(p, now))
 	})
 }
 

@@ -151,10 +151,7 @@ func (h *Service) changeWatch(ctx context.Context, id string, now time.Time, f f
 		if err != nil {
 			return err
 		}
-		if version == 0 {
-			return h.store.Create(ctx, WatchItemID(id), b, now, time.Time{}, expires)
-		}
-		return h.store.Save(ctx, WatchItemID(id), b, version, now, time.Time{}, expires)
+		return store.CreateOrSave(ctx, h.store, WatchItemID(id), b, version, now, time.Time{}, expires)
 	})
 }
 

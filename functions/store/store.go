@@ -187,6 +187,17 @@ func LoadAll(ctx context.Context, s Store, ids []string) (map[string]Item, error
 	return out, nil
 }
 
+// CreateOrSave writes item id after a read that found it at version, or
+// found none (version 0): Create then, else Save conditioned on version.
+// Either way a writer that raced it gets ErrExists or ErrConflict, which
+// the caller's retry reads again.
+func CreateOrSave(ctx context.Context, s Store, id string, state []byte, version int64, now, due, expires time.Time) error {
+	if version == 0 {
+		return s.Create(ctx, id, state, now, due, expires)
+	}
+	return s.Save(ctx, id, state, version, now, due, expires)
+}
+
 // CheckMany rejects a LoadMany that no adapter should carry out: too many
 // ids, an empty id, or a context that is already done.
 func CheckMany(ctx context.Context, ids []string) error {
