@@ -286,13 +286,19 @@ func (d *Store) storedAfterFailedCheck(ctx context.Context, id string, failed *t
 	if len(failed.Item) > 0 {
 		return failed.Item, nil
 	}
+	return d.attributes(ctx, "check", id, true)
+}
+
+// attributes reads one item's attributes (consistently or not); nil when
+// there is none.
+func (d *Store) attributes(ctx context.Context, op, id string, consistent bool) (map[string]types.AttributeValue, error) {
 	out, err := d.client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(d.table),
 		Key:            dynamoKey(id),
-		ConsistentRead: aws.Bool(true),
+		ConsistentRead: aws.Bool(consistent),
 	})
 	if err != nil {
-		return nil, dynamoError("check", id, err)
+		return nil, dynamoError(op, id, err)
 	}
 	if len(out.Item) == 0 {
 		return nil, nil
@@ -300,24 +306,13 @@ func (d *Store) storedAfterFailedCheck(ctx context.Context, id string, failed *t
 	return out.Item, nil
 }
 
-// get reads one item consistently; found is false if there is none.
-func (d *Store) get(ctx context.Context, op, id string) (store.Item, bool, error) {
-	return d.read(ctx, op, id, true)
-}
-
+// read reads one item; found is false if there is none.
 func (d *Store) read(ctx context.Context, op, id string, consistent bool) (store.Item, bool, error) {
-	out, err := d.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(d.table),
-		Key:            dynamoKey(id),
-		ConsistentRead: aws.Bool(consistent),
-	})
-	if err != nil {
-		return store.Item{}, false, dynamoError(op, id, err)
+	av, err := d.attributes(ctx, op, id, consistent)
+	if err != nil || av == nil {
+		return store.Item{}, false, err
 	}
-	if len(out.Item) == 0 {
-		return store.Item{}, false, nil
-	}
-	item, err := parseDynamoItem(out.Item)
+	item, err := parseDynamoItem(av)
 	if err != nil {
 		return store.Item{}, false, fmt.Errorf("store: dynamo %s %q: %w", op, id, err)
 	}
