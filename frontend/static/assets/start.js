@@ -305,7 +305,8 @@ function linkItem(href, text) {
 // League games waiting for a seat (issue 44: a member's home said nothing
 // of the game a friend set up for the league): each league of the key is
 // read when the home first draws and then at most every 5 minutes, not on
-// every read of /api/me; a game the key sits in is already a line above.
+// every read of /api/me; a game the key sits in is already a line of the
+// inbox, and renderHome leaves it out of these.
 let leagueWaits = [], leaguesReadAt = 0;
 async function readLeagueWaits() {
   if (Date.now() - leaguesReadAt < 5 * 60 * 1000) return;
@@ -314,7 +315,7 @@ async function readLeagueWaits() {
   for (const [id, name] of Object.entries(serverLeagues).slice(0, 5)) {
     try {
       for (const g of (await getLeague(playerKey(), id)).games) {
-        if (g.status === 'open' && !serverGames.some((m) => m.id === g.id)) found.push({ id: g.id, league: name, who: g.names.filter((n) => n).join(', ') });
+        if (g.status === 'open') found.push({ id: g.id, league: name, who: g.names.filter((n) => n).join(', ') });
       }
     } catch (e) { /* that league is not shown this time */ }
   }
@@ -327,8 +328,9 @@ function renderHome() {
   const all = entries();
   const shown = all.filter((e) => !hidden.has(e.id));
   const hiddenHere = all.filter((e) => hidden.has(e.id));
-  $('#no-games').hidden = shown.length > 0 || leagueWaits.length > 0;
-  $('#my-games').replaceChildren(...leagueWaits.filter((w) => !all.some((e) => e.id === w.id)).map((w) => linkItem(`/g/${encodeURIComponent(w.id)}`, t('mine.leagueWait', w))),
+  const waits = leagueWaits.filter((w) => !all.some((e) => e.id === w.id));
+  $('#no-games').hidden = shown.length > 0 || waits.length > 0;
+  $('#my-games').replaceChildren(...waits.map((w) => linkItem(`/g/${encodeURIComponent(w.id)}`, t('mine.leagueWait', w))),
     ...serverTours.filter((mt) => mt.bye).map((mt) => linkItem(`/t/${encodeURIComponent(mt.id)}`,
       t(mt.round >= mt.rounds ? 'tour.byeLineLast' : 'tour.byeLine', { name: mt.name, n: mt.round, date: day(mt.deadline) }))),
     ...shown.map((e) => gameLine(e, false)), ...(showHidden ? hiddenHere.map((e) => gameLine(e, true)) : []));
