@@ -137,6 +137,26 @@ func (e *emulated) lostRuntimeAPI(status int) bool {
 		strings.Contains(e.out.String(), "connect: connection refused")
 }
 
+// portTaken reports that the emulator could not listen on a port
+// freePort chose: another process took it in between (seen under CI's
+// load: the emulator panicked "bind: address already in use" and a
+// dynalite on that port answered the invoke with its own 400).
+func (e *emulated) portTaken() bool {
+	return strings.Contains(e.out.String(), "bind: address already in use")
+}
+
+// restart starts the emulator again on new ports, at most three times.
+func (e *emulated) restart(t testing.TB, why string) bool {
+	if e.restarts >= 3 {
+		return false
+	}
+	t.Logf("%s: %s; the emulator starts again:\n%s", e.name, why, e.out)
+	e.restarts++
+	e.stop()
+	e.start(t)
+	return true
+}
+
 func (e *emulated) stop() {
 	if e.cmd.Process == nil || e.cmd.ProcessState != nil {
 		return
@@ -170,13 +190,10 @@ func (e *emulated) invokeRaw(t testing.TB, payload []byte) []byte {
 			if rerr != nil {
 				t.Fatalf("%s: read answer: %v", e.name, rerr)
 			}
-			if e.lostRuntimeAPI(resp.StatusCode) && e.restarts < 3 {
-				// The emulator's own ports, not the function: start it
-				// again on new ones (at most three times).
-				t.Logf("%s: the bootstrap did not reach the runtime API; the emulator starts again:\n%s", e.name, e.out)
-				e.restarts++
-				e.stop()
-				e.start(t)
+			// The emulator's own ports, not the function: start it again
+			// on new ones.
+			if (e.lostRuntimeAPI(resp.StatusCode) && e.restart(t, "the bootstrap did not reach the runtime API")) ||
+				(e.portTaken() && e.restart(t, "a port it was given was taken")) {
 				deadline = time.Now().Add(30 * time.Second)
 				continue
 			}
@@ -184,6 +201,10 @@ func (e *emulated) invokeRaw(t testing.TB, payload []byte) []byte {
 				t.Fatalf("%s: emulator answered %d: %s\nlog:\n%s", e.name, resp.StatusCode, body, e.out)
 			}
 			return body
+		}
+		if e.portTaken() && e.restart(t, "a port it was given was taken") {
+			deadline = time.Now().Add(30 * time.Second)
+			continue
 		}
 		var opErr *net.OpError
 		if !errors.As(err, &opErr) || time.Now().After(deadline) {
