@@ -106,6 +106,51 @@ func TestAStaleMoveIsRefusedAndARetryAnswered(t *testing.T) {
 	}
 }
 
+// TestAMovePastItsDeadlineWritesTheTimeoutAlone: a move sent after the
+// mover's deadline passed (no sweep in between) times the seat out in
+// one change, the computer plays for it, and the move is refused as
+// stale with the game as written; sent again with the same moveId it is
+// still not applied, and the version moved once.
+func TestAMovePastItsDeadlineWritesTheTimeoutAlone(t *testing.T) {
+	eachStore(t, func(t *testing.T, st store.Store) {
+		w := newPathWorld(t, st)
+		svc := w.service(nil)
+		ctx := t.Context()
+		id, tokens := seatTwo(t, svc, false, 3600, 250)
+		seat, mv, version, ok := toAct(t, svc, id)
+		if !ok {
+			t.Fatal("nobody to act")
+		}
+		w.clock.Add(time.Hour + time.Second)
+		req := game.MoveRequest{Version: version, MoveID: "late", Move: mv}
+		var stale *game.StaleError
+		_, err := svc.Move(ctx, pathOp, id, tokens[seat], req)
+		if !errors.As(err, &stale) || stale.Now.Meta.Version != version+1 || stale.Now.Seat != seat {
+			t.Fatalf("a move past its deadline: %v; want a StaleError holding the game at %d", err, version+1)
+		}
+		g, m, err := svc.loadMatch(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Version() != version+1 || !m.Seat(seat).Away || !g.State.Seats[seat].TimedOut || g.State.Applied(seat, "late") {
+			t.Fatalf("after the late move: version %d (was %d), away %v, timed out %v, applied %v",
+				g.Version(), version, m.Seat(seat).Away, g.State.Seats[seat].TimedOut, g.State.Applied(seat, "late"))
+		}
+		if _, err := svc.Move(ctx, pathOp, id, tokens[seat], req); !errors.As(err, &stale) || stale.Now.Meta.Version != version+1 {
+			t.Fatalf("the late move again: %v; want stale at %d", err, version+1)
+		}
+		// A token that holds no seat is refused and writes nothing, deadlines passed or not.
+		w.clock.Add(2 * time.Hour)
+		before, _ := svc.Load(ctx, id)
+		if _, err := svc.Move(ctx, pathOp, id, "no-such-token", req); !errors.Is(err, game.ErrUnauthorized) {
+			t.Fatalf("a token without a seat: %v", err)
+		}
+		if after, _ := svc.Load(ctx, id); after.Item.Version != before.Item.Version {
+			t.Fatalf("a refused token wrote the game: %d -> %d", before.Item.Version, after.Item.Version)
+		}
+	})
+}
+
 // eligible gives each key a profile that may sit at rated tables.
 func eligible(t *testing.T, svc *world, names map[string]string) map[string]string {
 	t.Helper()

@@ -142,24 +142,31 @@ func (h *Service) after(ctx context.Context, op Op, c *Change) {
 // then after. apply returns ErrUnchanged when there is nothing to write:
 // update then answers the Change as loaded, Saved zero.
 func (h *Service) update(ctx context.Context, op Op, kind WriteKind, id string, g *Loaded, apply func(c *Change) error) (*Change, error) {
-	var c *Change
-	err := Retry(ctx, kind, func(attempt int) error {
+	var (
+		c   *Change
+		err error
+	)
+	for attempt := 0; ; attempt++ {
 		if g == nil || attempt > 0 {
-			var err error
 			if g, err = h.Load(ctx, id); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		m, err := g.Replay()
-		if err != nil {
-			return err
+		var m *engine.Match
+		if m, err = g.State.Replay(); err != nil {
+			return nil, err
 		}
 		c = &Change{ID: id, Game: g, Match: m, Was: Snapshot(m), read: g.State.Version}
-		if err := apply(c); err != nil {
-			return err
+		if err = apply(c); err == nil {
+			err = h.commit(ctx, op, c)
 		}
-		return h.commit(ctx, op, c)
-	})
+		if !isLostRace(err) {
+			break
+		}
+		if !kind.again(ctx, attempt) {
+			return nil, kind.lost()
+		}
+	}
 	if errors.Is(err, ErrUnchanged) {
 		return c, nil
 	}

@@ -47,7 +47,8 @@ func (s *Stored) startClocks(m *engine.Match, b Before, now time.Time) {
 }
 
 // timeouts times out the seats of c's game whose deadline has passed
-// (ErrUnchanged: none): catchUp's and the sweep's change.
+// (ErrUnchanged: none): catchUp's and the sweep's change, and the first
+// part of a move's (Move).
 func (h *Service) timeouts(c *Change) error {
 	late := c.Game.State.overdue(h.now())
 	if len(late) == 0 {

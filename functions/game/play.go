@@ -224,20 +224,18 @@ func (h *Service) TakeSeat(ctx context.Context, op Op, id string, req SeatReques
 // moveId answered as it was, the version, then the rules), the move is
 // applied with every forced draw and pass and computer move after it, and
 // saved on condition that nobody else wrote in between.
+//
+// Deadlines that have passed are applied in the same change, not in a
+// write of their own before it: the seats past them time out, and the
+// move that was sent for the game as it stood is then stale (the version
+// moves on), so the change writes the timeouts alone and the move is
+// answered 409 stale_version with the game as written, as when the
+// timeouts were written first; a retried moveId is answered as it was.
 func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveRequest) (Answer, error) {
-	g, err := h.Load(ctx, id)
-	if err != nil {
-		return Answer{}, err
-	}
-	seat, err := seatOf(g, token)
-	if err != nil {
-		return Answer{}, err
-	}
-	if g, err = h.catchUp(ctx, op.Host, id, g, op.Think); err != nil {
-		return Answer{}, err
-	}
 	var (
+		seat    int
 		retried bool // a retried moveId
+		late    bool // deadlines passed: the change is their timeouts
 		back    bool // the move ended its key's vacation
 	)
 	// A lost race is read again: a race lost to a change of the game
@@ -245,12 +243,20 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 	// stale_version), one lost to a note (a chat's seq, a hint's mark)
 	// leaves the version as it was, and the move is applied to the game
 	// as it now is.
-	c, err := h.update(ctx, op, gameWrites, id, g, func(c *Change) error {
+	c, err := h.update(ctx, op, gameWrites, id, nil, func(c *Change) error {
 		st, m := c.Game.State, c.Match
-		if retried = st.Applied(seat, req.MoveID); retried {
-			return ErrUnchanged
+		var err error
+		if seat, err = seatOf(c.Game, token); err != nil {
+			return err
 		}
-		if req.Version != st.Version {
+		late = h.timeouts(c) == nil
+		retried = st.Applied(seat, req.MoveID)
+		switch {
+		case late:
+			return nil
+		case retried:
+			return ErrUnchanged
+		case req.Version != st.Version:
 			return &StaleError{answerOf(id, m, seat, st, c.Game.Item, "", false)}
 		}
 		if err := m.Apply(seat, req.Move); err != nil {
@@ -267,8 +273,12 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 	if err != nil {
 		return Answer{}, err
 	}
-	if retried {
-		return answerOf(id, c.Match, seat, c.Game.State, c.Game.Item, "", false), nil
+	a := answerOf(id, c.Match, seat, c.Game.State, c.Game.Item, "", false)
+	switch {
+	case retried:
+		return a, nil
+	case late:
+		return Answer{}, &StaleError{a}
 	}
 	if back {
 		if _, err := h.EndVacation(ctx, c.Game.State.Seats[seat].TokenHash); err != nil {
@@ -276,6 +286,18 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 		}
 	}
 	return answerOf(id, c.Match, seat, c.Game.State, c.Saved, "", true), nil
+}
+
+// seatOf is the seat token holds in g: ErrUnauthorized for none.
+func seatOf(g *Loaded, token string) (int, error) {
+	if token == "" {
+		return 0, ErrUnauthorized
+	}
+	seat := SeatOf(g.State.Seats, token)
+	if seat < 0 {
+		return 0, ErrUnauthorized
+	}
+	return seat, nil
 }
 
 // notHeld rewrites the refusal of a tile the seat does not hold so that the

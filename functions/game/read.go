@@ -35,18 +35,8 @@ func (g *Loaded) Version() int64 { return g.State.Version }
 // Meta is what the service adds to the rules' view of game id as read.
 func (g *Loaded) Meta(id string) Meta { return g.State.Meta(id, g.State.Version, g.Item.UpdatedAt) }
 
-// Replay rebuilds the stored match.
-func (g *Loaded) Replay() (*engine.Match, error) {
-	m, err := engine.Decode(g.State.Match)
-	if err != nil {
-		return nil, err
-	}
-	if len(g.State.Seats) != m.Options().Players {
-		return nil, fmt.Errorf("%w: stored game: %d seats for %d players",
-			engine.ErrCorrupt, len(g.State.Seats), m.Options().Players)
-	}
-	return m, nil
-}
+// Replay rebuilds the stored match (Stored.Replay).
+func (g *Loaded) Replay() (*engine.Match, error) { return g.State.Replay() }
 
 // View replays the stored match and answers seat's view of it (a
 // spectator's for engine.Spectator).
@@ -69,18 +59,6 @@ func (h *Service) loadMatch(ctx context.Context, id string) (*Loaded, *engine.Ma
 		return nil, nil, err
 	}
 	return g, m, nil
-}
-
-// seatOf is the seat token holds in g: ErrUnauthorized for none.
-func seatOf(g *Loaded, token string) (int, error) {
-	if token == "" {
-		return 0, ErrUnauthorized
-	}
-	seat := SeatOf(g.State.Seats, token)
-	if seat < 0 {
-		return 0, ErrUnauthorized
-	}
-	return seat, nil
 }
 
 // catchUp applies every deadline of g (game id) that has passed: the seats

@@ -70,15 +70,32 @@ func isLostRace(err error) bool {
 // read afresh what it writes on every attempt but the first when the
 // caller already holds it.
 func Retry(ctx context.Context, k WriteKind, write func(attempt int) error) error {
-	var err error
-	for attempt := 0; attempt < k.attempts; attempt++ {
-		if attempt > 0 && k.backOff {
-			backOff(ctx, attempt-1)
-		}
-		if err = write(attempt); !isLostRace(err) {
+	for attempt := 0; ; attempt++ {
+		err := write(attempt)
+		if !isLostRace(err) {
 			return err
 		}
+		if !k.again(ctx, attempt) {
+			return k.lost()
+		}
 	}
+}
+
+// again reports whether a write of kind k whose attempt (0 first) lost a
+// race is tried once more, after the kind's back-off: a loop's own
+// Retry, for a write that keeps what it read between attempts (update).
+func (k WriteKind) again(ctx context.Context, attempt int) bool {
+	if attempt+1 >= k.attempts {
+		return false
+	}
+	if k.backOff {
+		backOff(ctx, attempt)
+	}
+	return true
+}
+
+// lost is the error of a write of kind k whose every attempt lost a race.
+func (k WriteKind) lost() error {
 	exhausted := k.exhausted
 	if exhausted == nil {
 		exhausted = store.ErrUnavailable

@@ -619,3 +619,17 @@ func OpenStored(id string, item store.Item) (*Stored, error) {
 	}
 	return s, nil
 }
+
+// Replay rebuilds the match s holds: engine.ErrCorrupt when it does not
+// decode or its seats do not match its players.
+func (s *Stored) Replay() (*engine.Match, error) {
+	m, err := engine.Decode(s.Match)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Seats) != m.Options().Players {
+		return nil, fmt.Errorf("%w: stored game: %d seats for %d players",
+			engine.ErrCorrupt, len(s.Seats), m.Options().Players)
+	}
+	return m, nil
+}
