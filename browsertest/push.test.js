@@ -81,6 +81,8 @@ test('manifest, service worker, notify me, a push shown and its click', { skip, 
     const id = await createGame(ana.page, url, { variant: 'fiveup', players: 2, redeal: false, target: 100, name: 'Ana' });
     const scope = await ana.page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
     assert.equal(scope, url + '/', 'the service worker controls the whole site');
+    // "Notify me" is a chunk asked for once the table is drawn (issue 44).
+    await ana.page.waitForSelector('#notify button:not(:empty)');
     assert.equal(await ana.page.getAttribute('#notify', 'data-state'), 'off');
     await ana.page.click('#notify button');
     await ana.page.waitForSelector('#notify[data-state=on]');

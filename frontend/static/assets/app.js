@@ -1,14 +1,14 @@
 // app.js: the game page's wiring (token, polling, renderers, moves); no rules.
 
-import { Poller, pollState, myTurn as isMyTurn, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, errorText, getTournament } from './api.js';
-import { playerKey, pushOn, notifyControl } from './player.js';
+import { Poller, pollState, myTurn as isMyTurn, ApiError, sendMove, joinGame, newMoveId, errorDelay, myGames, rematch, errorText, getTournament, pushKey, putDevice, deleteDevice } from './api.js';
+import { playerKey, pushOn, read, write, PUSH, pushState, registerWorker, keyBytes } from './player.js';
 import { renderBoard, tileName, tileSVG, sameTile } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
 import { renderLog, seatName, teamName, handEndText, closerOf, count, person, say, invitation, seated, announcement } from './log.js';
 import { renderSeats, renderInfo, statusText, lastHandEnd, tickCountdowns, paused, el, pipSum } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { share } from './share.js';
-import { t, has, list, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
+import { t, has, list, loadLang, loadLater, langSwitch, onLangChange, currentLang } from './i18n.js';
 import { when, left } from './clock.js';
 
 const $ = (s) => document.querySelector(s);
@@ -106,6 +106,13 @@ function chunk(load, ready) {
     return got;
   };
 }
+
+// "Notify me": for a seat's page, asked for once the table is drawn.
+const notifier = chunk(() => import('./notify.js'), (m) => {
+  const n = m.make({ t, currentLang, onLangChange, pushKey, putDevice, deleteDevice, playerKey, read, write, PUSH, pushState, registerWorker, keyBytes });
+  n.notifyControl($('#notify'));
+  return n;
+});
 
 // Plays shown one by one: they come with later polls.
 const replays = chunk(() => import('./replay.js'), (m) => m);
@@ -406,6 +413,7 @@ function showShare(before) {
   $('#key-share').hidden = !keyed;
   $('#private-link').value = token && !keyed ? `${inviteURL(id)}#seat=${token}` : '';
   $('#notify').hidden = !token || view.status === 'finished';
+  if (!$('#notify').hidden) notifier();
   // The creator waiting for friends sees the invite link straight away.
   if (!before && token && view.status === 'open') toggleMenu(true);
 }
@@ -517,7 +525,7 @@ document.addEventListener('click', (ev) => {
 });
 $('#share-invite').addEventListener('click', (ev) => share(inviteURL(id), t('share.inviteTitle'), ev.target));
 $('#share-private').addEventListener('click', (ev) => share(`${inviteURL(id)}#seat=${token}`, t('share.seatTitle'), ev.target, { private: true }));
-notifyControl($('#notify'));
+registerWorker(); // sw.js on every page of the site, as the start page does
 // A push for this game (sw.js tells its open pages) means: poll now.
 if ('serviceWorker' in navigator) {
   // A watched page's push brings the view (issue 34): no read then.

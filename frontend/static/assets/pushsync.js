@@ -3,7 +3,8 @@
 // game page's critical path.
 
 import { pushKey } from './api.js';
-import { pushState, enablePush, registerWorker, read, write, keyBytes } from './player.js';
+import { pushState, registerWorker, read, write, keyBytes } from './player.js';
+import { enablePush } from './pushctl.js';
 
 const CHECKED = 'tessera.pushChecked'; // the day syncPush last compared keys
 

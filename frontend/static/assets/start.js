@@ -4,7 +4,8 @@
 import { createGame, myGames, vacation, getLeague, ApiError, errorText } from './api.js';
 import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, isolate } from './mygames.js';
 import { ruleTitle } from './rules.js';
-import { playerKey, adoptKey, playerLink, notifyControl, pushOn } from './player.js';
+import { playerKey, adoptKey, playerLink, pushOn } from './player.js';
+import { notifyControl } from './pushctl.js';
 import { syncPush } from './pushsync.js';
 import { qrSVG } from './qr.js';
 import { ago, left, day } from './clock.js';
