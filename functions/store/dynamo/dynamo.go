@@ -1,12 +1,16 @@
 package dynamo
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -192,7 +196,9 @@ func (d *Store) putAt(ctx context.Context, op, id string, expected int64, item s
 	return fmt.Errorf("%s %q at version %d (stored %d): %w", op, id, expected, stored.Version, store.ErrConflict)
 }
 
-// Due queries the sparse index: the items due by before, earliest first.
+// Due queries the sparse index, every shard at once (dueShards): the
+// items due by before, earliest first (by id at the same second). Each
+// shard gives at most limit, so the earliest limit of all are among them.
 // The index is eventually consistent; a caller reloads what it acts on.
 func (d *Store) Due(ctx context.Context, before time.Time, limit int) ([]string, error) {
 	if err := ctx.Err(); err != nil {
@@ -201,25 +207,59 @@ func (d *Store) Due(ctx context.Context, before time.Time, limit int) ([]string,
 	if limit <= 0 {
 		return nil, nil
 	}
-	out, err := d.client.Query(ctx, &dynamodb.QueryInput{
-		TableName:                aws.String(d.table),
-		IndexName:                aws.String(DueIndex),
-		KeyConditionExpression:   aws.String("#s = :s AND #d <= :t"),
-		ExpressionAttributeNames: map[string]string{"#s": DueShardAttr, "#d": DueAttr},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":s": &types.AttributeValueMemberS{Value: DueShard},
-			":t": &types.AttributeValueMemberN{Value: strconv.FormatInt(before.Unix(), 10)},
-		},
-		Limit: aws.Int32(int32(min(limit, 1000))),
-	})
-	if err != nil {
+	type due struct {
+		id string
+		at int64
+	}
+	shards := dueShards()
+	found := make([][]due, len(shards))
+	errs := make([]error, len(shards))
+	var wg sync.WaitGroup
+	for i, shard := range shards {
+		wg.Go(func() {
+			out, err := d.client.Query(ctx, &dynamodb.QueryInput{
+				TableName:                aws.String(d.table),
+				IndexName:                aws.String(DueIndex),
+				KeyConditionExpression:   aws.String("#s = :s AND #d <= :t"),
+				ExpressionAttributeNames: map[string]string{"#s": DueShardAttr, "#d": DueAttr},
+				ExpressionAttributeValues: map[string]types.AttributeValue{
+					":s": &types.AttributeValueMemberS{Value: shard},
+					":t": &types.AttributeValueMemberN{Value: strconv.FormatInt(before.Unix(), 10)},
+				},
+				Limit: aws.Int32(int32(min(limit, 1000))),
+			})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			for _, av := range out.Items {
+				id, ok := av[KeyAttr].(*types.AttributeValueMemberS)
+				n, ok2 := av[DueAttr].(*types.AttributeValueMemberN)
+				if !ok || !ok2 {
+					continue
+				}
+				at, err := strconv.ParseInt(n.Value, 10, 64)
+				if err != nil {
+					continue
+				}
+				found[i] = append(found[i], due{id.Value, at})
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, dynamoError("due", "", err)
 	}
-	ids := make([]string, 0, len(out.Items))
-	for _, av := range out.Items {
-		if id, ok := av[KeyAttr].(*types.AttributeValueMemberS); ok {
-			ids = append(ids, id.Value)
+	all := slices.Concat(found...)
+	slices.SortFunc(all, func(a, b due) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
 		}
+		return strings.Compare(a.id, b.id)
+	})
+	ids := make([]string, 0, min(limit, len(all)))
+	for _, x := range all[:min(limit, len(all))] {
+		ids = append(ids, x.id)
 	}
 	return ids, nil
 }

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -356,5 +358,64 @@ func TestDynamoLoadEventualReadsEventually(t *testing.T) {
 	want := []string{"true", "false", "false"}
 	if strings.Join(rec.reads, ",") != strings.Join(want, ",") {
 		t.Errorf("GetItem ConsistentRead: %v, want %v (Load, then two LoadEventual)", rec.reads, want)
+	}
+}
+
+// TestDueIsSpreadOverShardsAndReadWhole: the due index's partition key
+// comes from the game's id, so a thousand games spread over every shard
+// with none holding more than twice its share; Due reads every shard and
+// the one key items written before the shards hold ("due"), and answers
+// the earliest first, limited, as the one key did.
+func TestDueIsSpreadOverShardsAndReadWhole(t *testing.T) {
+	count := map[string]int{}
+	for i := range 1000 {
+		count[dynamo.DueShardOf(fmt.Sprintf("game%04d", i))]++
+	}
+	if len(count) != dynamo.DueShards {
+		t.Fatalf("1000 ids in %d shards, want all %d", len(count), dynamo.DueShards)
+	}
+	for k, n := range count {
+		if n > 2*1000/dynamo.DueShards {
+			t.Errorf("shard %s holds %d of 1000 ids (share %d)", k, n, 1000/dynamo.DueShards)
+		}
+	}
+	client, table, d := dynaliteTable(t)
+	ctx := t.Context()
+	base := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	var want []string
+	for i := range 60 {
+		id := fmt.Sprintf("g%02d", i)
+		if err := d.Create(ctx, id, []byte{1}, base, base.Add(time.Duration(60-i)*time.Minute), time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		want = append([]string{id}, want...) // later ids are due earlier
+	}
+	// An item as written before the shards: the one key "due".
+	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: map[string]types.AttributeValue{
+		dynamo.KeyAttr: &types.AttributeValueMemberS{Value: "old"}, dynamo.VersionAttr: &types.AttributeValueMemberN{Value: "1"},
+		dynamo.UpdatedAtAttr: &types.AttributeValueMemberS{Value: base.Format(time.RFC3339Nano)},
+		dynamo.DueAttr:       &types.AttributeValueMemberN{Value: strconv.FormatInt(base.Unix(), 10)},
+		dynamo.DueShardAttr:  &types.AttributeValueMemberS{Value: "due"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	want = append([]string{"old"}, want...)
+	got, err := d.Due(ctx, base.Add(2*time.Hour), 1000)
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("Due(all) = %v, %v; want %v", got, err, want)
+	}
+	if got, err := d.Due(ctx, base.Add(2*time.Hour), 7); err != nil || !slices.Equal(got, want[:7]) {
+		t.Fatalf("Due(limit 7) = %v, %v; want %v", got, err, want[:7])
+	}
+	if got, err := d.Due(ctx, base.Add(10*time.Minute), 1000); err != nil || !slices.Equal(got, want[:11]) {
+		t.Fatalf("Due(by +10 min) = %v, %v; want %v", got, err, want[:11])
+	}
+	out, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table),
+		Key: map[string]types.AttributeValue{dynamo.KeyAttr: &types.AttributeValueMemberS{Value: "g07"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := out.Item[dynamo.DueShardAttr].(*types.AttributeValueMemberS); !ok || s.Value != dynamo.DueShardOf("g07") {
+		t.Errorf("g07's %s = %v, want %s", dynamo.DueShardAttr, out.Item[dynamo.DueShardAttr], dynamo.DueShardOf("g07"))
 	}
 }

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"time"
 
@@ -19,12 +20,13 @@ const (
 	UpdatedAtAttr = "updatedAt" // S: RFC 3339 (with nanoseconds), UTC
 	TTLAttr       = "expiresAt" // N: epoch seconds; DynamoDB's TTL deletes the item after it
 	// DueAttr and DueShardAttr are set only while an item is due (a sparse
-	// index): DueIndex has DueShardAttr (always DueShard) as its hash key
-	// and DueAttr as its range key, so the due items are one Query.
+	// index): DueIndex has DueShardAttr (DueShardOf the item's id) as its
+	// hash key and DueAttr as its range key, so the due items are one
+	// Query per shard (docs/scale.md: one key for all would take every
+	// due write of the site on one index partition).
 	DueAttr      = "dueAt"    // N: epoch seconds
-	DueShardAttr = "dueShard" // S: DueShard
+	DueShardAttr = "dueShard" // S: DueShardOf(id)
 	DueIndex     = "due"
-	DueShard     = "due"
 	// ListAttr and RankAttr are set only while an item is in a list (a
 	// sparse index): ListIndex has ListAttr as its hash key and RankAttr
 	// as its range key, and projects CardAttr, so a list is one Query.
@@ -38,6 +40,35 @@ const (
 	WriteAttr = "w"
 	ListIndex = "lists"
 )
+
+// DueShards is how many partition keys the due index spreads its items
+// over: a game's key is fixed by its id (DueShardOf), so each shard takes
+// about 1/DueShards of the site's due writes; the sweep reads them all
+// (Store.Due). 32 keeps a shard under half of a partition's 1,000 write
+// units a second at ten million players (docs/scale.md).
+const DueShards = 32
+
+// legacyDueShard is the one key every due item had before the shards: an
+// item written then keeps it until its next write, so Due reads it too.
+// It can go once no item holds it (docs/scale.md).
+const legacyDueShard = "due"
+
+// DueShardOf is the due index's partition key of item id: "due-" and a
+// shard number from an FNV-1a hash of the id.
+func DueShardOf(id string) string {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return fmt.Sprintf("due-%02d", h.Sum32()%DueShards)
+}
+
+// dueShards lists every key Due reads: the shards and the legacy one.
+func dueShards() []string {
+	keys := make([]string, 0, DueShards+1)
+	for i := range DueShards {
+		keys = append(keys, fmt.Sprintf("due-%02d", i))
+	}
+	return append(keys, legacyDueShard)
+}
 
 // TTL is how long a game lives after its last write (store.TTL).
 const TTL = store.TTL
@@ -59,7 +90,7 @@ func dynamoItem(id string, item store.Item) map[string]types.AttributeValue {
 	}
 	if !item.Due.IsZero() {
 		av[DueAttr] = &types.AttributeValueMemberN{Value: strconv.FormatInt(item.Due.Unix(), 10)}
-		av[DueShardAttr] = &types.AttributeValueMemberS{Value: DueShard}
+		av[DueShardAttr] = &types.AttributeValueMemberS{Value: DueShardOf(id)}
 	}
 	if e := item.Entry; e.List != "" {
 		av[ListAttr] = &types.AttributeValueMemberS{Value: e.List}
