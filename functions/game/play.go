@@ -273,11 +273,11 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 	if err != nil {
 		return Answer{}, err
 	}
-	a := answerOf(id, c.Match, seat, c.Game.State, c.Game.Item, "", false)
-	switch {
-	case retried:
-		return a, nil
-	case late:
+	if retried || late { // the game as it is (late: as the timeouts wrote it), nothing applied
+		a := answerOf(id, c.Match, seat, c.Game.State, c.Game.Item, "", false)
+		if retried {
+			return a, nil
+		}
 		return Answer{}, &StaleError{a}
 	}
 	if back {
