@@ -162,8 +162,13 @@ function watch(page, errors) {
   return page;
 }
 
-/** newPlayer opens a fresh browser context (its own localStorage) and page. */
-async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 }, { reducedMotion, locale, colorScheme } = {}) {
+/**
+ * newPlayer opens a fresh browser context (its own localStorage) and page.
+ * Its motion is reduced unless asked otherwise: a page then shows the
+ * others' plays at once instead of one after another (replay.js), which
+ * only replay.test.js is about, and chromium draws no frames for them.
+ */
+async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 }, { reducedMotion = 'reduce', locale, colorScheme } = {}) {
   const context = await browser.newContext({ viewport, reducedMotion, locale, colorScheme });
   const page = watch(await context.newPage(), errors);
   return { context, page };

@@ -39,7 +39,7 @@ async function spectatorLog(url, id) {
 }
 
 test('a move against three computers shows the four plays one after another', { skip, timeout: 180000 }, async () => {
-  const { page, context } = await h.newPlayer(env.browser, errors);
+  const { page, context } = await h.newPlayer(env.browser, errors, undefined, { reducedMotion: 'no-preference' });
   const id = await createGame(page, env.server.url, { variant: 'fiveup', players: 4, target: 250, name: 'Ana', seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
   await record(page);

@@ -7,7 +7,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
-const { playToEnd } = require('./play.js');
+const { playToEnd, finishByAPI, state } = require('./play.js');
 
 const env = h.suite();
 const { skip } = env;
@@ -72,7 +72,11 @@ test('two players meet in the room, play a rated match, and see their ratings ch
   // The table shows each seat's rating; the match is played to its end.
   await p.waitForFunction(() => document.body.dataset.status === 'playing');
   assert.match(await p.textContent('.seat[data-seat="1"]'), /1500 \(provisional\)/);
-  await playToEnd([p, b]);
+  // Four moves through the pages, the rest through the API with each
+  // page's own seat (the ratings are what is checked here; fiveup.test.js
+  // plays a match by clicks).
+  await playToEnd([p, b], { stop: async () => (await state(p)).version >= 6 && (await state(b)).version >= 6 });
+  await finishByAPI([p, b]);
   const after = await api('GET', `/api/games/${id}`);
   assert.ok(after.rated && after.seats.every((s) => s.rating === 1500 && s.provisional && s.ratingAfter !== null), JSON.stringify(after.seats));
   for (const [page, seat, word] of [[p, 0, 'provisional'], [b, 1, 'provvisorio']]) {
