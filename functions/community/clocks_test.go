@@ -361,3 +361,50 @@ func TestTheLobbyListsOpenTablesButNotTheBlocked(t *testing.T) {
 		t.Errorf("a full table is still in the lobby: %v", got)
 	}
 }
+
+// TestOneSweepTakesEveryDueGame: a sweep is no longer capped at one batch
+// of due items (issue 45): 130 games past their deadline (more than
+// sweepBatch) are all timed out by one sweep, each once, while another
+// game not yet due is left alone; a second sweep finds nothing.
+func TestOneSweepTakesEveryDueGame(t *testing.T) {
+	eachStore(t, func(t *testing.T, st store.Store) {
+		w := newPathWorld(t, st)
+		svc := w.service(nil)
+		ctx := t.Context()
+		const due = 130
+		type was struct {
+			seat    int
+			version int64
+		}
+		games := map[string]was{}
+		for range due {
+			id, _ := seatTwo(t, svc, false, 3600, 250)
+			seat, _, version, ok := toAct(t, svc, id)
+			if !ok {
+				t.Fatal("nobody to act")
+			}
+			games[id] = was{seat, version}
+		}
+		w.clock.Add(time.Hour + time.Minute)
+		later, _ := seatTwo(t, svc, false, 3600, 250)
+		if n, err := svc.Sweep(ctx, "example.test"); err != nil || n != due {
+			t.Fatalf("one sweep past %d deadlines: %d, %v", due, n, err)
+		}
+		for id, g0 := range games {
+			g, m, err := svc.loadMatch(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !m.Seat(g0.seat).Away || !g.State.Seats[g0.seat].TimedOut || g.Version() != g0.version+1 {
+				t.Fatalf("game %s: away %v, timed out %v, version %d (was %d)", id, m.Seat(g0.seat).Away, g.State.Seats[g0.seat].TimedOut, g.Version(), g0.version)
+			}
+		}
+		g, err := svc.Load(ctx, later)
+		if err != nil || g.State.Seats[0].TimedOut || g.State.Seats[1].TimedOut {
+			t.Fatalf("the game not yet due: %+v, %v", g.State.Seats, err)
+		}
+		if n, err := svc.Sweep(ctx, "example.test"); err != nil || n != 0 {
+			t.Fatalf("a second sweep: %d, %v; want nothing", n, err)
+		}
+	})
+}
