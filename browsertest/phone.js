@@ -12,7 +12,6 @@ const crypto = require('node:crypto');
 /** PHONE: a 390x844 touch screen (an iPhone 12-15's CSS pixels). */
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 
-
 /** small lists the visible controls of the page under 44 px tall (or narrower than 24 px). */
 async function small(page) {
   return page.evaluate(() => {
@@ -105,4 +104,4 @@ function failures(found) {
   return Object.entries(found).filter(([, x]) => x.length).map(([k, x]) => `${k}:\n  ${x.join('\n  ')}`);
 }
 
-module.exports = { PHONE, small, check, failures, axe, shape, COLOURS };
+module.exports = { PHONE, small, check, failures, axe, COLOURS };

@@ -232,27 +232,38 @@ func (h *Service) sendWith(ctx context.Context, host, id string, version int64, 
 	if h.push == nil || len(to) == 0 {
 		return
 	}
-	if q, ok := ctx.Value(sendQueueKey{}).(*sendQueue); ok {
+	if q, ok := ctx.Value(sendQueueKey{}).(*pool); ok {
 		// A sweep: the pushes go out beside it, never holding the next
 		// game's timeout (attack kit D1); the sweep waits for them last.
-		q.wg.Add(1)
-		q.slots <- struct{}{}
-		go func() {
-			defer func() { <-q.slots; q.wg.Done() }()
-			h.sendNow(context.WithoutCancel(ctx), host, id, version, to, records)
-		}()
+		q.run(func() { h.sendNow(context.WithoutCancel(ctx), host, id, version, to, records) })
 		return
 	}
 	h.sendNow(ctx, host, id, version, to, records)
 }
 
-// sendQueue holds a sweep's pushes: at most cap(slots) games' pushes at
-// once, each within pushBudget.
-type sendQueue struct {
+// pool runs functions in goroutines, at most cap(slots) at once: a
+// sweep's pushes (each within PushBudget) and its games.
+type pool struct {
 	wg    sync.WaitGroup
 	slots chan struct{}
 }
 
+func newPool(size int) *pool { return &pool{slots: make(chan struct{}, size)} }
+
+// run starts f once a slot is free.
+func (p *pool) run(f func()) {
+	p.wg.Add(1)
+	p.slots <- struct{}{}
+	go func() {
+		defer func() { <-p.slots; p.wg.Done() }()
+		f()
+	}()
+}
+
+// wait returns once every function run has returned.
+func (p *pool) wait() { p.wg.Wait() }
+
+// sendQueueKey holds a sweep's pool for its pushes in its context.
 type sendQueueKey struct{}
 
 // sweepSends is how many games' pushes a sweep sends at once.

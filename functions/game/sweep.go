@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,8 +38,8 @@ const (
 // and left for the next sweep.
 func (h *Service) Sweep(ctx context.Context, host string) (int, error) {
 	// The pushes go out beside the sweep (send), not between its games.
-	q := &sendQueue{slots: make(chan struct{}, sweepSends)}
-	defer q.wg.Wait()
+	q := newPool(sweepSends)
+	defer q.wait()
 	ctx = context.WithValue(ctx, sendQueueKey{}, q)
 	var n atomic.Int64
 	seen := map[string]bool{}
@@ -98,17 +97,11 @@ func (h *Service) sweepItems(ctx context.Context, host string, ids []string, n *
 		for run < len(ids) && isGameID(ids[run]) {
 			run++
 		}
-		var wg sync.WaitGroup
-		slots := make(chan struct{}, sweepWorkers)
+		games := newPool(sweepWorkers)
 		for _, id := range ids[:run] {
-			slots <- struct{}{}
-			wg.Add(1)
-			go func() {
-				defer func() { <-slots; wg.Done() }()
-				one(id)
-			}()
+			games.run(func() { one(id) })
 		}
-		wg.Wait()
+		games.wait()
 		ids = ids[run:]
 	}
 	return nil
