@@ -6,7 +6,8 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
-const { createGame, act } = require('./play.js');
+const play = require('./play.js');
+const { createGame, act } = play;
 
 const env = h.suite();
 const { skip } = env;
@@ -149,5 +150,48 @@ test('partnership boards keep tile faces at 28 px on phones, the ends in view', 
     assert.ok(sizes.lastInView, `${viewport.width}x${viewport.height}: the last play is in view`);
     await context.close();
   }
+  assert.deepEqual(errors, []);
+});
+
+// Issue 44: on a 1280x800 desktop a board of 20 tiles showed faces of
+// 27.1 px: the board was drawn for its box, and the box then narrowed (a
+// scrollbar came) without the board being drawn again. The page now
+// draws the board again whenever its box changes. Here the box narrows
+// as a scrollbar or a panel would make it (the body's padding), by as
+// much as would make the tiles as drawn 26 px across.
+test('the board is drawn again when its box narrows, its tiles kept at 28 px', { skip, timeout: 90000 }, async () => {
+  const api = h.apiOf(env);
+  const keys = ['box-ana-key-0123456789abcdef', 'box-bea-key-0123456789abcdef'];
+  const a = await api('POST', '/api/games', { variant: 'fiveup', players: 2, target: 500, redeal: false, name: 'Ana', key: keys[0] });
+  const id = a.game.id;
+  await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: keys[1] });
+  // Plays until a hand has 20 tiles on the board, whatever the deal.
+  const tiles = (v) => (v.hand ? v.hand.board.line.length + (v.hand.board.up || []).length + (v.hand.board.down || []).length : 0);
+  let v = await api('GET', `/api/games/${id}`);
+  for (let n = 0; n < 300 && tiles(v) < 20; n++) {
+    await play.apiPlayOne(api, id, keys);
+    v = await api('GET', `/api/games/${id}`);
+  }
+  assert.ok(tiles(v) >= 20, `a hand with 20 tiles on the board (${tiles(v)})`);
+  const { context, page } = await h.newPlayer(env.browser, errors, { width: 1100, height: 800 });
+  await page.goto(`${env.server.url}/g/${id}#seat=${keys[0]}`);
+  await page.waitForSelector('#board .layout > .tile');
+  const smallest = () => page.evaluate(() => Math.min(...[...document.querySelectorAll('#board .layout > .tile rect.face')]
+    .map((f) => { const r = f.getBoundingClientRect(); return Math.min(r.width, r.height); })));
+  const before = await smallest();
+  assert.ok(before >= 28 - 0.5, `the board as first drawn: ${before.toFixed(1)} px`);
+  const narrowed = await page.evaluate((f) => {
+    const box = () => document.querySelector('#board').getBoundingClientRect().width;
+    const w = box();
+    document.body.style.paddingRight = `${Math.ceil(w * (1 - 26 / f))}px`;
+    return { from: w, to: box() };
+  }, before);
+  assert.ok(narrowed.to <= narrowed.from * 26 / before + 1, `the box narrowed enough: ${JSON.stringify(narrowed)}`);
+  await page.waitForFunction(() => Math.min(...[...document.querySelectorAll('#board .layout > .tile rect.face')]
+    .map((f) => { const r = f.getBoundingClientRect(); return Math.min(r.width, r.height); })) >= 28 - 0.5, null, { timeout: 5000 })
+    .catch(() => {});
+  const after = await smallest();
+  assert.ok(after >= 28 - 0.5, `after the box narrowed a tile face is ${after.toFixed(1)} px (before ${before.toFixed(1)})`);
+  await context.close();
   assert.deepEqual(errors, []);
 });

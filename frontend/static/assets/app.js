@@ -48,6 +48,10 @@ function signalTurn() {
 
 let fitAll = false; // the player asked to see the whole layout, small
 
+/** boxOf: an element's size in whole CSS px, as drawBoard last drew for it (drawnBox). */
+const boxOf = (el) => { const r = el.getBoundingClientRect(); return `${Math.round(r.width)}x${Math.round(r.height)}`; };
+let drawnBox = '';
+
 function drawBoard() {
   if (!view) return;
   const legal = view.you ? view.you.legal : [];
@@ -57,6 +61,7 @@ function drawBoard() {
   const end = summaryOpen && view.status !== 'finished' && view.lastHand;
   const shown = end ? { ...view, hand: { ...view.hand, number: end.number, board: end.board } } : view;
   board.dataset.hand = shown.hand ? shown.hand.number : '';
+  drawnBox = boxOf(board);
   renderBoard(board, shown, end ? [] : targets, end ? null : selectedTile, { fitAll });
   zoom.hidden = !board.dataset.zoom;
   zoom.textContent = t(board.dataset.zoom === 'in' ? 'board.whole' : 'board.zoomIn');
@@ -580,8 +585,15 @@ window.addEventListener('hashchange', () => {
 });
 window.addEventListener('focus', () => poller.wake());
 window.addEventListener('online', () => poller.wake());
+// The board is drawn for its box's size: drawn again when that box
+// changes, whatever changed it (the window, a scrollbar that came, a
+// panel beside it), so its tiles never shrink under 28 px.
 let resizeTimer = null;
-window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawBoard, 100); });
+new ResizeObserver(() => {
+  if (boxOf($('#board')) === drawnBox) return;
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(drawBoard, 100);
+}).observe($('#board'));
 
 // Opened on a device that does not remember a seat here: the player key
 // may hold one (its games are the server's to list).
