@@ -148,3 +148,41 @@ for (const locale of ['it-IT', 'en-GB']) {
     assert.deepEqual(errors, []);
   });
 }
+
+// Issue 44 item 8: on a 360 px phone a league's (or a tournament's) game
+// showed half the hand below the fold on your turn: the table was the
+// screen's height under the header, and the league's line above it
+// pushed it down. The table now fills what is left below that line.
+for (const locale of ['it-IT', 'en-GB']) {
+  test(`on a 360x740 phone a league game shows the whole hand on your turn (${locale})`, { skip, timeout: 60000 }, async () => {
+    const errors = [];
+    const found = {};
+    const keys = ['Ana', 'Bea'].map((n) => `fold-${locale}-${n.toLowerCase()}-key-0123456789abcdef`);
+    await api('PUT', '/api/me/profile', { name: 'Ana' }, keys[0]);
+    await api('PUT', '/api/me/profile', { name: 'Bea' }, keys[1]);
+    const made = await api('POST', '/api/leagues', { name: 'Il giovedì', variant: 'fiveup' }, keys[0]);
+    await api('POST', `/api/leagues/${made.league.id}/members`, { invite: made.invite }, keys[1]);
+    const g = await api('POST', '/api/games', { variant: 'fiveup', players: 2, redeal: false, name: 'Ana', key: keys[0], league: made.league.id });
+    await api('POST', `/api/games/${g.game.id}/seats`, { name: 'Bea', key: keys[1] });
+    const v = await api('GET', `/api/games/${g.game.id}`);
+    const context = await env.browser.newContext({ ...PHONE, viewport: { width: 360, height: 740 }, locale, reducedMotion: 'reduce' });
+    const p = h.watch(await context.newPage(), errors);
+    await p.goto(`${env.server.url}/g/${g.game.id}#seat=${keys[v.hand.turn]}`);
+    await p.waitForSelector('#league-box:not([hidden]) #league-back');
+    await p.waitForSelector('.hand-tile.playable');
+    await check(p, found, 'a league game on a 360 px phone, your turn');
+    const seen = await p.evaluate(() => ({
+      view: innerHeight,
+      scrolled: scrollY,
+      league: document.querySelector('#league-box').getBoundingClientRect().top,
+      tiles: [...document.querySelectorAll('.hand-tile')].map((t) => { const r = t.getBoundingClientRect(); return [r.top, r.bottom]; }),
+    }));
+    assert.equal(seen.scrolled, 0);
+    assert.ok(seen.league >= 0 && seen.league < 100, `the league's line at the top: ${seen.league}`);
+    assert.equal(seen.tiles.length, 7);
+    for (const [top, bottom] of seen.tiles) assert.ok(top >= 0 && bottom <= seen.view + 0.5, `a hand tile at ${top.toFixed(0)}-${bottom.toFixed(0)} px on a ${seen.view} px screen`);
+    await context.close();
+    assert.deepEqual(failures(found), []);
+    assert.deepEqual(errors, []);
+  });
+}

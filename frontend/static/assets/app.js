@@ -594,6 +594,12 @@ new ResizeObserver(() => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(drawBoard, 100);
 }).observe($('#board'));
+// The table fills the screen below what stands above it (the header, a
+// banner, a tournament's or a league's line), so the hand is never pushed
+// below the fold: its top, a CSS variable the table's height reads.
+const placeTable = () => document.documentElement.style.setProperty('--table-top', `${Math.round($('#table').getBoundingClientRect().top + scrollY)}px`);
+const above = new ResizeObserver(placeTable);
+for (const el of document.querySelectorAll('.bar, #banner, #tour-box, #league-box')) above.observe(el);
 
 // Opened on a device that does not remember a seat here: the player key
 // may hold one (its games are the server's to list).
