@@ -83,17 +83,23 @@ for (const locale of ['it-IT', 'en-GB']) {
   });
 }
 
+/** leagueOfTwo: Ana's Five Up league "Il giovedì" with Bea in it; their keys (named from tag) and the league made. */
+async function leagueOfTwo(tag) {
+  const keys = ['Ana', 'Bea'].map((n) => `${tag}-${n.toLowerCase()}-key-0123456789abcdef`);
+  await api('PUT', '/api/me/profile', { name: 'Ana' }, keys[0]);
+  await api('PUT', '/api/me/profile', { name: 'Bea' }, keys[1]);
+  const made = await api('POST', '/api/leagues', { name: 'Il giovedì', variant: 'fiveup' }, keys[0]);
+  await api('POST', `/api/leagues/${made.league.id}/members`, { invite: made.invite }, keys[1]);
+  return { keys, made };
+}
+
 for (const [locale, home, page] of [
   ['it-IT', 'Il giovedì: una partita di lega aspetta giocatori (Ana): siediti', /in attesa: 1 posto libero, siediti/],
   ['en-GB', 'Il giovedì: a league game waits for players (Ana): take a seat', /waiting: 1 seat free, take it/]]) {
   test(`a league game waiting for players is on its members' home and says so on the league page (${locale})`, { skip, timeout: 60000 }, async () => {
     const errors = [];
     const found = {};
-    const keys = ['Ana', 'Bea'].map((n) => `wait-${locale}-${n.toLowerCase()}-key-0123456789abcdef`);
-    await api('PUT', '/api/me/profile', { name: 'Ana' }, keys[0]);
-    await api('PUT', '/api/me/profile', { name: 'Bea' }, keys[1]);
-    const made = await api('POST', '/api/leagues', { name: 'Il giovedì', variant: 'fiveup' }, keys[0]);
-    await api('POST', `/api/leagues/${made.league.id}/members`, { invite: made.invite }, keys[1]);
+    const { keys, made } = await leagueOfTwo(`wait-${locale}`);
     const g = await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Ana', key: keys[0], league: made.league.id });
     const context = await env.browser.newContext({ ...PHONE, locale, reducedMotion: 'reduce' });
     const p = h.watch(await context.newPage(), errors);
@@ -157,11 +163,7 @@ for (const locale of ['it-IT', 'en-GB']) {
   test(`on a 360x740 phone a league game shows the whole hand on your turn (${locale})`, { skip, timeout: 60000 }, async () => {
     const errors = [];
     const found = {};
-    const keys = ['Ana', 'Bea'].map((n) => `fold-${locale}-${n.toLowerCase()}-key-0123456789abcdef`);
-    await api('PUT', '/api/me/profile', { name: 'Ana' }, keys[0]);
-    await api('PUT', '/api/me/profile', { name: 'Bea' }, keys[1]);
-    const made = await api('POST', '/api/leagues', { name: 'Il giovedì', variant: 'fiveup' }, keys[0]);
-    await api('POST', `/api/leagues/${made.league.id}/members`, { invite: made.invite }, keys[1]);
+    const { keys, made } = await leagueOfTwo(`fold-${locale}`);
     const g = await api('POST', '/api/games', { variant: 'fiveup', players: 2, redeal: false, name: 'Ana', key: keys[0], league: made.league.id });
     await api('POST', `/api/games/${g.game.id}/seats`, { name: 'Bea', key: keys[1] });
     const v = await api('GET', `/api/games/${g.game.id}`);
