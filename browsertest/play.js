@@ -22,6 +22,9 @@ async function createGame(page, url, { variant = 'fiveup', players, pairs, redea
 async function joinGame(page, inviteURL, name) {
   await page.goto(inviteURL);
   await page.waitForSelector('#join:not([hidden])');
+  // The panel's words are in the page's second catalog (build.mjs: join.,
+  // invite.): it can show a moment before them.
+  await page.waitForFunction(() => document.querySelector('#join-what').textContent !== '');
   const what = await page.textContent('#join-what');
   if (!/ invited you to (Five Up|Partnership): \d players/.test(what)) throw new Error(`the join panel does not say who invited you to what: "${what}"`);
   // Who sits there and the clock, before sitting down (issue 26).
