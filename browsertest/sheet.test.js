@@ -19,7 +19,11 @@ test('the score sheet lists every hand with its points and the running totals', 
   const id = await createGame(page, env.server.url, { variant: 'partnership', name: 'Ana', target: 200, seats: ['easy', 'easy', 'easy'] });
   await page.waitForSelector('.hand-tile');
   assert.equal(await page.isVisible('#sheet-wrap'), false, 'no sheet before a hand has ended');
-  assert.equal(await page.isVisible('#notify'), true, 'the notification offer shows during the match');
+  // The offer's words come with a chunk asked for once the table is drawn:
+  // wait for them (an empty box is not visible; CI failed on reading it
+  // before the chunk had come).
+  await page.locator('#notify').waitFor({ state: 'visible', timeout: 15000 })
+    .catch(() => assert.fail('the notification offer shows during the match'));
   // Through the page until the sheet shows (a hand has ended); the rest of
   // the match through the API with the page's own seat: the sheet is what
   // the page draws from the view, whoever made the moves.
@@ -30,7 +34,9 @@ test('the score sheet lists every hand with its points and the running totals', 
     if (!(await page.isVisible('#summary'))) {
       const v = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
       if (v.sheet.length >= 1 && Number(await page.evaluate(() => document.body.dataset.version)) === v.version) {
-        assert.equal(await page.isVisible('#sheet-wrap'), true, 'the sheet shows once a hand has ended');
+        // The sheet is drawn by a chunk asked for at the hand's end: wait.
+        await page.locator('#sheet-wrap').waitFor({ state: 'visible', timeout: 15000 })
+          .catch(() => assert.fail('the sheet shows once a hand has ended'));
         checkedMid = true;
         break;
       }
