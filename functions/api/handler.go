@@ -18,6 +18,7 @@ import (
 	"tessera/engine/bot"
 	"tessera/functions/community"
 	"tessera/functions/game"
+	"tessera/functions/mail"
 )
 
 // Config is what the handler is built from.
@@ -37,6 +38,10 @@ type Config struct {
 	// in the repository; docs/moderation.md); "" turns the moderation
 	// routes off (404).
 	OperatorToken string
+	// Mail and DigestAfter are game.Config's: the mail sender (nil: email
+	// off) and how long a turn waits before a digest (0: 24 h).
+	Mail        mail.Sender
+	DigestAfter time.Duration
 }
 
 // Handler serves every endpoint of API.md over the game service.
@@ -58,7 +63,7 @@ func New(cfg Config) *Handler {
 		panic("api: Config.Store is required")
 	}
 	svc := game.New(game.Config{Store: cfg.Store, Logger: cfg.Logger, Now: cfg.Now, Rand: cfg.Rand, Bots: cfg.Bots, Push: cfg.Push, AfterEnd: cfg.AfterEnd,
-		ViewJSON: pushedView})
+		ViewJSON: pushedView, Mail: cfg.Mail, DigestAfter: cfg.DigestAfter})
 	h := &Handler{svc: svc, com: community.New(svc), log: svc.Log(), push: cfg.Push}
 	if cfg.RateLimit != nil {
 		h.limit = newLimiter(*cfg.RateLimit)
@@ -113,6 +118,9 @@ const (
 	routeReport
 	routeModeration
 	routeExport
+	routeEmail
+	routeEmailConfirm
+	routeUnsubscribe
 )
 
 // allowed is each route's methods.
@@ -127,7 +135,8 @@ var allowed = [...][]string{routeCreate: {http.MethodPost}, routePoll: {http.Met
 	routeWatch: {http.MethodPut, http.MethodDelete}, routeHint: {http.MethodPost}, routeNotes: {http.MethodGet},
 	routeReview: {http.MethodGet}, routeMutes: {http.MethodPut, http.MethodDelete}, routeBlocks: {http.MethodPut, http.MethodDelete},
 	routeReports: {http.MethodGet, http.MethodPost}, routeReport: {http.MethodDelete}, routeModeration: {http.MethodPut},
-	routeExport: {http.MethodGet}}
+	routeExport: {http.MethodGet}, routeEmail: {http.MethodPut, http.MethodDelete}, routeEmailConfirm: {http.MethodPost},
+	routeUnsubscribe: {http.MethodPost}}
 
 var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll: "poll",
 	routeSeats: "seats", routeMoves: "moves", routeMe: "me", routeMePush: "mePush", routePushKey: "pushKey", routeRematch: "rematch",
@@ -136,7 +145,8 @@ var routeNames = [...]string{routeNone: "none", routeCreate: "create", routePoll
 	routeLeagueInvite: "leagueInvite", routeTournaments: "tournaments", routeTournament: "tournament",
 	routeEntries: "entries", routeStart: "start", routeVacation: "vacation", routeChat: "chat", routeWatch: "watch",
 	routeHint: "hint", routeNotes: "notes", routeReview: "review", routeMutes: "mutes", routeBlocks: "blocks",
-	routeReports: "reports", routeReport: "report", routeModeration: "moderation", routeExport: "export"}
+	routeReports: "reports", routeReport: "report", routeModeration: "moderation", routeExport: "export",
+	routeEmail: "email", routeEmailConfirm: "emailConfirm", routeUnsubscribe: "unsubscribe"}
 
 // gameRoutes are the routes under /api/games/{id}/.
 var gameRoutes = map[string]route{"seats": routeSeats, "moves": routeMoves, "rematch": routeRematch, "chat": routeChat,
@@ -155,6 +165,12 @@ func parseRoute(path string) (route, string) {
 		return routeMePush, ""
 	case "/api/me/export":
 		return routeExport, ""
+	case "/api/me/email":
+		return routeEmail, ""
+	case "/api/me/email/confirm":
+		return routeEmailConfirm, ""
+	case "/api/me/email/unsubscribe":
+		return routeUnsubscribe, ""
 	case "/api/push":
 		return routePushKey, ""
 	}
@@ -248,6 +264,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case routeExport:
 		h.export(c)
 		return
+	case routeUnsubscribe:
+		h.unsubscribe(c)
+		return
+	case routeEmail:
+		if r.Method == http.MethodDelete {
+			h.deleteEmail(c)
+			return
+		}
 	case routePushKey:
 		h.pushKey(c)
 		return
@@ -331,6 +355,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.entries(c, id, body)
 	case routeStart:
 		h.startTournament(c, id, body)
+	case routeEmail:
+		h.putEmail(c, body)
+	case routeEmailConfirm:
+		h.confirmEmail(c, body)
 	case routeMePush:
 		if r.Method == http.MethodPut {
 			h.putDevice(c, body)

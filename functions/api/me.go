@@ -87,7 +87,10 @@ func (h *Handler) me(c *call) {
 		Player      *privateProfile          `json:"player"`
 		Leagues     []community.LeagueRef    `json:"leagues"`
 		Tournaments []community.MyTournament `json:"tournaments"`
-	}{games, private(player), leagues, tours})
+		// Email is an addition (issue 46): the key's address, masked,
+		// whether it is confirmed and whether the digest is on; null none.
+		Email *game.EmailStatus `json:"email"`
+	}{games, private(player), leagues, tours, mine.Email})
 }
 
 // meGameOf is one game of /api/me as JSON.

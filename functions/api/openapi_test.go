@@ -29,7 +29,8 @@ var routeTemplates = map[route]string{
 	routeHint: "/api/games/{id}/hint", routeNotes: "/api/games/{id}/notes", routeReview: "/api/games/{id}/review",
 	routeMutes: "/api/me/mutes/{player}", routeBlocks: "/api/me/blocks/{player}",
 	routeReports: "/api/reports", routeReport: "/api/reports/{id}", routeModeration: "/api/players/{id}/moderation",
-	routeExport: "/api/me/export",
+	routeExport: "/api/me/export", routeEmail: "/api/me/email", routeEmailConfirm: "/api/me/email/confirm",
+	routeUnsubscribe: "/api/me/email/unsubscribe",
 }
 
 func loadOpenAPI(t *testing.T) *openapi3.T {

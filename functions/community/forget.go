@@ -244,6 +244,13 @@ func (h *Service) Export(ctx context.Context, hash []byte) (*Exported, error) {
 		out.Record.Devices = append(out.Record.Devices, ExportedDevice{Endpoint: d.Endpoint, P256dh: d.P256dh, Auth: d.Auth, Lang: d.Lang.String()})
 	}
 	out.Record.Player = rec.Player
+	if m := rec.Mail; m.Addr != "" {
+		out.Record.Email = &ExportedEmail{Address: m.Addr, Language: m.Lang.String(), Confirmed: m.Confirmed, Digest: m.On()}
+		if m.LastDigest != 0 {
+			at := time.Unix(m.LastDigest, 0).UTC()
+			out.Record.Email.LastMail = &at
+		}
+	}
 	v := rec.Vac
 	out.Record.Vacation = ExportedVacation{DaysLeft: v.Budget, PeriodsCredited: v.Credited, Days: v.Days, GamesToTell: v.Pending}
 	if !v.BudgetSet {
@@ -336,6 +343,9 @@ type Exported struct {
 		Games    []string         `json:"games"`
 		Devices  []ExportedDevice `json:"devices"`
 		Vacation ExportedVacation `json:"vacation"`
+		// Email is the key's address in full (its owner's export only),
+		// null none.
+		Email *ExportedEmail `json:"email"`
 	} `json:"record"`
 	Profile     *ExportedProfile     `json:"profile"`
 	Games       []ExportedSeat       `json:"seats"`
@@ -346,6 +356,15 @@ type Exported struct {
 	// Explained says in words, in English and Italian, what the numbers
 	// mean (the ratings above all).
 	Explained map[string]map[string]string `json:"explained"`
+}
+
+// ExportedEmail is the record's address, as its owner reads it.
+type ExportedEmail struct {
+	Address   string     `json:"address"`
+	Language  string     `json:"language"`
+	Confirmed bool       `json:"confirmed"`
+	Digest    bool       `json:"digest"`
+	LastMail  *time.Time `json:"lastDigest"`
 }
 
 // ExportedVacation is the record's vacation, as a person reads it.
@@ -383,11 +402,13 @@ var exportExplained = map[string]map[string]string{
 	"en": {
 		"ratings":  "profile.pools: a rating per pool of rated games (a rule set and its player count). mu is the estimate of your skill and sigma how unsure it still is. The rating shown is 60 times mu, rounded (a new player's mu is 25: 1500); the leaderboards order players by mu minus 3 sigma, so a player with few matches stands lower until sigma shrinks. A rating is provisional for its first 10 matches. games and wins count your rated matches; history is the rating shown after each of them, oldest first; streak is your rated wins in a row.",
 		"vacation": "record.vacation: daysLeft are the days of vacation you may still take; every 30 days since your profile was made adds days (periodsCredited counts them). start, until and days are the vacation taken.",
+		"email":    "record.email: the address you gave for the digest of games waiting for you, whether you confirmed it, whether the digest is on, and when the last one was sent. Forgetting you removes it.",
 		"dates":    "Every date is UTC, in ISO 8601.",
 	},
 	"it": {
 		"ratings":  "profile.pools: un punteggio per ogni gruppo di partite classificate (un gioco e il suo numero di giocatori). mu è la stima della tua bravura e sigma quanto è ancora incerta. Il punteggio mostrato è 60 volte mu, arrotondato (un nuovo giocatore ha mu 25: 1500); le classifiche ordinano i giocatori per mu meno 3 sigma, quindi chi ha giocato poco sta più in basso finché sigma non cala. Un punteggio è provvisorio per le sue prime 10 partite. games e wins contano le tue partite classificate; history è il punteggio mostrato dopo ognuna, dalla più vecchia; streak sono le tue vittorie classificate di fila.",
 		"vacation": "record.vacation: daysLeft sono i giorni di vacanza che puoi ancora prendere; ogni 30 giorni dalla creazione del tuo profilo se ne aggiungono (periodsCredited li conta). start, until e days sono la vacanza presa.",
+		"email":    "record.email: l'indirizzo che hai dato per il riepilogo delle partite che ti aspettano, se lo hai confermato, se il riepilogo è attivo e quando è partito l'ultimo. Se chiedi di essere dimenticato, viene tolto.",
 		"dates":    "Ogni data è in UTC, nel formato ISO 8601.",
 	},
 }

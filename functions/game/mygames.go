@@ -34,6 +34,8 @@ type MyGames struct {
 	// its private profile from them).
 	Player string
 	Vac    Vacation
+	// Email is the key's address as its owner sees it (nil: none).
+	Email *EmailStatus
 }
 
 // MyGames reads the list of the key whose hash is hash: one Load of its
@@ -46,6 +48,11 @@ func (h *Service) MyGames(ctx context.Context, hash []byte) (*MyGames, error) {
 	if err != nil {
 		return nil, err
 	}
+	return h.myGamesOf(ctx, hash, rec)
+}
+
+// myGamesOf is MyGames of the record rec, already read.
+func (h *Service) myGamesOf(ctx context.Context, hash []byte, rec *Record) (*MyGames, error) {
 	items, err := h.store.LoadMany(ctx, rec.Games)
 	if err != nil {
 		return nil, err
@@ -77,6 +84,6 @@ func (h *Service) MyGames(ctx context.Context, hash []byte) (*MyGames, error) {
 	if len(out.Games) > MaxMyGames {
 		out.Games = out.Games[:MaxMyGames]
 	}
-	out.Player, out.Vac = rec.Player, rec.Vac
+	out.Player, out.Vac, out.Email = rec.Player, rec.Vac, EmailOf(rec)
 	return out, nil
 }

@@ -304,6 +304,7 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, t
 	var (
 		mu      sync.Mutex
 		expired []gone
+		took    [][]byte // keys whose digest is on that a device took a notification for
 		wg      sync.WaitGroup
 		sent    int
 	)
@@ -355,6 +356,13 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, t
 			go func() {
 				defer wg.Done()
 				err := sender.Send(ctx, d.subscription(), payload)
+				if err == nil && p.Mail.On() && msg.Kind != "" && !quiet {
+					mu.Lock()
+					if !slices.ContainsFunc(took, func(k []byte) bool { return bytes.Equal(k, hash) }) {
+						took = append(took, hash)
+					}
+					mu.Unlock()
+				}
 				if errors.Is(err, push.ErrGone) {
 					mu.Lock()
 					expired = append(expired, gone{hash, d.Endpoint})
@@ -367,6 +375,7 @@ func (h *Service) sendNow(ctx context.Context, host, id string, version int64, t
 		}
 	}
 	wg.Wait()
+	h.notePushes(ctx, took)
 	for _, g := range expired {
 		if err := h.UpdatePlayer(ctx, g.hash, func(p *Record) bool { return p.DropDevice(g.Endpoint) }); err != nil {
 			h.log.Warn("push: a gone device not forgotten", "gameId", id, "cause", err.Error())

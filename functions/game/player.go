@@ -38,9 +38,10 @@ import (
 // vacation after it (vacation.go): a flags byte (1 the budget was
 // written, 2 its games are still to be told), the budget's days byte,
 // the 30-day periods credited uvarint, the vacation's start and end
-// varints (Unix seconds; 0 none) and its days byte.
+// varints (Unix seconds; 0 none) and its days byte. Format 5 adds the
+// key's email after it (mail.go: MailState.append).
 const (
-	PlayerFormat  = 4
+	PlayerFormat  = 5
 	PlayerFormat2 = 2
 	PlayerFormat1 = 1
 	// maxPlayerGames bounds the games a record lists: one LoadMany.
@@ -63,6 +64,7 @@ type Record struct {
 	Devices []Device // oldest first
 	Player  string   // the public player id; "" before the key has a profile
 	Vac     Vacation
+	Mail    MailState
 }
 
 // Device is one push subscription, and the language of its texts.
@@ -152,7 +154,7 @@ func EncodePlayer(p *Record) []byte {
 		b = append(b, byte(d.Lang))
 	}
 	b = appendID(b, p.Player)
-	return p.Vac.append(b)
+	return p.Mail.append(p.Vac.append(b))
 }
 
 func DecodePlayer(b []byte) (*Record, error) {
@@ -192,6 +194,9 @@ func DecodePlayer(b []byte) (*Record, error) {
 	}
 	if format >= 4 {
 		p.Vac.read(r)
+	}
+	if format >= 5 {
+		p.Mail.read(r)
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing data")
@@ -234,7 +239,12 @@ func (h *Service) UpdatePlayer(ctx context.Context, hash []byte, change func(*Re
 			return nil
 		}
 		now := h.now()
-		var due time.Time // a record is due only while its games are to be told of a vacation
+		// A record is due while its games are to be told of a vacation,
+		// and at its digest's next check (mail.go).
+		var due time.Time
+		if p.Mail.On() && p.Mail.Check != 0 {
+			due = time.Unix(p.Mail.Check, 0)
+		}
 		if p.Vac.Pending {
 			due = now
 		}

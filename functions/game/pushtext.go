@@ -13,6 +13,9 @@ import (
 // its catalogs; these are the few sentences the server writes.
 type lang uint8
 
+// Lang is lang for the packages that name one (the API's email routes).
+type Lang = lang
+
 const (
 	LangEN lang = iota
 	LangIT

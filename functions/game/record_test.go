@@ -1,7 +1,9 @@
 package game
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +54,21 @@ func TestPlayerRecordRoundTrip(t *testing.T) {
 	it.PutDevice(Device{Endpoint: "https://push.example/it", P256dh: make([]byte, 65), Auth: make([]byte, 16), Lang: LangIT})
 	if back, err := DecodePlayer(EncodePlayer(it)); err != nil || back.Devices[0].Lang != LangIT {
 		t.Fatalf("a device's language does not round-trip: %+v, %v", back, err)
+	}
+	// The email block (format 5) round-trips, the longest address and
+	// origin included; a format 4 record (none) still reads.
+	m := MailState{Addr: strings.Repeat("a", 240) + "@example.com", Lang: LangIT, Origin: "https://" + strings.Repeat("o", 190),
+		Confirmed: true, Digest: true, Confirm: bytes.Repeat([]byte{1}, mailNonce), Unsub: bytes.Repeat([]byte{2}, mailNonce),
+		SentDay: 20794, Sent: 3, LastPush: 1796900000, LastDigest: 1796800000, Check: 1796990000}
+	mailed := &Record{Mail: m}
+	if back, err := DecodePlayer(EncodePlayer(mailed)); err != nil || !reflect.DeepEqual(back.Mail, m) {
+		t.Fatalf("the email does not round-trip: %+v, %v", back, err)
+	}
+	four := EncodePlayer(&Record{Player: "", Vac: Vacation{Budget: 3, BudgetSet: true}})
+	four = four[:len(four)-len((&MailState{}).append(nil))]
+	four[0] = 4
+	if back, err := DecodePlayer(four); err != nil || back.Vac.Budget != 3 || back.Mail.Addr != "" {
+		t.Fatalf("a format 4 record: %+v, %v", back, err)
 	}
 	if last := p.Devices[len(p.Devices)-1].Endpoint; !strings.HasSuffix(last, "e11") {
 		t.Errorf("the newest device was dropped: %s", last[len(last)-5:])
@@ -158,7 +175,7 @@ func TestPushPayloadIsAPIsFields(t *testing.T) {
 // key they use is in every language, so no push shows a bare key.
 func TestPushKeysAreInEveryCatalog(t *testing.T) {
 	for l := range numLangs {
-		for _, k := range pushKeys {
+		for _, k := range append(slices.Clone(pushKeys), mailKeys...) {
 			if !cat[l].Has(k) {
 				t.Errorf("%s: no %q", langNames[l], k)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"tessera/engine"
 	"tessera/engine/bot"
+	"tessera/functions/mail"
 	"tessera/functions/push"
 	"tessera/functions/store"
 )
@@ -32,6 +33,12 @@ type Config struct {
 	// answer's ETag (package api): what a watching page is pushed
 	// (watch.go). Nil: watching pages are told of a move without it.
 	ViewJSON func(v *engine.View, m Meta, seat int) (body []byte, etag string)
+	// Mail sends the confirmation and digest mails (mail.go); nil: email
+	// is off (PUT /api/me/email answers 409 email_off).
+	Mail mail.Sender
+	// DigestAfter is how long a turn waits before a digest tells of it;
+	// 0: DefaultDigestAfter.
+	DigestAfter time.Duration
 }
 
 // Service is the game service: stored games, clocks and the sweep, the
@@ -54,6 +61,9 @@ type Service struct {
 	vapidKeys vapidKeys
 	site      site
 	sender    *push.Sender
+	// mail and digestAfter are Config's.
+	mail        mail.Sender
+	digestAfter time.Duration
 }
 
 // New returns the service. It panics when cfg.Store is nil: that is a
@@ -63,7 +73,10 @@ func New(cfg Config) *Service {
 		panic("game: Config.Store is required")
 	}
 	h := &Service{store: cfg.Store, log: cfg.Logger, now: cfg.Now, rand: cfg.Rand, bots: cfg.Bots, push: cfg.Push, afterEnd: cfg.AfterEnd,
-		viewJSON: cfg.ViewJSON, community: noCommunity{}}
+		viewJSON: cfg.ViewJSON, community: noCommunity{}, mail: cfg.Mail, digestAfter: cfg.DigestAfter}
+	if h.digestAfter <= 0 {
+		h.digestAfter = DefaultDigestAfter
+	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}

@@ -116,7 +116,7 @@ func (h *Service) sweepOne(ctx context.Context, host, id string) (bool, error) {
 		return true, err
 	}
 	if strings.HasPrefix(id, "player-") {
-		return true, h.SweepVacation(ctx, id)
+		return true, h.sweepPlayer(ctx, id)
 	}
 	g, err := h.Load(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {

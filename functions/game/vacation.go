@@ -239,15 +239,18 @@ func (h *Service) tellGames(ctx context.Context, hash []byte, rec *Record) (Vaca
 	return final, err
 }
 
-// SweepVacation finishes telling the games of the record named id (the
-// sweep: a request that started or ended a vacation stopped halfway).
-func (h *Service) SweepVacation(ctx context.Context, id string) error {
+// sweepPlayer is the sweep's visit of the record named id: it finishes
+// telling its games of a vacation (a request that started or ended one
+// stopped halfway), then mails the key's digest if its check is due.
+func (h *Service) sweepPlayer(ctx context.Context, id string) error {
 	hash, err := hex.DecodeString(strings.TrimPrefix(id, "player-"))
 	if err != nil {
 		return fmt.Errorf("%w: due record %q", engine.ErrCorrupt, id)
 	}
-	_, err = h.tellGames(ctx, hash, nil)
-	return err
+	if _, err = h.tellGames(ctx, hash, nil); err != nil {
+		return err
+	}
+	return h.SweepDigest(ctx, hash)
 }
 
 // changeVacations sets each seat's vacation of game id to what to says,

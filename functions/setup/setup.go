@@ -12,12 +12,15 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net"
+	netmail "net/mail"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"tessera/functions/api"
+	"tessera/functions/mail"
 	"tessera/functions/store"
 )
 
@@ -34,22 +37,31 @@ const (
 	EnvHost         = "PUBLIC_HOST"         // the site's host name, for pushes a scheduled sweep sends
 	EnvPublicURL    = "PUBLIC_URL"          // local: the address friends open (pages asked for at another are sent there)
 	EnvOperator     = "OPERATOR_TOKEN"      // the moderators' token (docs/moderation.md); unset: no moderation routes
+	EnvSMTP         = "SMTP_ADDR"           // local: the SMTP server (host:port) mail goes through; unset: email off
+	EnvMailFrom     = "MAIL_FROM"           // the mails' sender, e.g. "Tessera <tessera@example.org>"
+	EnvDigestAfter  = "DIGEST_AFTER"        // how long a turn waits before a digest mail (a Go duration, e.g. 24h)
 )
+
+// DefaultMailFrom is the sender when MAIL_FROM is not given.
+const DefaultMailFrom = "Tessera <tessera@localhost>"
 
 // Config is every setting of every deployment.
 type Config struct {
-	Addr              string  // local: listen address
-	DataDir           string  // local: bbolt directory (when no table is given)
-	DynamoTable       string  // DynamoDB table; empty means bbolt (local)
-	DynamoEndpoint    string  // DynamoDB endpoint override
-	CreateDynamoTable bool    // create the table if missing (only with an endpoint)
-	Push              bool    // send Web Push notifications
-	PushInsecure      bool    // allow http and loopback push endpoints (tests only)
-	PushSubject       string  // VAPID contact; empty: the request's origin
-	PublicHost        string  // the site's host for pushes sent outside a request
-	RateLimit         float64 // API requests per second per address; 0: no limit
-	PublicURL         string  // local: the site's address for friends, "" for none (scheme and host only)
-	OperatorToken     string  // the moderators' bearer token; "" turns the moderation routes off (404)
+	Addr              string        // local: listen address
+	DataDir           string        // local: bbolt directory (when no table is given)
+	DynamoTable       string        // DynamoDB table; empty means bbolt (local)
+	DynamoEndpoint    string        // DynamoDB endpoint override
+	CreateDynamoTable bool          // create the table if missing (only with an endpoint)
+	Push              bool          // send Web Push notifications
+	PushInsecure      bool          // allow http and loopback push endpoints (tests only)
+	PushSubject       string        // VAPID contact; empty: the request's origin
+	PublicHost        string        // the site's host for pushes sent outside a request
+	RateLimit         float64       // API requests per second per address; 0: no limit
+	PublicURL         string        // local: the site's address for friends, "" for none (scheme and host only)
+	OperatorToken     string        // the moderators' bearer token; "" turns the moderation routes off (404)
+	SMTPAddr          string        // local: the SMTP server; "" email off
+	MailFrom          string        // the mails' sender
+	DigestAfter       time.Duration // how long a turn waits before a digest; 0: 24 h
 }
 
 // DefaultRateLimit is the API requests per second per address where the
@@ -93,11 +105,23 @@ func FromEnv(def Config, getenv func(string) string) (Config, error) {
 	cfg.PublicHost = getenv(EnvHost)
 	cfg.PublicURL = getenv(EnvPublicURL)
 	cfg.OperatorToken = getenv(EnvOperator)
+	cfg.SMTPAddr = getenv(EnvSMTP)
+	if v := getenv(EnvMailFrom); v != "" {
+		cfg.MailFrom = v
+	}
 	var err error
+	if v := getenv(EnvDigestAfter); v != "" {
+		d, derr := ParseDigestAfter(v)
+		if derr != nil {
+			err = fmt.Errorf("%s: %w", EnvDigestAfter, derr)
+		} else {
+			cfg.DigestAfter = d
+		}
+	}
 	if v := getenv(EnvRateLimit); v != "" {
 		r, rerr := ParseRate(v)
 		if rerr != nil {
-			err = fmt.Errorf("%s: %w", EnvRateLimit, rerr)
+			err = errors.Join(err, fmt.Errorf("%s: %w", EnvRateLimit, rerr))
 		} else {
 			cfg.RateLimit = r
 		}
@@ -128,8 +152,25 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		cfg.RateLimit = r
 		return err
 	})
+	fs.StringVar(&cfg.SMTPAddr, "smtp", cfg.SMTPAddr, "send mail (address confirmations, the digest) through this SMTP server, host:port (env SMTP_ADDR; unset: email off)")
+	fs.StringVar(&cfg.MailFrom, "mail-from", cfg.MailFrom, "the mails' sender (env MAIL_FROM; default "+DefaultMailFrom+")")
+	fs.Func("digest-after", "how long a turn waits before a digest mail, e.g. 24h (env DIGEST_AFTER; default 24h)", func(v string) error {
+		d, err := ParseDigestAfter(v)
+		cfg.DigestAfter = d
+		return err
+	})
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
+	}
+	if cfg.SMTPAddr != "" {
+		if _, _, err := net.SplitHostPort(cfg.SMTPAddr); err != nil {
+			return Config{}, fmt.Errorf("-smtp (SMTP_ADDR) %q: want host:port", cfg.SMTPAddr)
+		}
+	}
+	if cfg.MailFrom != "" {
+		if _, err := netmail.ParseAddress(cfg.MailFrom); err != nil {
+			return Config{}, fmt.Errorf("-mail-from (MAIL_FROM) %q: %v", cfg.MailFrom, err)
+		}
 	}
 	if fs.NArg() > 0 {
 		return Config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
@@ -163,6 +204,15 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	return cfg, nil
 }
 
+// ParseDigestAfter reads DIGEST_AFTER: a Go duration of a minute or more.
+func ParseDigestAfter(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err != nil || d < time.Minute {
+		return 0, fmt.Errorf("%q is not a duration of a minute or more, like 24h", v)
+	}
+	return d, nil
+}
+
 // ParseRate reads a rate limit: a number of requests per second, 0 or more.
 func ParseRate(v string) (float64, error) {
 	r, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
@@ -194,5 +244,13 @@ func (cfg Config) TestAPI(st store.Store, logger *slog.Logger, now func() time.T
 	if cfg.Push {
 		ac.Push = &api.PushConfig{Insecure: cfg.PushInsecure, Subject: cfg.PushSubject}
 	}
+	if cfg.SMTPAddr != "" {
+		from := cfg.MailFrom
+		if from == "" {
+			from = DefaultMailFrom
+		}
+		ac.Mail = mail.SMTP{Addr: cfg.SMTPAddr, From: from, Now: now}
+	}
+	ac.DigestAfter = cfg.DigestAfter
 	return api.New(ac)
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestConfigFlagsBeatEnvironmentBeatDefaults(t *testing.T) {
@@ -54,6 +55,12 @@ func TestConfigFlagsBeatEnvironmentBeatDefaults(t *testing.T) {
 			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 2.5}},
 		{"OPERATOR_TOKEN turns moderation on", nil, map[string]string{"OPERATOR_TOKEN": "s3cret-token"},
 			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 20, OperatorToken: "s3cret-token"}},
+		{"SMTP_ADDR, MAIL_FROM and DIGEST_AFTER turn email on", nil,
+			map[string]string{"SMTP_ADDR": "127.0.0.1:2525", "MAIL_FROM": "Tessera <t@example.org>", "DIGEST_AFTER": "6h"},
+			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 20, SMTPAddr: "127.0.0.1:2525", MailFrom: "Tessera <t@example.org>", DigestAfter: 6 * time.Hour}},
+		{"-smtp, -mail-from and -digest-after beat the environment", []string{"-smtp", "mail:25", "-mail-from", "a@b.c", "-digest-after", "90m"},
+			map[string]string{"SMTP_ADDR": "127.0.0.1:2525", "DIGEST_AFTER": "6h"},
+			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 20, SMTPAddr: "mail:25", MailFrom: "a@b.c", DigestAfter: 90 * time.Minute}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,6 +89,10 @@ func TestConfigRefusesWhatCannotWork(t *testing.T) {
 		{"an empty data directory for bbolt", []string{"-data", ""}, nil},
 		{"a rate limit that is not a number", nil, map[string]string{"RATE_LIMIT": "fast"}},
 		{"a negative rate limit", []string{"-rate-limit", "-1"}, nil},
+		{"an SMTP server without a port", []string{"-smtp", "localhost"}, nil},
+		{"a sender that is no address", nil, map[string]string{"MAIL_FROM": "Tessera"}},
+		{"a digest period that is no duration", nil, map[string]string{"DIGEST_AFTER": "daily"}},
+		{"a digest period under a minute", []string{"-digest-after", "5s"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
