@@ -179,7 +179,8 @@ async function newPlayer(browser, errors, viewport = { width: 1100, height: 800 
  * runs here (skipReason) and registers the hooks that start the local server
  * and chromium before its tests and stop them after. It returns
  * {skip, server, browser}; server and browser are set once before has run.
- * serverEnv adds to the local server's environment. With { worker: true }
+ * serverEnv adds to the local server's environment (or an async function
+ * answers it). With { worker: true }
  * the server is the Cloudflare Worker under miniflare (startWorker).
  */
 function suite(serverEnv = {}, { worker = false } = {}) {
@@ -194,7 +195,11 @@ function suite(serverEnv = {}, { worker = false } = {}) {
   }
   before(async () => {
     if (env.skip) return;
-    env.server = await (worker ? startWorker : startServer)(serverEnv);
+    // serverEnv may be a function that starts what the server needs first
+    // and answers its environment (top-level before hooks do not wait
+    // for each other).
+    const e = typeof serverEnv === 'function' ? await serverEnv() : serverEnv;
+    env.server = await (worker ? startWorker : startServer)(e);
     env.browser = await launch();
   });
   after(async () => {
@@ -259,7 +264,69 @@ function apiOf(env) {
   };
 }
 
-module.exports = { ROOT, CI, skipReason, suite, apiOf, startServer, startWorker, launch, watch, newPlayer, waitUp, freePort, PUSH_STAND_IN, startPushStandIn, stubPush };
+/**
+ * startSMTP is an SMTP server on loopback for the email tests (as
+ * functions/mail/smtptest is for Go's): it takes every message and keeps
+ * it as {to, headers, body} (headers lowercased; the body decoded from
+ * quoted-printable). -> {addr, messages, wait(n), stop}
+ */
+async function startSMTP() {
+  const messages = [];
+  let waiters = [];
+  const decode = (raw) => {
+    const [head, ...rest] = raw.split('\r\n\r\n');
+    const headers = {};
+    for (const line of head.replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
+      const i = line.indexOf(':');
+      if (i > 0) headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+    }
+    let body = rest.join('\r\n\r\n');
+    if (/quoted-printable/i.test(headers['content-transfer-encoding'] || '')) {
+      const bytes = Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (m, h) => String.fromCharCode(parseInt(h, 16))), 'latin1');
+      body = bytes.toString('utf8');
+    }
+    return { headers, body: body.replace(/\r\n/g, '\n') };
+  };
+  const server = net.createServer((sock) => {
+    let buf = '', data = null, to = [];
+    const say = (s) => sock.write(s + '\r\n');
+    say('220 tessera-test ready');
+    sock.on('data', (chunk) => {
+      buf += chunk.toString('latin1');
+      let i;
+      while ((i = buf.indexOf('\r\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        if (data !== null) {
+          if (line === '.') {
+            messages.push({ to, ...decode(Buffer.from(data.join('\r\n'), 'latin1').toString('latin1')) });
+            data = null; to = [];
+            say('250 queued');
+            const w = waiters; waiters = []; w.forEach((f) => f());
+          } else data.push(line.startsWith('.') ? line.slice(1) : line);
+          continue;
+        }
+        const verb = line.split(' ')[0].toUpperCase();
+        if (verb === 'EHLO') { say('250-tessera-test'); say('250 8BITMIME'); } else if (verb === 'RCPT') { to.push(/<([^>]*)>/.exec(line)[1]); say('250 ok'); } else if (verb === 'DATA') { data = []; say('354 go on'); } else if (verb === 'QUIT') { say('221 bye'); sock.end(); } else say('250 ok');
+      }
+    });
+    sock.on('error', () => {});
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    addr: `127.0.0.1:${server.address().port}`,
+    messages,
+    /** wait resolves once n messages have come (30 s at most). */
+    async wait(n) {
+      const until = Date.now() + 30000;
+      while (messages.length < n && Date.now() < until) await new Promise((r) => { waiters.push(r); setTimeout(r, 1000); });
+      return messages;
+    },
+    stop: () => new Promise((r) => server.close(r)),
+  };
+}
+
+module.exports = { ROOT, CI, skipReason, suite, apiOf, startServer, startWorker, launch, watch, newPlayer, waitUp, freePort, PUSH_STAND_IN, startPushStandIn, stubPush, startSMTP };
 
 /**
  * shot saves a screenshot under docs/screenshots/ when UPDATE_SCREENSHOTS=1

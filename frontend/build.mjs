@@ -36,7 +36,8 @@ const pages = {
       // line (its own chunk, drawn after the tournament's GET)
       'won.', 'trophy.', 'chat.', 'tour.', 'coach.'],
   },
-  start: { js: 'start.js', css: ['style.css', 'style-end.css', 'start.css'], html: 'index.html' },
+  // The start page's second part: the email digest's words (its chunk).
+  start: { js: 'start.js', css: ['style.css', 'style-end.css', 'start.css'], html: 'index.html', later: ['email.'] },
   rules: { js: 'rulespage.js', html: 'rules.html' },
   room: { js: 'room.js', css: ['style.css', 'style-end.css', 'start.css'], html: 'room.html' },
 };

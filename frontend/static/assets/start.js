@@ -4,13 +4,13 @@
 import { createGame, myGames, vacation, getLeague, ApiError, errorText } from './api.js';
 import { allGames, getGame, putGame, summarize, hiddenGames, hideGame, unhideGame, isolate } from './mygames.js';
 import { ruleTitle } from './rules.js';
-import { playerKey, adoptKey, playerLink, pushOn } from './player.js';
+import { playerKey, adoptKey, playerLink, pushOn, pushState } from './player.js';
 import { notifyControl } from './pushctl.js';
 import { syncPush } from './pushsync.js';
 import { qrSVG } from './qr.js';
 import { ago, left, day } from './clock.js';
 import { LEVELS, TARGET, VARIANTS, ORDER, MIN_FINISHED } from './config.js';
-import { t, loadLang, langSwitch, onLangChange } from './i18n.js';
+import { t, loadLang, loadLater, langSwitch, onLangChange } from './i18n.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
@@ -361,6 +361,20 @@ function renderVacation() {
   $('#vac-days').max = v.budgetDays;
   $('#vac-btn').textContent = t(v.until ? 'vac.end' : 'vac.take');
   $('#vac-btn').disabled = !v.until && v.budgetDays < 1;
+  const sig = JSON.stringify(myEmail) + pushState();
+  if (sig !== emailSig) { emailSig = sig; emailChunk().then((e) => e.draw($('#email-box'), myEmail, pushState())); }
+}
+
+// ---- the email digest (docs/email.md): its settings and its links' landing, a chunk
+
+let emailer = null, myEmail = null, emailSig = '';
+function emailChunk() {
+  return emailer || (emailer = import('./email.js').then((m) => m.make({ t, playerKey, loadLater, refresh: () => refreshHome() })));
+}
+const mailLink = new URLSearchParams(location.search);
+if (mailLink.has('confirm') || mailLink.has('unsubscribe')) {
+  emailChunk().then((e) => e.land($('#email-box'), mailLink));
+  history.replaceState(null, '', location.pathname + location.hash);
 }
 
 $('#vacation').addEventListener('submit', async (ev) => {
@@ -378,6 +392,7 @@ async function refreshHome() {
     const ans = await myGames(playerKey());
     serverGames = ans.games;
     me = ans.player;
+    myEmail = ans.email || null;
     syncRated();
     serverLeagues = Object.fromEntries((ans.leagues || []).map((l) => [l.id, l.name]));
     serverTours = ans.tournaments || [];
@@ -481,10 +496,11 @@ function redraw() {
   seatRows();
   renderHome();
   if (!$('#player-link-box').hidden) $('#player-qr').replaceChildren(qrSVG($('#player-link').value, t('link.qr')));
+  if (emailer) emailer.then((e) => e.redraw());
 }
 onLangChange(redraw);
 // The page's words, then its lists: nothing is drawn in a language that is
 // about to change (the form's static text is in the HTML, in English, until
 // the catalog arrives). Loaded, the words redraw the page (onLangChange);
 // when they cannot be read, it is drawn as it is.
-loadLang(undefined, 'start').catch(redraw).then(() => Promise.all([loadLeague(), refreshHome().then(scheduleHome)]));
+loadLang(undefined, 'start', true).catch(redraw).then(() => Promise.all([loadLeague(), refreshHome().then(scheduleHome)]));

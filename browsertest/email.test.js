@@ -1,0 +1,67 @@
+// The email digest on the start page (issue 46, docs/email.md), on a
+// phone in Italian and English: the offer, the address given, the
+// confirmation mail read from a real SMTP server, its link followed, the
+// digest turned off; axe with every rule and 44 px targets in each state.
+
+'use strict';
+const { test, after } = require('node:test');
+const assert = require('node:assert/strict');
+const h = require('./harness.js');
+const { PHONE, check, failures } = require('./phone.js');
+
+let smtp = null;
+after(() => smtp && smtp.stop());
+const env = h.suite(async () => {
+  smtp = await h.startSMTP();
+  return { SMTP_ADDR: smtp.addr, MAIL_FROM: 'Tessera <tessera@example.test>' };
+});
+const { skip } = env;
+const api = h.apiOf(env);
+
+const WORDS = {
+  'it-IT': { send: 'Mandami le email', sent: /^Inviata: apri il link/, confirmed: /^Indirizzo confermato/, on: /arriva un'email a a\*\*\*@example\.com/,
+    off: 'Basta email', offState: /le email sono disattivate/, subject: 'Conferma il tuo indirizzo' },
+  'en-GB': { send: 'Email me', sent: /^Sent: open the link/, confirmed: /^Address confirmed/, on: /an email goes to a\*\*\*@example\.com/,
+    off: 'Stop the emails', offState: /the emails are off/, subject: 'Confirm your address' },
+};
+
+for (const [locale, w] of Object.entries(WORDS)) {
+  test(`the start page offers the email digest, confirms it from the mail's link and turns it off (${locale})`, { skip, timeout: 120000 }, async () => {
+    const errors = [];
+    const key = `email-key-${locale}-0123456789abcdef`;
+    await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Ana', key, bots: [{ seat: 1, level: 'easy' }] });
+    const context = await env.browser.newContext({ ...PHONE, locale, reducedMotion: 'reduce' });
+    const page = h.watch(await context.newPage(), errors);
+    const found = {};
+    await page.goto(`${env.server.url}/#key=${key}`);
+    await page.waitForSelector('#email-box:not([hidden]) #email-addr');
+    await check(page, found, 'offered');
+    const before = smtp.messages.length;
+    await page.fill('#email-addr', 'ana@example.com');
+    await page.click(`#email-box button:text-is("${w.send}")`);
+    await page.waitForFunction((re) => new RegExp(re).test((document.querySelector('#email-note') || {}).textContent || ''), w.sent.source, { timeout: 5000 }).catch(async (e) => { throw new Error('note: ' + await page.textContent('#email-box') + ' ' + JSON.stringify(errors)); });
+    const mails = await smtp.wait(before + 1);
+    const mail = mails[before];
+    assert.deepEqual(mail.to, ['ana@example.com']);
+    assert.match(Buffer.from(mail.headers.subject.replace(/^=\?utf-8\?q\?|\?=$/gi, '').replace(/_/g, ' ').replace(/=([0-9A-F]{2})/g, (m, x) => String.fromCharCode(parseInt(x, 16))), 'latin1').toString('utf8'), new RegExp(w.subject));
+    const link = /(http:\/\/\S+\/\?confirm=[A-Za-z0-9_-]+)/.exec(mail.body)[1];
+    assert.ok(link.startsWith(env.server.url + '/?confirm='), link);
+    await check(page, found, 'pending');
+    // The mail's link: the page confirms, says so and shows the digest on.
+    await page.goto(link);
+    await page.waitForFunction((re) => new RegExp(re).test((document.querySelector('#email-note') || {}).textContent || ''), w.confirmed.source, { timeout: 8000 })
+      .catch(async () => { throw new Error('after the link: ' + await page.evaluate(() => document.documentElement.lang + ' ' + document.querySelector('#email-box').outerHTML) + JSON.stringify(errors)); });
+    await page.waitForFunction((re) => new RegExp(re).test((document.querySelector('#email-box') || {}).textContent || ''), w.on.source);
+    assert.ok(!page.url().includes('confirm='), 'the token leaves the address bar');
+    await check(page, found, 'confirmed');
+    const me = await api('GET', '/api/me', null, key);
+    assert.deepEqual(me.email, { address: 'a***@example.com', confirmed: true, digest: true });
+    await page.click(`#email-box button:text-is("${w.off}")`);
+    await page.waitForFunction((re) => new RegExp(re).test((document.querySelector('#email-box') || {}).textContent || ''), w.offState.source);
+    assert.equal((await api('GET', '/api/me', null, key)).email.digest, false);
+    await check(page, found, 'off');
+    assert.deepEqual(failures(found), []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
