@@ -328,3 +328,32 @@ func TestForgettingAKeyForgetsItsAddress(t *testing.T) {
 		t.Fatalf("the record after forgetting still holds %q (%v)", rec.Mail.Addr, err)
 	}
 }
+
+// TestABouncedAddressGetsNoMore: SES's bounce or complaint (Suppress)
+// stops the digest of a confirmed address, which its owner then sees off,
+// and no key may give the address again for a year.
+func TestABouncedAddressGetsNoMore(t *testing.T) {
+	w := newPathWorld(t, memory.New())
+	svc, srv := w.mailService(t)
+	ctx := t.Context()
+	id, tokens := seatTwo(t, svc, false, 0, 250)
+	untilTurnOf(t, svc, id, 0, tokens)
+	confirmAddress(t, svc, srv, tokens[0], "ana@example.com", game.LangEN, 1)
+	if err := svc.Suppress(ctx, "Ana@Example.com"); err != nil {
+		t.Fatal(err)
+	}
+	w.sweep(svc, 25*time.Hour)
+	if n := len(srv.Messages()); n != 1 {
+		t.Fatalf("%d mails to a bounced address", n)
+	}
+	if mine, err := svc.MyGames(ctx, game.HashToken(tokens[0])); err != nil || mine.Email == nil || mine.Email.Digest {
+		t.Fatalf("after the bounce: %+v, %v; want the digest off", mine.Email, err)
+	}
+	if err := svc.SetEmail(ctx, game.HashToken(tokens[1]), "ana@example.com", game.LangEN, "http://example.test"); !errors.Is(err, game.ErrSuppressed) {
+		t.Fatalf("giving a bounced address: %v", err)
+	}
+	w.clock.Add(game.SuppressFor)
+	if err := svc.SetEmail(ctx, game.HashToken(tokens[1]), "ana@example.com", game.LangEN, "http://example.test"); err != nil {
+		t.Fatalf("a year on: %v", err)
+	}
+}

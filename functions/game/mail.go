@@ -55,7 +55,13 @@ var (
 	ErrBadMailToken = errors.New("no such link, or one replaced by a newer one")
 	// ErrMailNotSent: the mail server did not take the mail.
 	ErrMailNotSent = errors.New("the mail server did not take the mail")
+	// ErrSuppressed: mail to the address bounced or was marked as spam.
+	ErrSuppressed = fmt.Errorf("%w: mail to this address bounced or was reported as spam; give another", ErrNotEligible)
 )
+
+// SuppressFor is how long an address that bounced or complained gets no
+// mail (the per-address item lives as long).
+const SuppressFor = 365 * 24 * time.Hour
 
 // MailState is a key's email, as its record keeps it.
 type MailState struct {
@@ -170,39 +176,93 @@ func mailAddrID(addr string) string {
 }
 
 // mailAddrFormat is the counter's first byte: then the Unix day and the
-// mails sent to the address that day, as varints.
+// mails sent to the address that day, and until when the address gets no
+// mail at all (a bounce or a complaint; 0 none; Unix seconds), as
+// varints.
 const mailAddrFormat = 1
+
+// mailAddr is an address's item.
+type mailAddr struct {
+	day, sent, suppressed int64
+}
+
+func (h *Service) loadMailAddr(ctx context.Context, addr string) (mailAddr, int64, error) {
+	item, err := h.store.Load(ctx, mailAddrID(addr))
+	if errors.Is(err, store.ErrNotFound) {
+		return mailAddr{}, 0, nil
+	}
+	if err != nil {
+		return mailAddr{}, 0, err
+	}
+	r := &storedReader{b: item.State}
+	var a mailAddr
+	if r.count("format", mailAddrFormat) == mailAddrFormat {
+		a.day, a.sent, a.suppressed = r.varint("day"), r.varint("sent"), r.varint("suppressed")
+	}
+	if r.err != nil {
+		return mailAddr{}, 0, r.err
+	}
+	return a, item.Version, nil
+}
+
+// saveMailAddr writes a, to live until the day after its day, or as long
+// as its suppression.
+func (h *Service) saveMailAddr(ctx context.Context, addr string, a mailAddr, version int64) error {
+	state := []byte{mailAddrFormat}
+	for _, v := range []int64{a.day, a.sent, a.suppressed} {
+		state = binary.AppendVarint(state, v)
+	}
+	expires := time.Unix(max((a.day+2)*86400, a.suppressed), 0)
+	return store.CreateOrSave(ctx, h.store, mailAddrID(addr), state, version, h.now(), time.Time{}, expires)
+}
+
+// Suppress stops all mail to addr for SuppressFor: SES told of a
+// permanent bounce or a complaint (the clock function hears it through
+// SNS). The keys whose address it is get no digest from then on.
+func (h *Service) Suppress(ctx context.Context, addr string) error {
+	until := h.now().Add(SuppressFor).Unix()
+	return Retry(ctx, mailWrites, func(int) error {
+		a, version, err := h.loadMailAddr(ctx, addr)
+		if err != nil {
+			return err
+		}
+		if a.suppressed >= until {
+			return nil
+		}
+		a.suppressed = until
+		return h.saveMailAddr(ctx, addr, a, version)
+	})
+}
+
+// suppressed reports whether addr gets no mail now.
+func (h *Service) suppressed(ctx context.Context, addr string) (bool, error) {
+	a, _, err := h.loadMailAddr(ctx, addr)
+	return a.suppressed > h.now().Unix(), err
+}
 
 var mailWrites = WriteKind{name: "mail", attempts: 10, backOff: true}
 
 // countAddressMail counts one confirmation mail to addr today, or answers
 // ErrTooManyMails. The counter lives until the day after.
 func (h *Service) countAddressMail(ctx context.Context, addr string) error {
-	id := mailAddrID(addr)
 	now := h.now()
 	day := now.Unix() / 86400
 	return Retry(ctx, mailWrites, func(int) error {
-		item, err := h.store.Load(ctx, id)
-		var version int64
-		var was, n int64
-		if err == nil {
-			version = item.Version
-			r := &storedReader{b: item.State}
-			if r.count("format", mailAddrFormat) == mailAddrFormat {
-				was, n = r.varint("day"), r.varint("sent")
-			}
-		} else if !errors.Is(err, store.ErrNotFound) {
+		a, version, err := h.loadMailAddr(ctx, addr)
+		if err != nil {
 			return err
 		}
-		if was != day {
-			n = 0
+		if a.suppressed > now.Unix() {
+			return ErrSuppressed
 		}
-		if n >= MaxConfirmMails {
+		if a.day != day {
+			a.day, a.sent = day, 0
+		}
+		if a.sent >= MaxConfirmMails {
 			return ErrTooManyMails
 		}
-		state := binary.AppendVarint(binary.AppendVarint([]byte{mailAddrFormat}, day), n+1)
-		expires := time.Unix((day+2)*86400, 0)
-		return store.CreateOrSave(ctx, h.store, id, state, version, now, time.Time{}, expires)
+		a.sent++
+		return h.saveMailAddr(ctx, addr, a, version)
 	})
 }
 
@@ -268,7 +328,7 @@ func (h *Service) SetEmail(ctx context.Context, hash []byte, addr string, l lang
 	msg := mail.Message{To: addr, Lang: l.String(), Subject: say(l, "mail.confirm.subject"),
 		Body: say(l, "mail.confirm.body", "link", link) + "\n\n" + say(l, "mail.signature") + "\n"}
 	if err := h.mail.Send(ctx, msg); err != nil {
-		h.log.Warn("mail: a confirmation not sent", "cause", err.Error())
+		h.log.Warn("mail: a confirmation not sent", "cause", mailCause(err, addr))
 		return ErrMailNotSent
 	}
 	return nil
@@ -403,6 +463,12 @@ func (h *Service) notePushes(ctx context.Context, hashes [][]byte) {
 	}
 }
 
+// mailCause is err for a log line, without the address (a mail server's
+// refusal often repeats it; no log line holds one).
+func mailCause(err error, addr string) string {
+	return strings.ReplaceAll(err.Error(), addr, "<address>")
+}
+
 // waiting is one game of a digest.
 type waiting struct {
 	id       string
@@ -455,9 +521,16 @@ func (h *Service) SweepDigest(ctx context.Context, hash []byte) error {
 			}
 		}
 	}
+	off := false
+	if send {
+		if off, err = h.suppressed(ctx, m.Addr); err != nil {
+			return err
+		}
+		send = !off
+	}
 	if send {
 		if err := h.mail.Send(ctx, h.digest(hash, &m, games, now)); err != nil {
-			h.log.Warn("mail: a digest not sent", "cause", err.Error())
+			h.log.Warn("mail: a digest not sent", "cause", mailCause(err, m.Addr))
 			next = now.Add(time.Hour) // the server may take it later
 			send = false
 		}
@@ -470,6 +543,9 @@ func (h *Service) SweepDigest(ctx context.Context, hash []byte) error {
 			p.Mail.LastDigest = now.Unix()
 		}
 		p.Mail.Check = next.Unix()
+		if off { // bounced or complained: the digest stops (its owner sees it off)
+			p.Mail.Digest, p.Mail.Check = false, 0
+		}
 		return true
 	})
 }

@@ -14,10 +14,13 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"tessera/functions/api"
+	"tessera/functions/mail"
 	"tessera/functions/setup"
 	"tessera/functions/store/dynamo"
 )
@@ -52,7 +55,54 @@ func NewHandler(ctx context.Context, cfg setup.Config, logger *slog.Logger) (*ap
 	if err != nil {
 		return nil, fmt.Errorf("lambdaapp: open dynamodb store: %w", err)
 	}
+	if cfg.MailFrom != "" && cfg.SMTPAddr == "" && cfg.Mail == nil {
+		// The stack's sender (template.yaml MailFrom): mail through SES.
+		awsCfg, err := config.LoadDefaultConfig(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("lambdaapp: aws config for SES: %w", err)
+		}
+		cfg.Mail = mail.SES{Client: sesv2.NewFromConfig(awsCfg), From: cfg.MailFrom, ConfigurationSet: cfg.SESConfigSet}
+	}
 	return cfg.API(st, logger, nil), nil
+}
+
+// snsEvent is what SNS invokes a function with (the clock function hears
+// SES's bounces and complaints so).
+type snsEvent struct {
+	Records []struct {
+		EventSource string `json:"EventSource"`
+		Sns         struct {
+			Message string `json:"Message"`
+		} `json:"Sns"`
+	} `json:"Records"`
+}
+
+// MailEvents suppresses the addresses of SES's permanent bounces and
+// complaints in an SNS invocation (docs/email.md); ok false when raw is
+// not one (the schedule's invocation).
+func MailEvents(ctx context.Context, svc interface {
+	Suppress(context.Context, string) error
+}, raw json.RawMessage, logger *slog.Logger) (n int, ok bool, err error) {
+	var e snsEvent
+	if json.Unmarshal(raw, &e) != nil || len(e.Records) == 0 || e.Records[0].EventSource != "aws:sns" {
+		return 0, false, nil
+	}
+	for _, r := range e.Records {
+		addrs, perr := mail.Undeliverable([]byte(r.Sns.Message))
+		if perr != nil {
+			logger.Warn("mail event: not an SES event", "cause", perr.Error())
+			continue
+		}
+		for _, a := range addrs {
+			if serr := svc.Suppress(ctx, a); serr != nil {
+				err = errors.Join(err, serr) // SNS retries the notification
+				continue
+			}
+			n++
+		}
+	}
+	logger.Info("mail events", "suppressed", n)
+	return n, true, err
 }
 
 // Proxy adapts an http.Handler to a Lambda handler for API Gateway HTTP API
@@ -114,7 +164,10 @@ func startup() (*slog.Logger, *api.Handler, setup.Config) {
 func RunClock() {
 	logger, a, cfg := startup()
 	host := strings.TrimPrefix(strings.TrimPrefix(cfg.PushSubject, "https://"), "mailto:")
-	lambda.Start(func(ctx context.Context, _ json.RawMessage) (map[string]int, error) {
+	lambda.Start(func(ctx context.Context, raw json.RawMessage) (map[string]int, error) {
+		if n, ok, err := MailEvents(ctx, a.Service(), raw, logger); ok {
+			return map[string]int{"suppressed": n}, err
+		}
 		n, err := a.Service().Sweep(ctx, host)
 		logger.Info("clock sweep", "games", n)
 		return map[string]int{"games": n}, err

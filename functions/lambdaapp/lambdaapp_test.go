@@ -109,3 +109,31 @@ func TestNewLoggerWritesJSON(t *testing.T) {
 		t.Errorf("log line %q is not the JSON record {msg: hello, n: 1}: %v", line, err)
 	}
 }
+
+type suppressed []string
+
+func (s *suppressed) Suppress(_ context.Context, addr string) error {
+	*s = append(*s, addr)
+	return nil
+}
+
+// The clock function hears SES's bounces and complaints through SNS: the
+// recipients of a permanent bounce and of a complaint are suppressed; the
+// schedule's own invocation is not an SNS one (the sweep runs).
+func TestTheClockFunctionSuppressesBouncedAddresses(t *testing.T) {
+	bounce := `{"eventType":"Bounce","bounce":{"bounceType":"Permanent","bouncedRecipients":[{"emailAddress":"ana@example.com"}]}}`
+	complaint := `{"eventType":"Complaint","complaint":{"complainedRecipients":[{"emailAddress":"bea@example.com"}]}}`
+	rec := func(msg string) map[string]any {
+		return map[string]any{"EventSource": "aws:sns", "EventVersion": "1.0", "Sns": map[string]any{"Type": "Notification", "Message": msg}}
+	}
+	raw, _ := json.Marshal(map[string]any{"Records": []any{rec(bounce), rec(complaint), rec("{}")}})
+	var s suppressed
+	n, ok, err := MailEvents(context.Background(), &s, raw, NewLogger(io.Discard))
+	if !ok || err != nil || n != 2 || strings.Join(s, ",") != "ana@example.com,bea@example.com" {
+		t.Fatalf("an SNS invocation: %d, %v, %v; suppressed %v", n, ok, err, s)
+	}
+	schedule := json.RawMessage(`{"version":"0","id":"x","detail-type":"Scheduled Event","source":"aws.events","detail":{}}`)
+	if _, ok, _ := MailEvents(context.Background(), &s, schedule, NewLogger(io.Discard)); ok {
+		t.Fatal("the schedule's invocation taken for an SNS one")
+	}
+}

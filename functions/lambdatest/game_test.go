@@ -397,7 +397,10 @@ func TestAGameThroughTheBootstraps(t *testing.T) {
 		}
 	}
 	for a := range grantedAnywhere {
-		if !usedAnywhere[a] {
+		// A game sends no mail (the stack's MailFrom is empty here): SES's
+		// request is checked in functions/mail (TestSESSendsTheRawMessage
+		// ThroughTheSDK), not through the bootstraps.
+		if !usedAnywhere[a] && !strings.HasPrefix(a, "ses:") {
 			t.Errorf("template.yaml grants %s, which no function used during a whole game", a)
 		}
 	}

@@ -27,15 +27,21 @@ var wantActions = map[string][]string{
 	"MoveFunction":  {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem"},
 	// The player's function also reads the moderation queue (the lists
 	// index) and deletes a forgotten person's items (docs/forgetting.md).
-	"PlayerFunction": {"dynamodb:BatchGetItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
+	// Both send mail through SES (docs/email.md; on the account's SES
+	// resources in the region only: sesGrant).
+	"PlayerFunction": {"dynamodb:BatchGetItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "ses:SendEmail", "ses:SendRawEmail"},
 	// The clock also queries the sparse index of due games (on the
 	// index's ARN only).
-	"ClockFunction": {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
+	"ClockFunction": {"dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "ses:SendEmail", "ses:SendRawEmail"},
 	// The page's custom resource reads and writes the site's origin item;
 	// its other rights are on the bucket and the distribution alone
 	// (publishGrants).
 	"PublishFunction": {"cloudfront:CreateInvalidation", "dynamodb:GetItem", "dynamodb:PutItem", "s3:DeleteObject", "s3:ListBucket", "s3:PutObject"},
 }
+
+// sesGrant is the SES resources a function that mails may send on (the
+// account's, in the stack's region, as the test's Fn::Sub renders them).
+const sesGrant = "arn:Ref:AWS::Partition:ses:us-east-1:123456789012:*"
 
 // publishGrants is every resource PublishFunction may act on beside the
 // table, with the actions allowed there: the bucket's objects, the bucket
@@ -104,7 +110,12 @@ func grantedActions(t *testing.T, name string, fn *serverless.Function) []string
 			onIndex := (slices.Equal(got, []string{dueIndexARN}) && name == "ClockFunction" ||
 				slices.Equal(got, []string{listsIndexARN}) && (name == "StateFunction" || name == "PlayerFunction")) &&
 				slices.Equal(asStrings(st.Action), []string{"dynamodb:Query"})
-			if len(got) == 1 && name == "PublishFunction" && publishGrants[got[0]] != nil {
+			mails := slices.Equal(got, []string{sesGrant}) && (name == "ClockFunction" || name == "PlayerFunction")
+			if mails {
+				if acts := asStrings(st.Action); !slices.Equal(acts, []string{"ses:SendEmail", "ses:SendRawEmail"}) {
+					t.Errorf("%s: on SES actions %v, want ses:SendEmail and ses:SendRawEmail", name, acts)
+				}
+			} else if len(got) == 1 && name == "PublishFunction" && publishGrants[got[0]] != nil {
 				acts := asStrings(st.Action)
 				sort.Strings(acts)
 				if !slices.Equal(acts, publishGrants[got[0]]) {

@@ -58,6 +58,10 @@ var apiRoutes = []struct{ method, path, function string }{
 	{"POST", "/api/games/{id}/hint", "MoveFunction"},
 	{"GET", "/api/games/{id}/notes", "StateFunction"},
 	{"GET", "/api/games/{id}/review", "StateFunction"},
+	{"PUT", "/api/me/email", "PlayerFunction"},
+	{"DELETE", "/api/me/email", "PlayerFunction"},
+	{"POST", "/api/me/email/confirm", "PlayerFunction"},
+	{"POST", "/api/me/email/unsubscribe", "PlayerFunction"},
 	{"PUT", "/api/me/mutes/{player}", "PlayerFunction"},
 	{"DELETE", "/api/me/mutes/{player}", "PlayerFunction"},
 	{"PUT", "/api/me/blocks/{player}", "PlayerFunction"},
@@ -515,10 +519,15 @@ func TestTheClockRunsEveryMinute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fn.Events) != 1 {
-		t.Fatalf("ClockFunction events = %v, want one schedule", fn.Events)
+	// One schedule, and SES's bounces and complaints through SNS
+	// (docs/email.md).
+	if len(fn.Events) != 2 {
+		t.Fatalf("ClockFunction events = %v, want one schedule and the mail events", fn.Events)
 	}
 	for name, ev := range fn.Events {
+		if ev.Type == "SNS" && name == "MailEvents" {
+			continue
+		}
 		if ev.Type != "Schedule" || ev.Properties == nil || ev.Properties.ScheduleEvent == nil ||
 			ev.Properties.ScheduleEvent.Schedule != "rate(1 minute)" {
 			t.Errorf("ClockFunction event %s: %+v, want a Schedule of rate(1 minute)", name, ev)

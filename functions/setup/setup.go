@@ -26,20 +26,21 @@ import (
 
 // The environment variables every deployment reads (README.md).
 const (
-	EnvPort         = "PORT"                // local: listen port or address
-	EnvDataDir      = "DATA_DIR"            // local: bbolt directory
-	EnvTable        = "TABLE_NAME"          // DynamoDB table
-	EnvEndpoint     = "DYNAMODB_ENDPOINT"   // DynamoDB endpoint override
-	EnvPush         = "PUSH"                // "0" or "off" turns Web Push off
-	EnvPushInsecure = "PUSH_ALLOW_INSECURE" // "1" allows http and loopback push endpoints (tests only)
-	EnvPushSubject  = "PUSH_SUBJECT"        // VAPID contact, mailto: or https:
-	EnvRateLimit    = "RATE_LIMIT"          // API requests per second per address; 0: no limit
-	EnvHost         = "PUBLIC_HOST"         // the site's host name, for pushes a scheduled sweep sends
-	EnvPublicURL    = "PUBLIC_URL"          // local: the address friends open (pages asked for at another are sent there)
-	EnvOperator     = "OPERATOR_TOKEN"      // the moderators' token (docs/moderation.md); unset: no moderation routes
-	EnvSMTP         = "SMTP_ADDR"           // local: the SMTP server (host:port) mail goes through; unset: email off
-	EnvMailFrom     = "MAIL_FROM"           // the mails' sender, e.g. "Tessera <tessera@example.org>"
-	EnvDigestAfter  = "DIGEST_AFTER"        // how long a turn waits before a digest mail (a Go duration, e.g. 24h)
+	EnvPort         = "PORT"                  // local: listen port or address
+	EnvDataDir      = "DATA_DIR"              // local: bbolt directory
+	EnvTable        = "TABLE_NAME"            // DynamoDB table
+	EnvEndpoint     = "DYNAMODB_ENDPOINT"     // DynamoDB endpoint override
+	EnvPush         = "PUSH"                  // "0" or "off" turns Web Push off
+	EnvPushInsecure = "PUSH_ALLOW_INSECURE"   // "1" allows http and loopback push endpoints (tests only)
+	EnvPushSubject  = "PUSH_SUBJECT"          // VAPID contact, mailto: or https:
+	EnvRateLimit    = "RATE_LIMIT"            // API requests per second per address; 0: no limit
+	EnvHost         = "PUBLIC_HOST"           // the site's host name, for pushes a scheduled sweep sends
+	EnvPublicURL    = "PUBLIC_URL"            // local: the address friends open (pages asked for at another are sent there)
+	EnvOperator     = "OPERATOR_TOKEN"        // the moderators' token (docs/moderation.md); unset: no moderation routes
+	EnvSMTP         = "SMTP_ADDR"             // local: the SMTP server (host:port) mail goes through; unset: email off
+	EnvMailFrom     = "MAIL_FROM"             // the mails' sender, e.g. "Tessera <tessera@example.org>"
+	EnvDigestAfter  = "DIGEST_AFTER"          // how long a turn waits before a digest mail (a Go duration, e.g. 24h)
+	EnvSESConfigSet = "SES_CONFIGURATION_SET" // AWS: the SES configuration set whose bounces and complaints come back through SNS
 )
 
 // DefaultMailFrom is the sender when MAIL_FROM is not given.
@@ -62,6 +63,10 @@ type Config struct {
 	SMTPAddr          string        // local: the SMTP server; "" email off
 	MailFrom          string        // the mails' sender
 	DigestAfter       time.Duration // how long a turn waits before a digest; 0: 24 h
+	SESConfigSet      string        // AWS: the SES configuration set of the mails
+	// Mail is the mail sender a main made itself (the Lambda functions':
+	// SES); nil: SMTP when SMTPAddr is set, else email off.
+	Mail mail.Sender
 }
 
 // DefaultRateLimit is the API requests per second per address where the
@@ -106,6 +111,7 @@ func FromEnv(def Config, getenv func(string) string) (Config, error) {
 	cfg.PublicURL = getenv(EnvPublicURL)
 	cfg.OperatorToken = getenv(EnvOperator)
 	cfg.SMTPAddr = getenv(EnvSMTP)
+	cfg.SESConfigSet = getenv(EnvSESConfigSet)
 	if v := getenv(EnvMailFrom); v != "" {
 		cfg.MailFrom = v
 	}
@@ -244,7 +250,9 @@ func (cfg Config) TestAPI(st store.Store, logger *slog.Logger, now func() time.T
 	if cfg.Push {
 		ac.Push = &api.PushConfig{Insecure: cfg.PushInsecure, Subject: cfg.PushSubject}
 	}
-	if cfg.SMTPAddr != "" {
+	if cfg.Mail != nil {
+		ac.Mail = cfg.Mail
+	} else if cfg.SMTPAddr != "" {
 		from := cfg.MailFrom
 		if from == "" {
 			from = DefaultMailFrom

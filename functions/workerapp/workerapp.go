@@ -44,6 +44,9 @@ func Run() {
 	if err != nil {
 		logger.Error("configuration", "err", err.Error())
 	}
+	// No email on the Worker (docs/email.md): it cannot speak SMTP over a
+	// plain socket here, so PUT /api/me/email answers 409 email_off.
+	cfg.SMTPAddr, cfg.Mail = "", nil
 	var hooks setup.TestHooks
 	if testRand != nil {
 		hooks.Rand = testRand(getenv)
