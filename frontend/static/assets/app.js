@@ -115,7 +115,7 @@ function chunk(load, ready) {
 // "Notify me": for a seat's page, asked for once the table is drawn.
 const notifier = chunk(() => import('./notify.js'), (m) => {
   const n = m.make({ t, currentLang, onLangChange, pushKey, putDevice, deleteDevice, playerKey, read, write, PUSH, pushState, registerWorker, keyBytes });
-  n.notifyControl($('#notify'));
+  n.notifyControl($('#notify'), true);
   return n;
 });
 

@@ -80,7 +80,11 @@ export function make({ t, playerKey, loadLater, refresh }) {
     kids.push(el('p', { className: 'note', role: 'status', id: 'email-note', textContent: note ? t(note) : '' }));
     box.replaceChildren(...kids);
     box.setAttribute('aria-labelledby', 'email-h');
+    const shown = !box.hidden;
     box.hidden = false;
+    // The game page's link (/#email-box) comes here: the box was hidden
+    // when the browser looked for it.
+    if (!shown && location.hash === '#email-box') box.scrollIntoView();
   }
 
   return {

@@ -73,7 +73,9 @@ export function make({ t, currentLang, onLangChange, pushKey, putDevice, deleteD
    * push on (asking permission only on this click) or off, and a line that
    * says the state.
    */
-  function notifyControl(box) {
+  // email (the game page): where push cannot be turned on, a link to the start
+  // page's email digest (docs/email.md), push's other way to reach them.
+  function notifyControl(box, email) {
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'link notify';
@@ -86,7 +88,9 @@ export function make({ t, currentLang, onLangChange, pushKey, putDevice, deleteD
       text.title = pushText(state); // whole where a phone held sideways cuts it to one line
       button.hidden = state !== 'on' && state !== 'off';
       button.textContent = t(state === 'on' ? 'push.turnOff' : 'push.turnOn');
+      if (mail) { mail.hidden = !button.hidden; mail.textContent = t('push.emailInstead'); } // push cannot be turned on here
     };
+    const mail = email ? Object.assign(document.createElement('a'), { href: '/#email-box', className: 'notify-email' }) : null;
     button.addEventListener('click', async () => {
       button.disabled = true;
       try {
@@ -98,7 +102,7 @@ export function make({ t, currentLang, onLangChange, pushKey, putDevice, deleteD
       }
       button.disabled = false;
     });
-    box.replaceChildren(button, text);
+    box.replaceChildren(button, text, ...(mail ? [mail] : []));
     paint();
     onLangChange((lang, switched) => { paint(); if (switched) pushLanguage().catch(() => {}); });
     registerWorker();
