@@ -304,14 +304,18 @@ func TestConfirmationMailsAreLimited(t *testing.T) {
 
 }
 
-// TestForgettingAKeyForgetsItsAddress: the export shows the address to
-// its owner; forgetting the key removes it.
+// TestForgettingAKeyForgetsItsAddress: no digest when nothing waits; the
+// export shows the address to its owner; forgetting the key removes it.
 func TestForgettingAKeyForgetsItsAddress(t *testing.T) {
 	w := newPathWorld(t, memory.New())
 	svc, srv := w.mailService(t)
 	ctx := t.Context()
 	key := pathKey("ana")
 	confirmAddress(t, svc, srv, key, "ana@example.com", game.LangEN, 1)
+	w.sweep(svc, 25*time.Hour)
+	if n := len(srv.Messages()); n != 1 {
+		t.Fatalf("%d mails to a key with no game waiting, want the confirmation alone", n)
+	}
 	out, err := svc.com.Export(ctx, game.HashToken(key))
 	if err != nil || out.Record.Email == nil || out.Record.Email.Address != "ana@example.com" || !out.Record.Email.Digest {
 		t.Fatalf("the export's email: %+v, %v", out.Record.Email, err)
