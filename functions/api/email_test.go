@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"tessera/functions/mail"
+	"tessera/functions/mail/smtpmail"
 	"tessera/functions/mail/smtptest"
 	"tessera/functions/store/memory"
 )
@@ -37,7 +37,7 @@ func TestEmailRoutes(t *testing.T) {
 	logs := &logBuffer{}
 	st := memory.New()
 	h := New(Config{Store: st, Logger: slog.New(slog.NewJSONHandler(logs, nil)), Now: func() time.Time { return fixedNow },
-		Rand: seededReader(402), Mail: mail.SMTP{Addr: srv.Addr, From: "Tessera <t@example.test>"}})
+		Rand: seededReader(402), Mail: smtpmail.SMTP{Addr: srv.Addr, From: "Tessera <t@example.test>"}})
 	s := &server{t: t, h: h, store: st, logs: logs}
 
 	for _, c := range []struct{ name, body, token string }{

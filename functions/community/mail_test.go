@@ -12,6 +12,7 @@ import (
 
 	"tessera/functions/game"
 	"tessera/functions/mail"
+	"tessera/functions/mail/smtpmail"
 	"tessera/functions/mail/smtptest"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
@@ -31,7 +32,7 @@ func (w *pathWorld) mailService(t *testing.T) (*world, *smtptest.Server) {
 	t.Cleanup(srv.Close)
 	w.seed++
 	svc := game.New(game.Config{Store: w.st, Now: w.clock.Now, Rand: testenv.Seeded(w.seed),
-		Logger: slog.New(slog.DiscardHandler), Mail: mail.SMTP{Addr: srv.Addr, From: "Tessera <tessera@example.test>", Now: w.clock.Now}})
+		Logger: slog.New(slog.DiscardHandler), Mail: smtpmail.SMTP{Addr: srv.Addr, From: "Tessera <tessera@example.test>", Now: w.clock.Now}})
 	return &world{svc, New(svc)}, srv
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"tessera/functions/api"
 	"tessera/functions/mail"
+	"tessera/functions/mail/sesmail"
 	"tessera/functions/setup"
 	"tessera/functions/store/dynamo"
 )
@@ -61,7 +62,7 @@ func NewHandler(ctx context.Context, cfg setup.Config, logger *slog.Logger) (*ap
 		if err != nil {
 			return nil, fmt.Errorf("lambdaapp: aws config for SES: %w", err)
 		}
-		cfg.Mail = mail.SES{Client: sesv2.NewFromConfig(awsCfg), From: cfg.MailFrom, ConfigurationSet: cfg.SESConfigSet}
+		cfg.Mail = sesmail.SES{Client: sesv2.NewFromConfig(awsCfg), From: cfg.MailFrom, ConfigurationSet: cfg.SESConfigSet}
 	}
 	return cfg.API(st, logger, nil), nil
 }

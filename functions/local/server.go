@@ -17,6 +17,7 @@ import (
 
 	"tessera/frontend"
 	"tessera/functions/api"
+	"tessera/functions/mail/smtpmail"
 	"tessera/functions/setup"
 	"tessera/functions/store"
 	"tessera/functions/store/bolt"
@@ -237,6 +238,14 @@ func serve(ctx context.Context, cfg setup.Config, logger *slog.Logger, ready fun
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
+	}
+	if cfg.SMTPAddr != "" {
+		from := cfg.MailFrom
+		if from == "" {
+			from = setup.DefaultMailFrom
+		}
+		cfg.Mail = smtpmail.SMTP{Addr: cfg.SMTPAddr, From: from, Now: now}
+		logger.Info("email on", "smtp", cfg.SMTPAddr)
 	}
 	a := cfg.TestAPI(st, logger, now, testHooks)
 	handler := newHandler(a, logger, cfg.PublicURL)

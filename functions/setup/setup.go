@@ -64,8 +64,9 @@ type Config struct {
 	MailFrom          string        // the mails' sender
 	DigestAfter       time.Duration // how long a turn waits before a digest; 0: 24 h
 	SESConfigSet      string        // AWS: the SES configuration set of the mails
-	// Mail is the mail sender a main made itself (the Lambda functions':
-	// SES); nil: SMTP when SMTPAddr is set, else email off.
+	// Mail is the mail sender the main made itself (the local server's
+	// SMTP from SMTPAddr and MailFrom, the Lambda functions' SES); nil:
+	// email off. So only the binaries that mail link a transport.
 	Mail mail.Sender
 }
 
@@ -250,15 +251,7 @@ func (cfg Config) TestAPI(st store.Store, logger *slog.Logger, now func() time.T
 	if cfg.Push {
 		ac.Push = &api.PushConfig{Insecure: cfg.PushInsecure, Subject: cfg.PushSubject}
 	}
-	if cfg.Mail != nil {
-		ac.Mail = cfg.Mail
-	} else if cfg.SMTPAddr != "" {
-		from := cfg.MailFrom
-		if from == "" {
-			from = DefaultMailFrom
-		}
-		ac.Mail = mail.SMTP{Addr: cfg.SMTPAddr, From: from, Now: now}
-	}
+	ac.Mail = cfg.Mail
 	ac.DigestAfter = cfg.DigestAfter
 	return api.New(ac)
 }

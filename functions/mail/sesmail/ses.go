@@ -1,4 +1,7 @@
-package mail
+// Package sesmail sends the site's mail through Amazon SES (the AWS
+// deployment: functions/lambdaapp). Apart from package mail, so nothing
+// else links the AWS SDK's SES client (internal/layers).
+package sesmail
 
 import (
 	"context"
@@ -8,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
+
+	"tessera/functions/mail"
 )
 
 // SESAPI is the one call of Amazon SES v2 that SES makes.
@@ -27,12 +32,12 @@ type SES struct {
 }
 
 // Send hands m to SES.
-func (s SES) Send(ctx context.Context, m Message) error {
+func (s SES) Send(ctx context.Context, m mail.Message) error {
 	now := time.Now
 	if s.Now != nil {
 		now = s.Now
 	}
-	data, err := Build(s.From, m, now())
+	data, err := mail.Build(s.From, m, now())
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package mail
+package sesmail
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/mail"
+	netmail "net/mail"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+
+	"tessera/functions/mail"
 )
 
 // SES through its real SDK against a local endpoint (no SES stand-in is
@@ -39,7 +41,7 @@ func TestSESSendsTheRawMessageThroughTheSDK(t *testing.T) {
 		Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")})
 	now := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
 	s := SES{Client: client, From: "Tessera <tessera@example.org>", ConfigurationSet: "tessera-mail", Now: func() time.Time { return now }}
-	err := s.Send(context.Background(), Message{To: "ana@example.com", Subject: "Tessera", Body: "Ciao", Unsubscribe: "https://example.org/u?token=t"})
+	err := s.Send(context.Background(), mail.Message{To: "ana@example.com", Subject: "Tessera", Body: "Ciao", Unsubscribe: "https://example.org/u?token=t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestSESSendsTheRawMessageThroughTheSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := mail.ReadMessage(bytes.NewReader(data))
+	m, err := netmail.ReadMessage(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,31 +81,8 @@ func TestSESRefusalIsAnError(t *testing.T) {
 	defer srv.Close()
 	client := sesv2.New(sesv2.Options{Region: "eu-south-1", BaseEndpoint: aws.String(srv.URL),
 		Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""), RetryMaxAttempts: 1})
-	err := SES{Client: client, From: "tessera@example.org"}.Send(context.Background(), Message{To: "ana@example.com", Subject: "x", Body: "y"})
+	err := SES{Client: client, From: "tessera@example.org"}.Send(context.Background(), mail.Message{To: "ana@example.com", Subject: "x", Body: "y"})
 	if err == nil || !strings.Contains(err.Error(), "MessageRejected") {
 		t.Fatalf("a refusal: %v", err)
-	}
-}
-
-// SES's events as SNS carries them: a permanent bounce and a complaint
-// name addresses to suppress; a transient bounce and a delivery none.
-func TestUndeliverableReadsSESEvents(t *testing.T) {
-	for _, c := range []struct {
-		name, msg string
-		want      []string
-	}{
-		{"a permanent bounce", `{"eventType":"Bounce","bounce":{"bounceType":"Permanent","bounceSubType":"General","bouncedRecipients":[{"emailAddress":"ana@example.com","action":"failed"}]},"mail":{"messageId":"x"}}`, []string{"ana@example.com"}},
-		{"a transient bounce", `{"eventType":"Bounce","bounce":{"bounceType":"Transient","bouncedRecipients":[{"emailAddress":"ana@example.com"}]}}`, nil},
-		{"a complaint", `{"eventType":"Complaint","complaint":{"complainedRecipients":[{"emailAddress":"bea@example.com"}],"complaintFeedbackType":"abuse"}}`, []string{"bea@example.com"}},
-		{"an identity's bounce notification", `{"notificationType":"Bounce","bounce":{"bounceType":"Permanent","bouncedRecipients":[{"emailAddress":"c@example.com"}]}}`, []string{"c@example.com"}},
-		{"a delivery", `{"eventType":"Delivery","delivery":{"recipients":["ana@example.com"]}}`, nil},
-	} {
-		got, err := Undeliverable([]byte(c.msg))
-		if err != nil || strings.Join(got, ",") != strings.Join(c.want, ",") {
-			t.Errorf("%s: %v, %v; want %v", c.name, got, err, c.want)
-		}
-	}
-	if _, err := Undeliverable([]byte("not json")); err == nil {
-		t.Error("a message that is not JSON read")
 	}
 }
