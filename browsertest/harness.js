@@ -151,8 +151,17 @@ function watch(page, errors) {
   // waitForFunction polls every 50 ms, not on every animation frame (its
   // default): a frame-rate poll keeps chromium drawing frames for as long
   // as a test waits, which was most of the suite's CPU.
+  // A predicate that reads an element not drawn yet (a chunk's: the talk,
+  // the hand's summary) throws a TypeError: that is "not yet", never a
+  // failure of the wait (CI failed on it once); a wait for an element that
+  // never comes still times out.
   const waitForFunction = page.waitForFunction.bind(page);
-  page.waitForFunction = (fn, arg, options) => waitForFunction(fn, arg, { polling: 50, ...options });
+  page.waitForFunction = (fn, arg, options) => {
+    const f = typeof fn === 'function'
+      ? new Function('arg', `try { return (${fn.toString()})(arg); } catch (e) { if (e instanceof TypeError) return false; throw e; }`)
+      : fn;
+    return waitForFunction(f, arg, { polling: 50, ...options });
+  };
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('requestfailed', (r) => {

@@ -44,7 +44,7 @@ test('both catalogs have the same keys, placeholders and plural forms', () => {
   }
 });
 
-test('every key is used by a page, in the part the build gives it, or by the server\'s pushes', () => {
+test('every key is used by a page, in the part the build gives it, or by the server\'s pushes and mails', () => {
   const used = new Set();
   for (const f of fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.en.json'))) {
     const part = JSON.parse(fs.readFileSync(path.join(root, 'dist', f), 'utf8'));
@@ -52,9 +52,10 @@ test('every key is used by a page, in the part the build gives it, or by the ser
     const it = JSON.parse(fs.readFileSync(path.join(root, 'dist', f.replace('.en.json', '.it.json')), 'utf8'));
     assert.deepEqual(Object.keys(it).sort(), Object.keys(part).sort(), `${f}: the same keys in Italian`);
   }
-  // The push texts' keys are the server's (functions/game/pushtext.go
-  // lists each in pushKeys, and its test checks them in both catalogs).
-  const server = fs.readFileSync(path.join(root, '..', '..', 'functions', 'game', 'pushtext.go'), 'utf8');
+  // The push texts' and the mails' keys are the server's
+  // (functions/game/pushtext.go lists each in pushKeys, mail.go in
+  // mailKeys, and their test checks them in both catalogs).
+  const server = ['pushtext.go', 'mail.go'].map((f) => fs.readFileSync(path.join(root, '..', '..', 'functions', 'game', f), 'utf8')).join('\n');
   assert.deepEqual(keys.filter((k) => !used.has(k) && !server.includes(`"${k}"`)), [], 'keys neither a page nor the server uses');
   for (const v of ORDER) assert.ok(catalogs.en[`variant.${v}`] && catalogs.it[`variant.${v}`], `the rule set ${v} has a name in both languages`);
 });
@@ -108,7 +109,7 @@ test('the scripts say nothing outside the catalogs', () => {
   const technical = [
     /^[.#\[]/, /^(?:\.|#)?[a-z-]+(?:\[[^\]]+\])?(?:[ ,>+:.#]\s*[a-z-[#.][^\s]*)+$/, // selectors
     /^(?:button|a\[href\]|input|select)/, /xMidYMid/, /^Bearer /, /^● /, /^\w+\/[\w.+-]+$/,
-    /^(?:text|image|application)\//, /application\/json/, /\d(?:px|em|rem)\b/, /^\((?:prefers-|pointer:)/, /^</,
+    /^(?:text|image|application)\//, /application\/json/, /\d(?:px|em|rem)\b/, /^\((?:prefers-|pointer:)/, /^</, /^\/api\//, // an API path
   ];
   const prose = [];
   for (const f of scripts) {

@@ -362,3 +362,25 @@ func TestABouncedAddressGetsNoMore(t *testing.T) {
 		t.Fatalf("a year on: %v", err)
 	}
 }
+
+// TestATurnIsToldAPeriodAfterItBegan: a check that finds nothing waiting
+// looks again a period later; a turn that began meanwhile, not yet a
+// period old then, is told when it is (not a whole period later).
+func TestATurnIsToldAPeriodAfterItBegan(t *testing.T) {
+	w := newPathWorld(t, memory.New())
+	svc, srv := w.mailService(t)
+	id, tokens := seatTwo(t, svc, false, 0, 250)
+	untilTurnOf(t, svc, id, 1, tokens) // Bea's turn: nothing waits for Ana
+	confirmAddress(t, svc, srv, tokens[0], "ana@example.com", game.LangEN, 1)
+	w.sweep(svc, 24*time.Hour+time.Minute) // the first check: nothing waits
+	w.clock.Add(3 * time.Hour)
+	untilTurnOf(t, svc, id, 0, tokens)     // Ana's turn begins
+	w.sweep(svc, 21*time.Hour+time.Minute) // the second check, a period after the first: the turn is 21 h old
+	if n := len(srv.Messages()); n != 1 {
+		t.Fatalf("%d mails at the check after the turn began (21 h old), want none yet", n)
+	}
+	w.sweep(svc, 3*time.Hour) // the turn is a day old
+	if n := len(srv.Wait(2, 10*time.Second)); n != 2 {
+		t.Fatalf("%d mails once the turn is a day old, want the digest", n)
+	}
+}
