@@ -346,24 +346,30 @@ func (h *Service) ConfirmEmail(ctx context.Context, token string) error {
 	if err != nil {
 		return err
 	}
-	found := false
-	err = h.UpdatePlayer(ctx, hash, func(p *Record) bool {
-		m := &p.Mail
-		found = m.Addr != "" && m.Confirm != nil && subtle.ConstantTimeCompare(m.Confirm, nonce) == 1
-		if !found || m.Confirmed {
+	return h.byMailToken(ctx, hash, nonce, func(m *MailState) []byte { return m.Confirm }, func(m *MailState) bool {
+		if m.Confirmed {
 			return false
 		}
 		m.Confirmed, m.Digest, m.Unsub = true, true, unsub
 		m.Check = h.now().Add(h.digestAfter).Unix()
 		return true
 	})
-	if err != nil {
-		return err
-	}
-	if !found {
+}
+
+// byMailToken applies change to the email of the key whose hash is hash
+// when its secret (the confirmation's or the unsubscribe link's) is
+// nonce; ErrBadMailToken when it is not (replaced, removed, forged).
+func (h *Service) byMailToken(ctx context.Context, hash, nonce []byte, secret func(*MailState) []byte, change func(*MailState) bool) error {
+	found := false
+	err := h.UpdatePlayer(ctx, hash, func(p *Record) bool {
+		s := secret(&p.Mail)
+		found = p.Mail.Addr != "" && s != nil && subtle.ConstantTimeCompare(s, nonce) == 1
+		return found && change(&p.Mail)
+	})
+	if err == nil && !found {
 		return ErrBadMailToken
 	}
-	return nil
+	return err
 }
 
 // DeleteEmail removes the key's address (its count of today's mails
@@ -386,23 +392,13 @@ func (h *Service) Unsubscribe(ctx context.Context, token string) error {
 	if !ok {
 		return ErrBadMailToken
 	}
-	found := false
-	err := h.UpdatePlayer(ctx, hash, func(p *Record) bool {
-		m := &p.Mail
-		found = m.Addr != "" && m.Unsub != nil && subtle.ConstantTimeCompare(m.Unsub, nonce) == 1
-		if !found || !m.Digest {
+	return h.byMailToken(ctx, hash, nonce, func(m *MailState) []byte { return m.Unsub }, func(m *MailState) bool {
+		if !m.Digest {
 			return false
 		}
 		m.Digest, m.Check = false, 0
 		return true
 	})
-	if err != nil {
-		return err
-	}
-	if !found {
-		return ErrBadMailToken
-	}
-	return nil
 }
 
 // SetDigest turns the key's digest on or off (its settings; on needs a

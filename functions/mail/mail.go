@@ -71,6 +71,15 @@ func Mask(addr string) string {
 	return string(r[0]) + "***@" + domain
 }
 
+// BuildNow is Build dated by the clock now (nil: time.Now): what each
+// transport sends.
+func BuildNow(from string, m Message, now func() time.Time) ([]byte, error) {
+	if now == nil {
+		now = time.Now
+	}
+	return Build(from, m, now())
+}
+
 // Build writes m from from, dated now, as the bytes an SMTP DATA carries
 // (CRLF line ends). The Message-ID is random at from's domain.
 func Build(from string, m Message, now time.Time) ([]byte, error) {

@@ -33,11 +33,7 @@ type SES struct {
 
 // Send hands m to SES.
 func (s SES) Send(ctx context.Context, m mail.Message) error {
-	now := time.Now
-	if s.Now != nil {
-		now = s.Now
-	}
-	data, err := mail.Build(s.From, m, now())
+	data, err := mail.BuildNow(s.From, m, s.Now)
 	if err != nil {
 		return err
 	}

@@ -29,11 +29,7 @@ type SMTP struct {
 
 // Send hands m to the server.
 func (s SMTP) Send(ctx context.Context, m mail.Message) error {
-	now := time.Now
-	if s.Now != nil {
-		now = s.Now
-	}
-	data, err := mail.Build(s.From, m, now())
+	data, err := mail.BuildNow(s.From, m, s.Now)
 	if err != nil {
 		return err
 	}
