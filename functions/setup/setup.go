@@ -161,7 +161,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	})
 	fs.StringVar(&cfg.SMTPAddr, "smtp", cfg.SMTPAddr, "send mail (address confirmations, the digest) through this SMTP server, host:port (env SMTP_ADDR; unset: email off)")
 	fs.StringVar(&cfg.MailFrom, "mail-from", cfg.MailFrom, "the mails' sender (env MAIL_FROM; default "+DefaultMailFrom+")")
-	fs.Func("digest-after", "how long a turn waits before a digest mail, e.g. 24h (env DIGEST_AFTER; default 24h)", func(v string) error {
+	fs.Func("digest-after", "how long a turn waits before a digest mail, e.g. 24h or 86400 seconds (env DIGEST_AFTER; default 24h)", func(v string) error {
 		d, err := ParseDigestAfter(v)
 		cfg.DigestAfter = d
 		return err
@@ -211,11 +211,16 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	return cfg, nil
 }
 
-// ParseDigestAfter reads DIGEST_AFTER: a Go duration of a minute or more.
+// ParseDigestAfter reads DIGEST_AFTER: a Go duration (24h, 90m) or a
+// whole number of seconds (86400), a second or more.
 func ParseDigestAfter(v string) (time.Duration, error) {
-	d, err := time.ParseDuration(strings.TrimSpace(v))
-	if err != nil || d < time.Minute {
-		return 0, fmt.Errorf("%q is not a duration of a minute or more, like 24h", v)
+	v = strings.TrimSpace(v)
+	d, err := time.ParseDuration(v)
+	if n, nerr := strconv.ParseInt(v, 10, 64); nerr == nil && n > 0 && n < 1<<32 {
+		d, err = time.Duration(n)*time.Second, nil
+	}
+	if err != nil || d < time.Second {
+		return 0, fmt.Errorf("%q is not a duration of a second or more, like 24h or 86400 (seconds)", v)
 	}
 	return d, nil
 }

@@ -61,6 +61,8 @@ func TestConfigFlagsBeatEnvironmentBeatDefaults(t *testing.T) {
 		{"-smtp, -mail-from and -digest-after beat the environment", []string{"-smtp", "mail:25", "-mail-from", "a@b.c", "-digest-after", "90m"},
 			map[string]string{"SMTP_ADDR": "127.0.0.1:2525", "DIGEST_AFTER": "6h"},
 			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 20, SMTPAddr: "mail:25", MailFrom: "a@b.c", DigestAfter: 90 * time.Minute}},
+		{"DIGEST_AFTER in seconds", nil, map[string]string{"DIGEST_AFTER": "3600"},
+			Config{Addr: ":8080", DataDir: "data", Push: true, RateLimit: 20, DigestAfter: time.Hour}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,7 +94,8 @@ func TestConfigRefusesWhatCannotWork(t *testing.T) {
 		{"an SMTP server without a port", []string{"-smtp", "localhost"}, nil},
 		{"a sender that is no address", nil, map[string]string{"MAIL_FROM": "Tessera"}},
 		{"a digest period that is no duration", nil, map[string]string{"DIGEST_AFTER": "daily"}},
-		{"a digest period under a minute", []string{"-digest-after", "5s"}, nil},
+		{"a digest period under a second", []string{"-digest-after", "500ms"}, nil},
+		{"a digest period of no seconds", nil, map[string]string{"DIGEST_AFTER": "0"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
