@@ -103,6 +103,7 @@ func TableName(t testing.TB) string {
 // dynaliteServer is one running dynalite process.
 type dynaliteServer struct {
 	cmd      *exec.Cmd
+	wait     func() error // startPinned's
 	endpoint string
 	stopOnce sync.Once
 }
@@ -110,7 +111,7 @@ type dynaliteServer struct {
 func (s *dynaliteServer) stop() {
 	s.stopOnce.Do(func() {
 		_ = s.cmd.Process.Kill()
-		_ = s.cmd.Wait()
+		_ = s.wait()
 	})
 }
 
@@ -151,10 +152,11 @@ func startDynaliteOnce(node, cli string) (*dynaliteServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	wait, err := startPinned(cmd)
+	if err != nil {
 		return nil, err
 	}
-	server := &dynaliteServer{cmd: cmd, endpoint: "http://127.0.0.1:" + strconv.Itoa(port)}
+	server := &dynaliteServer{cmd: cmd, wait: wait, endpoint: "http://127.0.0.1:" + strconv.Itoa(port)}
 
 	// dynalite prints "Dynalite listening at: ..." once it accepts requests.
 	ready := make(chan error, 1)

@@ -46,10 +46,11 @@ func startWebPush(t testing.TB, node, script string) (string, error) {
 	cmd := exec.Command(node, script, strconv.Itoa(port))
 	cmd.Dir = t.TempDir()
 	killWithParent(cmd)
-	if err := cmd.Start(); err != nil {
+	wait, err := startPinned(cmd)
+	if err != nil {
 		return "", err
 	}
-	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	stop := func() { _ = cmd.Process.Kill(); _ = wait() }
 	base := "http://localhost:" + strconv.Itoa(port)
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {

@@ -94,7 +94,8 @@ func WorkerFrom(t testing.TB, build string, env ...string) string {
 	var logs strings.Builder
 	var mu sync.Mutex
 	cmd.Stderr = writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return logs.Write(p) })
-	if err := cmd.Start(); err != nil {
+	wait, err := startPinned(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
 	urls := make(chan string, 1)
@@ -115,7 +116,7 @@ func WorkerFrom(t testing.TB, build string, env ...string) string {
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
 		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
+		go func() { _ = wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
