@@ -22,13 +22,14 @@ const codeEmailOff = "email_off"
 var errEmailOff = &apiError{status: http.StatusConflict, code: codeEmailOff,
 	message: "This server sends no email: its operator has not given it a mail server (-smtp, SMTP_ADDR)."}
 
-// emailError is the answer of an error of the email routes.
-func emailError(err error) *apiError {
+// emailError is the answer of an error of the email routes at now (the
+// service's clock).
+func emailError(err error, now time.Time) *apiError {
 	switch {
 	case errors.Is(err, game.ErrMailOff):
 		return errEmailOff
 	case errors.Is(err, game.ErrTooManyMails):
-		return &apiError{status: http.StatusTooManyRequests, code: codeRateLimited, retry: strconv.Itoa(secondsToTomorrow()),
+		return &apiError{status: http.StatusTooManyRequests, code: codeRateLimited, retry: strconv.Itoa(secondsToTomorrow(now)),
 			message: "At most " + strconv.Itoa(game.MaxConfirmMails) + " confirmation mails a day go to a key and to an address; try again tomorrow."}
 	case errors.Is(err, game.ErrBadMailToken):
 		return &apiError{status: http.StatusNotFound, code: codeNotFound,
@@ -40,8 +41,10 @@ func emailError(err error) *apiError {
 	return toAPIError(err)
 }
 
-func secondsToTomorrow() int {
-	now := time.Now().UTC()
+// secondsToTomorrow is a Retry-After until the next UTC day, when the
+// day's counts of confirmation mails start again.
+func secondsToTomorrow(now time.Time) int {
+	now = now.UTC()
 	return int(now.Truncate(24*time.Hour).Add(24*time.Hour).Sub(now)/time.Second) + 1
 }
 
@@ -90,7 +93,7 @@ func (h *Handler) putEmail(c *call, body []byte) {
 	}
 	if hasDigest {
 		if err := h.svc.SetDigest(c.r.Context(), hash, digest); err != nil {
-			c.failWith(emailError(err))
+			c.failWith(emailError(err, h.svc.Now()))
 			return
 		}
 		c.noContent()
@@ -101,7 +104,7 @@ func (h *Handler) putEmail(c *call, body []byte) {
 		return
 	}
 	if err := h.svc.SetEmail(c.r.Context(), hash, addr, l, origin(c.r)); err != nil {
-		c.failWith(emailError(err))
+		c.failWith(emailError(err, h.svc.Now()))
 		return
 	}
 	c.w.WriteHeader(http.StatusAccepted)
@@ -146,7 +149,7 @@ func (h *Handler) confirmEmail(c *call, body []byte) {
 		return
 	}
 	if err := h.svc.ConfirmEmail(c.r.Context(), token); err != nil {
-		c.failWith(emailError(err))
+		c.failWith(emailError(err, h.svc.Now()))
 		return
 	}
 	c.noContent()
@@ -162,7 +165,7 @@ func (h *Handler) unsubscribe(c *call) {
 		return
 	}
 	if err := h.svc.Unsubscribe(c.r.Context(), token); err != nil {
-		c.failWith(emailError(err))
+		c.failWith(emailError(err, h.svc.Now()))
 		return
 	}
 	c.noContent()

@@ -2,7 +2,6 @@ package community
 
 import (
 	"errors"
-	"log/slog"
 	"mime"
 	"net/url"
 	"regexp"
@@ -16,13 +15,12 @@ import (
 	"tessera/functions/mail/smtptest"
 	"tessera/functions/store"
 	"tessera/functions/store/memory"
-	"tessera/internal/testenv"
 )
 
 // The email digest (issue 46) below HTTP, through a real SMTP server on
 // loopback: what arrives is parsed as MIME.
 
-// mailWorld is a world whose service sends mail to an SMTP server.
+// mailService is a world whose service sends mail to an SMTP server.
 func (w *pathWorld) mailService(t *testing.T) (*world, *smtptest.Server) {
 	t.Helper()
 	srv, err := smtptest.Start()
@@ -30,10 +28,7 @@ func (w *pathWorld) mailService(t *testing.T) (*world, *smtptest.Server) {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	w.seed++
-	svc := game.New(game.Config{Store: w.st, Now: w.clock.Now, Rand: testenv.Seeded(w.seed),
-		Logger: slog.New(slog.DiscardHandler), Mail: smtpmail.SMTP{Addr: srv.Addr, From: "Tessera <tessera@example.test>", Now: w.clock.Now}})
-	return &world{svc, New(svc)}, srv
+	return w.serviceWith(game.Config{Mail: smtpmail.SMTP{Addr: srv.Addr, From: "Tessera <tessera@example.test>", Now: w.clock.Now}}), srv
 }
 
 var linkToken = regexp.MustCompile(`[?&](confirm|unsubscribe|token)=([A-Za-z0-9_-]+)`)

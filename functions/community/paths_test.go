@@ -70,9 +70,15 @@ func (w *world) loadMatch(ctx context.Context, id string) (*game.Loaded, *engine
 }
 
 func (w *pathWorld) service(afterEnd func(string)) *world {
+	return w.serviceWith(game.Config{AfterEnd: afterEnd})
+}
+
+// serviceWith is a service over the world's store, clock and next seed,
+// with cfg's other settings.
+func (w *pathWorld) serviceWith(cfg game.Config) *world {
 	w.seed++
-	svc := game.New(game.Config{Store: w.st, Now: w.clock.Now, Rand: testenv.Seeded(w.seed), AfterEnd: afterEnd,
-		Logger: slog.New(slog.DiscardHandler)})
+	cfg.Store, cfg.Now, cfg.Rand, cfg.Logger = w.st, w.clock.Now, testenv.Seeded(w.seed), slog.New(slog.DiscardHandler)
+	svc := game.New(cfg)
 	return &world{svc, New(svc)}
 }
 

@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -164,9 +163,6 @@ func parseMailToken(token string) (hash, nonce []byte, ok bool) {
 // MailOn reports whether this deployment sends mail.
 func (h *Service) MailOn() bool { return h.mail != nil }
 
-// DigestAfter is how long a turn waits before a digest.
-func (h *Service) DigestAfter() time.Duration { return h.digestAfter }
-
 // mailAddrID names the counter of an address's confirmation mails: a
 // digest of the address, lowercased (it is never stored itself outside
 // its key's record).
@@ -302,26 +298,22 @@ func (h *Service) SetEmail(ctx context.Context, hash []byte, addr string, l lang
 	if err := h.countAddressMail(ctx, addr); err != nil {
 		return err
 	}
+	given := false // by the attempt that wrote: a retry decides again
 	err = h.UpdatePlayer(ctx, hash, func(p *Record) bool {
 		m := &p.Mail
 		if m.SentDay != day {
 			m.SentDay, m.Sent = day, 0
 		}
-		if m.Sent >= MaxConfirmMails {
+		if given = m.Sent < MaxConfirmMails; !given {
 			return false
 		}
-		m.Sent++
-		*m = MailState{Addr: addr, Lang: l, Origin: origin, Confirm: nonce, SentDay: m.SentDay, Sent: m.Sent}
+		*m = MailState{Addr: addr, Lang: l, Origin: origin, Confirm: nonce, SentDay: m.SentDay, Sent: m.Sent + 1}
 		return true
 	})
 	if err != nil {
 		return err
 	}
-	rec, _, err = h.LoadPlayer(ctx, hash)
-	if err != nil {
-		return err
-	}
-	if rec.Mail.Addr != addr || !bytes.Equal(rec.Mail.Confirm, nonce) {
+	if !given {
 		return ErrTooManyMails // the key's count was spent by a request beside this one
 	}
 	link := origin + "/?confirm=" + mailToken(hash, nonce)
@@ -468,23 +460,21 @@ func mailCause(err error, addr string) string {
 // waiting is one game of a digest.
 type waiting struct {
 	id       string
+	seat     int
 	since    time.Time // the turn's start (the clock's), else the game's last change
 	variant  engine.Variant
 	others   []string
 	deadline time.Time // zero: no clock
 }
 
-// SweepDigest is the sweep's visit of a key's record when its digest
-// check is due: one mail listing every game where it is the key's turn,
+// sweepDigest is the sweep's visit of a key's record rec (as the sweep
+// read it) when its digest check is due: one mail listing every game where it is the key's turn,
 // if one has waited DigestAfter since its turn began, no device took a
 // notification since then and no page of the key shows it; then the
 // next check. A digest sets the next check a period later, so at most
 // one goes a period.
-func (h *Service) SweepDigest(ctx context.Context, hash []byte) error {
-	rec, _, err := h.LoadPlayer(ctx, hash)
-	if err != nil {
-		return err
-	}
+func (h *Service) sweepDigest(ctx context.Context, hash []byte, rec *Record) error {
+	var err error
 	now := h.now()
 	m := rec.Mail
 	if !m.On() || m.Check == 0 || m.Check > now.Unix() {
@@ -503,7 +493,7 @@ func (h *Service) SweepDigest(ctx context.Context, hash []byte) error {
 			return err
 		}
 		games = h.waitingIn(mine, now)
-		open, err := h.pagesOpen(ctx, games, mine, now)
+		open, err := h.pagesOpen(ctx, games, now)
 		if err != nil {
 			return err
 		}
@@ -553,7 +543,7 @@ func (h *Service) waitingIn(mine *MyGames, now time.Time) []waiting {
 		if !g.YourTurn || g.AllAway || g.View.Status != engine.StatusPlaying {
 			continue
 		}
-		w := waiting{id: g.ID, since: g.UpdatedAt, variant: g.View.Variant, deadline: g.State.DeadlineOf(g.Seat)}
+		w := waiting{id: g.ID, seat: g.Seat, since: g.UpdatedAt, variant: g.View.Variant, deadline: g.State.DeadlineOf(g.Seat)}
 		if s := g.State.Seats[g.Seat].Since; s != 0 {
 			w.since = time.Unix(s, 0)
 		}
@@ -568,9 +558,9 @@ func (h *Service) waitingIn(mine *MyGames, now time.Time) []waiting {
 	return out
 }
 
-// pagesOpen tells which of games a page of the key watches now (its
-// seat's lease: watch.go).
-func (h *Service) pagesOpen(ctx context.Context, games []waiting, mine *MyGames, now time.Time) (map[string]bool, error) {
+// pagesOpen tells which of games a page of the key watches now (a live
+// lease of its seat: watch.go's watchers).
+func (h *Service) pagesOpen(ctx context.Context, games []waiting, now time.Time) (map[string]bool, error) {
 	if len(games) == 0 {
 		return nil, nil
 	}
@@ -582,25 +572,10 @@ func (h *Service) pagesOpen(ctx context.Context, games []waiting, mine *MyGames,
 	if err != nil {
 		return nil, err
 	}
-	seat := map[string]int{}
-	for _, g := range mine.Games {
-		seat[g.ID] = g.Seat
-	}
 	open := map[string]bool{}
 	for _, g := range games {
 		item, ok := items[WatchItemID(g.id)]
-		if !ok {
-			continue
-		}
-		var w watchItem
-		if json.Unmarshal(item.State, &w) != nil {
-			continue
-		}
-		for _, l := range w.Leases {
-			if l.Seat == seat[g.id] && l.Until > now.Unix() {
-				open[g.id] = true
-			}
-		}
+		open[g.id] = len(watchers(item, ok, now)[g.seat]) > 0
 	}
 	return open, nil
 }

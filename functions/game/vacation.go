@@ -247,10 +247,16 @@ func (h *Service) sweepPlayer(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("%w: due record %q", engine.ErrCorrupt, id)
 	}
-	if _, err = h.tellGames(ctx, hash, nil); err != nil {
+	// One read of the record serves both: telling the games changes only
+	// its Pending, which the digest does not read.
+	rec, _, err := h.LoadPlayer(ctx, hash)
+	if err != nil {
 		return err
 	}
-	return h.SweepDigest(ctx, hash)
+	if _, err = h.tellGames(ctx, hash, rec); err != nil {
+		return err
+	}
+	return h.sweepDigest(ctx, hash, rec)
 }
 
 // changeVacations sets each seat's vacation of game id to what to says,
