@@ -3,6 +3,7 @@ package testenv
 import (
 	"bufio"
 	"bytes"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -22,6 +24,9 @@ import (
 // EndpointEnv names the variable that points tests at an already running
 // DynamoDB-compatible server instead of starting dynalite.
 const EndpointEnv = "DYNAMODB_ENDPOINT"
+
+//go:embed dynalite.js
+var dynaliteJS []byte
 
 // dynaliteStartTimeout bounds how long a starting dynalite may take to
 // listen.
@@ -105,14 +110,42 @@ type dynaliteServer struct {
 	cmd      *exec.Cmd
 	wait     func() error // startPinned's
 	endpoint string
+	stderr   *bytes.Buffer // read only once wait has returned
+	stopping atomic.Bool
 	stopOnce sync.Once
 }
 
 func (s *dynaliteServer) stop() {
 	s.stopOnce.Do(func() {
+		s.stopping.Store(true)
 		_ = s.cmd.Process.Kill()
 		_ = s.wait()
 	})
+}
+
+// reportDeath writes to the test binary's stderr why the server ended if it
+// ends before stop: every later test then fails with "connection refused",
+// and only this line says what happened (its exit status or signal, its
+// last words, its memory).
+func (s *dynaliteServer) reportDeath() {
+	err := s.wait()
+	if s.stopping.Load() {
+		return
+	}
+	tail := s.stderr.String()
+	if len(tail) > 4000 {
+		tail = tail[len(tail)-4000:]
+	}
+	state := "unknown"
+	if ps := s.cmd.ProcessState; ps != nil {
+		state = ps.String()
+		if u, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			state += fmt.Sprintf(", max RSS %d KiB, user %s, sys %s", u.Maxrss,
+				time.Duration(u.Utime.Nano()), time.Duration(u.Stime.Nano()))
+		}
+	}
+	fmt.Fprintf(os.Stderr, "\ntestenv: dynalite at %s exited during the tests (%v; %s); its stderr: %q\n",
+		s.endpoint, err, state, strings.TrimSpace(tail))
 }
 
 // startDynalite starts dynalite on a free port of the loopback interface.
@@ -122,9 +155,14 @@ func startDynalite() (server *dynaliteServer, toolName string, err error) {
 	if err != nil {
 		return nil, "node", err
 	}
-	cli := filepath.Join(RepoRoot(), "node_modules", "dynalite", "cli.js")
-	if _, err := os.Stat(cli); err != nil {
+	if _, err := os.Stat(filepath.Join(RepoRoot(), "node_modules", "dynalite", "cli.js")); err != nil {
 		return nil, "dynalite", err
+	}
+	// dynalite.js (embedded, so a change to it reruns cached tests) runs
+	// dynalite's cli.js, surviving a client that hangs up mid-request.
+	cli := filepath.Join(RepoRoot(), "internal", "testenv", "dynalite.js")
+	if _, err := os.Stat(cli); err != nil || len(dynaliteJS) == 0 {
+		return nil, "", fmt.Errorf("testenv: %s is missing: %v", cli, err)
 	}
 	// The free port is found by binding and releasing it, so another process
 	// may take it in between; a few attempts make that harmless.
@@ -156,7 +194,7 @@ func startDynaliteOnce(node, cli string) (*dynaliteServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	server := &dynaliteServer{cmd: cmd, wait: wait, endpoint: "http://127.0.0.1:" + strconv.Itoa(port)}
+	server := &dynaliteServer{cmd: cmd, wait: wait, endpoint: "http://127.0.0.1:" + strconv.Itoa(port), stderr: &stderr}
 
 	// dynalite prints "Dynalite listening at: ..." once it accepts requests.
 	ready := make(chan error, 1)
@@ -180,6 +218,7 @@ func startDynaliteOnce(node, cli string) (*dynaliteServer, error) {
 		server.stop()
 		return nil, fmt.Errorf("%w (port %d, stderr: %q)", err, port, strings.TrimSpace(stderr.String()))
 	}
+	go server.reportDeath()
 	return server, nil
 }
 

@@ -125,6 +125,44 @@ func TestDynaliteHonoursTheEndpointVariable(t *testing.T) {
 	}
 }
 
+// A client that hangs up halfway through its request (an SDK attempt timing
+// out on a loaded machine) must not end the server: dynalite 4.0.0 alone
+// throws the request's "aborted" error and exits (dynalite.js).
+func TestDynaliteOutlivesAClientThatHangsUp(t *testing.T) {
+	t.Setenv(EndpointEnv, "")
+	endpoint := Dynalite(t)
+	addr := strings.TrimPrefix(endpoint, "http://")
+	for i := 0; i < 3; i++ {
+		conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatalf("dial %s (hang-up %d): %v", addr, i, err)
+		}
+		fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-amz-json-1.0\r\n"+
+			"X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 100\r\n\r\n{\"Limit\":", addr)
+		time.Sleep(50 * time.Millisecond) // the server has the headers
+		conn.Close()
+	}
+	// The server reads the hang-ups; then it must still answer.
+	var resp *http.Response
+	var err error
+	for try := 0; try < 5; try++ {
+		time.Sleep(50 * time.Millisecond)
+		req, _ := http.NewRequest("POST", endpoint, strings.NewReader("{}"))
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		if resp, err = http.DefaultClient.Do(req); err != nil {
+			break
+		}
+		resp.Body.Close()
+	}
+	if err != nil {
+		t.Fatalf("after three clients hung up mid-request, POST %s = %v (the server died)", endpoint, err)
+	}
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("after the hang-ups: status %d, want DynamoDB's 400 for an unsigned request", resp.StatusCode)
+	}
+}
+
 // Without testenv.Main each call starts its own server and stops it when the
 // test ends.
 func TestDynaliteAnswersAndStopsWithTheTest(t *testing.T) {
