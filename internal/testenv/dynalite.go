@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -138,11 +137,7 @@ func (s *dynaliteServer) reportDeath() {
 	}
 	state := "unknown"
 	if ps := s.cmd.ProcessState; ps != nil {
-		state = ps.String()
-		if u, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			state += fmt.Sprintf(", max RSS %d KiB, user %s, sys %s", u.Maxrss,
-				time.Duration(u.Utime.Nano()), time.Duration(u.Stime.Nano()))
-		}
+		state = ps.String() + usage(ps)
 	}
 	fmt.Fprintf(os.Stderr, "\ntestenv: dynalite at %s exited during the tests (%v; %s); its stderr: %q\n",
 		s.endpoint, err, state, strings.TrimSpace(tail))
