@@ -76,6 +76,25 @@ test('a seat reads its table notes, asks for a hint, and looks back at the hand'
   assert.equal(await ana.page.isHidden('#summary'), true, 'the summary closed');
   const said = await ana.page.textContent('#coach .coach-back');
   assert.match(said, /You played \d–\d .*; the expert: \d–\d |Your plays were the expert's, or as good\./);
+  // Each line shows the board it talks about (issue 44): the layout the
+  // play was made on, as the server's look back gives it.
+  const review = await api('GET', `/api/games/${id}/review`, null, keys[0]);
+  const shown = await ana.page.$$eval('#coach .coach-play', (ps) => ps.map((p) => ({
+    label: p.querySelector('.coach-board[role=img]')?.getAttribute('aria-label') || '',
+    tiles: p.querySelectorAll('.coach-board svg g.tile').length,
+    said: p.textContent,
+    box: p.querySelector('.coach-board')?.getBoundingClientRect().height || 0,
+  })));
+  assert.ok(shown.length > 0, `this seeded deal's look back has lines: ${said}`);
+  for (const line of shown) {
+    const [, a, b] = line.label.match(/^The board when you played (\d)–(\d)$/) || [];
+    assert.ok(a, `the board is named: ${JSON.stringify(line)}`);
+    assert.match(line.said, new RegExp(`You played ${a}–${b} `));
+    const r = review.plays.find((p) => p.played.tile[0] === Number(a) && p.played.tile[1] === Number(b));
+    assert.ok(r && r.board, `the look back's play ${a}–${b} has its board`);
+    assert.equal(line.tiles, r.board.line.length + r.board.up.length + r.board.down.length, `the board before ${a}–${b}`);
+    assert.ok(line.box >= 80, `the board is drawn (${line.box} px tall)`);
+  }
   for (const p of [ana, guest]) await p.context.close();
   assert.deepEqual(errors, []);
 });

@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollDelay, nextPlay, errorDelay, Poller, SECOND, MINUTE, apiError, ApiError, NetworkError, RateLimited, retryAfterMs } from '../frontend/static/assets/api.js';
-import { describe } from '../frontend/static/assets/log.js';
+import { storyDeps, inviteDeps } from '../frontend/static/assets/log.js';
+import { inviteText } from '../frontend/static/assets/invite.js';
+import { make as makeStory } from '../frontend/static/assets/story.js';
 import { seatPositions } from '../frontend/static/assets/table.js';
 import { tileName, tileText } from '../frontend/static/assets/render.js';
 import { endsFor } from '../frontend/static/assets/input.js';
@@ -18,6 +20,10 @@ import { useCatalog } from '../frontend/static/assets/i18n.js';
 // The page's words in English (the catalog the pages load; i18n.test.mjs
 // checks both catalogs).
 useCatalog('en', JSON.parse(fs.readFileSync(new URL('../frontend/words/en.json', import.meta.url), 'utf8')));
+// The log's lines are the game page's story chunk, made as the page makes it.
+const { describe, announcement } = makeStory(storyDeps());
+// The join form's lines are the seat chunk's (invite.js).
+const { invitation } = inviteText(inviteDeps());
 
 test('poll timing', async (t) => {
   const cases = [
@@ -274,7 +280,6 @@ test('counts are singular for one', async () => {
 });
 
 test('the join panel says who invited you to what', async () => {
-  const { invitation } = await import('../frontend/static/assets/log.js');
   const v = (variant, players, pairs, target, host = 'Ana') => ({ variant, options: { players, pairs, target }, seats: [{ seat: 0, name: host }] });
   assert.equal(invitation(v('fiveup', 3, false, 250)), 'Ana invited you to Five Up: 3 players, to 250.');
   assert.equal(invitation(v('fiveup', 4, true, 100)), 'Ana invited you to Five Up: 4 players in pairs, to 100.');
@@ -282,7 +287,6 @@ test('the join panel says who invited you to what', async () => {
 });
 
 test("screen readers hear the others' moves since the last view", async () => {
-  const { announcement } = await import('../frontend/static/assets/log.js');
   const v = {
     seats: [{ seat: 0, name: 'Ana', team: 0 }, { seat: 1, name: 'Bea', team: 1 }],
     log: [
@@ -324,7 +328,7 @@ test('newPlays: the plays after the view before, in the same hand only', async (
 
 test('isolate: names with right-to-left letters are bidi-isolated inside sentences', async () => {
   const { isolate } = await import('../frontend/static/assets/mygames.js');
-  const { seatName, invitation } = await import('../frontend/static/assets/log.js');
+  const { seatName } = await import('../frontend/static/assets/log.js');
   assert.equal(isolate('Ana'), 'Ana', 'a left-to-right name is left as it is');
   assert.equal(isolate('12'), '12');
   assert.equal(isolate('דנה'), '\u2068דנה\u2069');
@@ -352,7 +356,6 @@ test('a clock turns urgent in its last tenth and its last hour, and counts secon
 });
 
 test('the log tells the computer\'s moves for an away seat as the computer\'s; a game where every person is away is paused', async () => {
-  const { describe } = await import('../frontend/static/assets/log.js');
   const { statusText, paused } = await import('../frontend/static/assets/table.js');
   const seats = [{ seat: 0, team: 0, name: 'Ana', taken: true, away: true }, { seat: 1, team: 1, name: 'Eve', taken: true, away: false }];
   const view = { status: 'playing', seats, hand: { turn: 0, phase: 'play' }, log: [

@@ -19,8 +19,12 @@ import (
 // script and the first part of the page's words in its language. browsertest/critical-path.test.js measures it in Chromium
 // (bytes on the wire, requests before the game's GET); this test is the
 // quick guard on the same files, gzipped as the server sends them.
+//
+// The game page keeps 3 KiB of its budget free (issue 44): what it
+// grows by next must not push a phone's first load over.
 const (
 	gamePageBudget  = 25 * 1024
+	gamePageRoom    = 3 * 1024
 	startPageBudget = 20 * 1024
 )
 
@@ -58,7 +62,7 @@ func TestPagesLoadTheirBundles(t *testing.T) {
 	for _, c := range []struct {
 		page, bundle string
 		budget       int
-	}{{"game.html", "game", gamePageBudget}, {"index.html", "start", startPageBudget}} {
+	}{{"game.html", "game", gamePageBudget - gamePageRoom}, {"index.html", "start", startPageBudget}} {
 		files := criticalFiles(t, c.page)
 		want := []string{c.page, "dist/" + c.bundle + ".css", "dist/" + c.bundle + ".js"}
 		if strings.Join(files, " ") != strings.Join(want, " ") {

@@ -34,7 +34,10 @@ const pages = {
       'game.shareInvite', 'game.confirm', 'game.redeal', 'game.keep', 'game.backBtn', 'game.handResult', 'game.sheet', 'game.startPage',
       // at a match's end; the table talk (its own chunk); a tournament's
       // line (its own chunk, drawn after the tournament's GET)
-      'won.', 'trophy.', 'chat.', 'tour.', 'coach.'],
+      'won.', 'trophy.', 'chat.', 'tour.', 'coach.',
+      // the log's lines (story.js, a chunk: drawn once these are in) and a
+      // hand's end (the log's and the summary's)
+      'log.', 'where.', 'end.'],
   },
   // The start page's second part: the email digest's words (its chunk).
   start: { js: 'start.js', css: ['style.css', 'style-end.css', 'start.css'], html: 'index.html', later: ['email.'] },
@@ -64,6 +67,19 @@ function usedKeys(catalog, js, html) {
 
 const common = { bundle: true, minify: true, write: false, charset: 'utf8', legalComments: 'none', logLevel: 'error' };
 
+// A style sheet a chunk imports (import css from './talk.css') is its
+// minified text: the chunk adopts it when it comes, so rules only a chunk's
+// drawing needs are off the page's first load.
+const cssText = {
+  name: 'css-text',
+  setup(b) {
+    b.onLoad({ filter: /\.css$/ }, async (args) => {
+      const out = await esbuild.transform(fs.readFileSync(args.path, 'utf8'), { loader: 'css', minify: true, legalComments: 'none' });
+      return { contents: out.code.trim(), loader: 'text' };
+    });
+  },
+};
+
 async function build() {
   const out = {};
   for (const [name, page] of Object.entries(pages)) {
@@ -71,7 +87,7 @@ async function build() {
     // own, fetched when asked for (it must import nothing the page's
     // bundle holds, or a shared chunk would join the first load).
     const js = await esbuild.build({ ...common, entryPoints: { [name]: path.join(assets, page.js) }, format: 'esm', target: ['es2020'],
-      splitting: true, outdir: dist, chunkNames: `${name}-[name]-[hash]` });
+      splitting: true, outdir: dist, chunkNames: `${name}-[name]-[hash]`, plugins: [cssText] });
     for (const f of js.outputFiles) out[path.basename(f.path)] = f.contents;
     const entry = js.outputFiles.find((f) => path.basename(f.path) === `${name}.js`);
     if (js.outputFiles.some((f) => f !== entry && entry.text.includes(`from"./${path.basename(f.path)}"`))) {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"math"
 	"net/http"
 	"strconv"
@@ -103,16 +104,22 @@ func (h *Handler) review(c *call) {
 		return
 	}
 	type reviewed struct {
-		Seq    int      `json:"seq"`
-		Played playJSON `json:"played"`
-		Best   playJSON `json:"best"`
+		Seq    int             `json:"seq"`
+		Played playJSON        `json:"played"`
+		Best   playJSON        `json:"best"`
+		Board  json.RawMessage `json:"board"` // as the view's board
 	}
 	out := struct {
 		Hand  int        `json:"hand"`
 		Plays []reviewed `json:"plays"`
 	}{Hand: hand, Plays: []reviewed{}}
 	for _, p := range plays {
-		out.Plays = append(out.Plays, reviewed{Seq: p.Seq, Played: playOf(p.Played), Best: playOf(p.Best)})
+		board, err := appendBoard(nil, &p.Board)
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		out.Plays = append(out.Plays, reviewed{Seq: p.Seq, Played: playOf(p.Played), Best: playOf(p.Best), Board: board})
 	}
 	c.writeJSON(http.StatusOK, out)
 }

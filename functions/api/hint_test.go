@@ -175,6 +175,13 @@ func testHints(t *testing.T, st store.Store) {
 				Seq    int      `json:"seq"`
 				Played hintPlay `json:"played"`
 				Best   hintPlay `json:"best"`
+				Board  *struct {
+					Line [][2]int `json:"line"`
+					Ends []struct {
+						End  string `json:"end"`
+						Pips int    `json:"pips"`
+					} `json:"ends"`
+				} `json:"board"`
 			} `json:"plays"`
 		}
 		if r.status != 200 || json.Unmarshal(r.body, &rv) != nil || rv.Hand != 1 || len(rv.Plays) == 0 {
@@ -187,6 +194,11 @@ func testHints(t *testing.T, st store.Store) {
 				if e.Seq == p.Seq && e.Type == "play" && e.Tile != nil && norm(*e.Tile) == norm(p.Played.Tile) {
 					found = true
 				}
+			}
+			// The board it was played on, as a view's board (the service's
+			// tests check which board it is).
+			if p.Board == nil || p.Board.Ends == nil || (p.Played.End != "lead" && len(p.Board.Line) == 0) {
+				t.Fatalf("seat %d: reviewed play %d has no board: %s", seat, p.Seq, r.body)
 			}
 			if !found || p.Played.End == "" || p.Best.End == "" || p.Played.Win < 0 || p.Best.Win > 1 {
 				t.Fatalf("seat %d: reviewed %+v is not one of its plays", seat, p)

@@ -559,9 +559,34 @@ func TestNotesAndTheLookBack(t *testing.T) {
 	if err != nil || got != 1 {
 		t.Fatalf("the look back at the last hand: hand %d, %v", got, err)
 	}
+	// Each line comes with the board it was played on: the tiles the log
+	// says were played in the hand before it, and one of its open ends
+	// takes the played tile.
+	_, m, _ = svc.loadMatch(ctx, id)
+	log := m.View(0).Log
 	for _, p := range plays {
 		if p.Seq <= 0 || p.Best.Move.Kind != engine.Play {
 			t.Errorf("a reviewed play: %+v", p)
+		}
+		on := map[engine.Tile]bool{}
+		for _, tl := range slices.Concat(p.Board.Line, p.Board.Up, p.Board.Down) {
+			on[tl.Normal()] = true
+		}
+		before := 0
+		for _, e := range log {
+			if e.Hand == got && e.Type == engine.EventPlay && e.Seq < p.Seq {
+				before++
+				if !on[e.Tile.Normal()] {
+					t.Errorf("play %d's board lacks %v, played at %d before it", p.Seq, e.Tile, e.Seq)
+				}
+			}
+		}
+		fits := len(p.Board.Ends) == 0 && before == 0
+		for _, end := range p.Board.Ends {
+			fits = fits || int(p.Played.Move.Tile[0]) == end.Pips || int(p.Played.Move.Tile[1]) == end.Pips
+		}
+		if len(on) != before || !fits {
+			t.Errorf("play %d (%v) on a board of %d tiles with ends %+v; %d played before it", p.Seq, p.Played.Move.Tile, len(on), p.Board.Ends, before)
 		}
 	}
 	if _, _, err := svc.Review(ctx, pathOp, id, tokens[0], 5); !errors.Is(err, game.ErrNotFinished) {

@@ -105,6 +105,9 @@ type ReviewedPlay struct {
 	Seq    int // the play's event
 	Played bot.PlayAdvice
 	Best   bot.PlayAdvice
+	// Board is the layout the seat played on (public: every reader saw
+	// it), so the look back can show what a line talks about.
+	Board engine.ViewBoard
 }
 
 // ReviewBudget is the playouts of one of the look back's decisions: half
@@ -155,7 +158,7 @@ func (h *Service) Review(ctx context.Context, op Op, id, token string, hand int)
 		if !ok {
 			return true
 		}
-		r := ReviewedPlay{Seq: at.Seq() + 1} // the play is the next event
+		r := ReviewedPlay{Seq: at.Seq() + 1, Board: v.Hand.Board} // the play is the next event
 		for _, p := range a.Plays {
 			if p.Move == a.Best {
 				r.Best = p

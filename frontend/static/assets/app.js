@@ -4,7 +4,7 @@ import { Poller, pollState, myTurn as isMyTurn, ApiError, sendMove, joinGame, ne
 import { playerKey, pushOn, read, write, PUSH, pushState, registerWorker, keyBytes } from './player.js';
 import { renderBoard, tileName, tileSVG, sameTile } from './render.js';
 import { renderHand, attachInput, endsFor } from './input.js';
-import { renderLog, seatName, teamName, handEndText, closerOf, count, person, say, invitation, seated, announcement } from './log.js';
+import { seatName, teamName, handEndText, closerOf, count, person, say, storyDeps, inviteDeps } from './log.js';
 import { renderSeats, renderInfo, statusText, lastHandEnd, tickCountdowns, paused, el, pipSum } from './table.js';
 import { getGame, putGame, forgetGame, summarize, takeFragment } from './mygames.js';
 import { share } from './share.js';
@@ -124,13 +124,26 @@ const replays = chunk(() => import('./replay.js'), (m) => m);
 
 // The table talk: a seat's.
 const talk = chunk(() => import('./chat.js'), (m) => {
-  const c = m.mount($('#talk'), { t, id, token, name: (s) => seatName(view, s, me()), me, when });
+  const c = m.mount($('#talk'), { t, id, token, name: (s) => seatName(view, s, me()), me, when, renderBoard });
   $('#talk').addEventListener('toggle', () => poller.schedule()); // open, it polls sooner
   c.update(view);
   return c;
 });
 function showTalk() {
   talk()?.update(view); // spectators too: the log's hint lines (coach.js)
+}
+
+// The log's lines and what a screen reader is told (story.js) are a chunk
+// and their words are the page's second part (issue 44: the first load's
+// budget): the table first, the log below it a moment later, once both
+// are in, with the talk's hint marks drawn into it again.
+const story = chunk(() => import('./story.js'), (m) => {
+  const made = m.make(storyDeps());
+  queueMicrotask(() => { if (view) { drawLog(made); showTalk(); } });
+  return made;
+});
+function drawLog(s = story()) {
+  if (s && has('log.deal')) s.renderLog($('#log'), view, me(), 60, seenSeq);
 }
 
 // The hand's and the match's end (summary.js: the summary dialog, the
@@ -141,6 +154,7 @@ function showTalk() {
 let endsBefore;
 const ends = chunk(() => import('./summary.js'), (m) => {
   const made = m.make({ t, list, seatName, teamName, handEndText, closerOf, count, person, say, tileSVG, tileName, renderBoard, el, pipSum, lastHandEnd, statusText });
+  document.addEventListener('keydown', (ev) => made.trapKeys(ev, $('#summary'), closeSummary));
   queueMicrotask(() => {
     const before = endsBefore;
     endsBefore = undefined;
@@ -189,12 +203,12 @@ function show(v, force) {
   $('#confirm').hidden = !(view.you && view.you.confirm) || moving;
   // A first visit on this device: what happened since the deal is new.
   if (!before && seenSeq === Infinity && token) seenSeq = lastDeal(view);
-  renderLog($('#log'), view, me(), 60, seenSeq);
+  drawLog();
   drawSheet();
   // Others' moves since the view before are told to screen readers (not
   // the game as it was when the page opened).
-  if (before && before.id === view.id && before.log.length) {
-    const said = announcement(view, me(), before.log[before.log.length - 1].seq);
+  if (before && before.id === view.id && before.log.length && story()) {
+    const said = story().announcement(view, me(), before.log[before.log.length - 1].seq);
     if (said) $('#announce').textContent = said;
   }
   markSeen();
@@ -254,20 +268,6 @@ function showSummary(before) {
     summaryOpen = true;
     if (opening) { drawBoard(); $('#summary-close').focus({ preventScroll: true }); }
   }
-}
-
-// The summary is a modal dialog: Tab and Shift+Tab stay inside it, and
-// Escape closes it as its close button does.
-function summaryKeys(ev) {
-  if ($('#summary').hidden) return;
-  if (ev.key === 'Escape') { ev.preventDefault(); closeSummary(); return; }
-  if (ev.key !== 'Tab') return;
-  const items = [...$('#summary').querySelectorAll('button, a[href], input, select, [tabindex]:not([tabindex="-1"])')].filter((x) => !x.disabled);
-  if (!items.length) return;
-  const first = items[0], last = items[items.length - 1];
-  const inside = $('#summary').contains(document.activeElement);
-  if (ev.shiftKey && (document.activeElement === first || !inside)) { ev.preventDefault(); last.focus(); }
-  else if (!ev.shiftKey && (document.activeElement === last || !inside)) { ev.preventDefault(); first.focus(); }
 }
 
 function closeSummary() {
@@ -370,43 +370,23 @@ function cancel() {
 
 // ---- seats and sharing
 
+// The join form and the rematch (seat.js) are a chunk: the form shows
+// once it comes (a moment after the table).
+const seats = chunk(() => import('./seat.js'), (m) => {
+  const made = m.make({ t, $, id, joinGame, rematch, playerKey, putGame, summarize, errorText, ApiError, inviteDeps: inviteDeps(),
+    joined: (res) => {
+      token = res.token;
+      poller.setToken(token);
+      show(res.game);
+      tellOtherTabs();
+      poller.now();
+    },
+    failed: () => poller.now() });
+  queueMicrotask(() => { if (view) made.showJoin(view, token); });
+  return made;
+});
 function showJoin() {
-  const canJoin = !token && view.status === 'open';
-  $('#join').hidden = !canJoin;
-  if (!canJoin) return;
-  const you = $('#join-form').name; // the name this device gave last (issue 44)
-  try { if (!you.value) you.value = localStorage.getItem('tessera.name') || ''; } catch (e) { /* private mode */ }
-  $('#join-what').textContent = invitation(view);
-  $('#join-who').textContent = seated(view);
-  const sel = $('#join-form select[name=seat]');
-  const free = view.seats.filter((s) => !s.taken).map((s) => s.seat);
-  const want = sel.value;
-  sel.replaceChildren(new Option(t('join.anySeat'), ''), ...free.map((s) => new Option(t('seat.n', { n: s + 1 }), String(s))));
-  if (free.map(String).includes(want)) sel.value = want;
-}
-
-async function join(ev) {
-  ev.preventDefault();
-  const form = ev.target;
-  const err = $('#join-error');
-  err.hidden = true;
-  const name = form.name.value.trim();
-  if (!name) { err.textContent = t('form.nameMissing'); err.hidden = false; return; }
-  const seat = form.seat.value === '' ? undefined : Number(form.seat.value);
-  try {
-    const res = await joinGame(id, name, seat, playerKey());
-    token = res.token;
-    putGame(id, { token, seat: res.seat, name });
-    try { localStorage.setItem('tessera.name', name); } catch (e) { /* private mode */ }
-    poller.setToken(token);
-    show(res.game);
-    tellOtherTabs();
-    poller.now();
-  } catch (e) {
-    err.textContent = e instanceof ApiError ? errorText(e) : t('error.network');
-    err.hidden = false;
-    poller.now();
-  }
+  seats()?.showJoin(view, token);
 }
 
 function showShare(before) {
@@ -430,19 +410,8 @@ function toggleMenu(open) {
 }
 
 
-// The rematch: the same players (the same tokens, so the same keys), the
-// same computers; the first to ask starts it for everyone.
-async function newMatch() {
-  const slot = $('#new-match-slot') || $('#rematch-slot');
-  if (view.next) { location.assign(`/g/${encodeURIComponent(view.next)}`); return; }
-  if (slot) slot.textContent = t('rematch.starting');
-  try {
-    const res = await rematch(id, token);
-    putGame(res.game.id, { token: res.token, seat: res.seat, summary: summarize(res.game) });
-    location.assign(`/g/${encodeURIComponent(res.game.id)}`);
-  } catch (e) {
-    if (slot) slot.textContent = e instanceof ApiError ? errorText(e) : t('error.network');
-  }
+function newMatch() {
+  seats()?.newMatch(view, token);
 }
 
 // ---- away and back
@@ -521,8 +490,6 @@ function pollError(e, failures) {
   } else banner(errorText(e));
 }
 
-$('#join-form').addEventListener('submit', join);
-document.addEventListener('keydown', summaryKeys);
 $('#menu-btn').addEventListener('click', () => toggleMenu());
 document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && !$('#menu').hidden) { toggleMenu(false); $('#menu-btn').focus(); } });
 document.addEventListener('click', (ev) => {

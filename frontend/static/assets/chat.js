@@ -8,12 +8,20 @@
 // token: no talk).
 
 import { mount as mountCoach, make, request } from './coach.js';
+import css from './talk.css';
+
+// Its style sheet comes with it (build.mjs: a .css a chunk imports is its
+// minified text), adopted once: a constructed sheet, as the page's
+// Content-Security-Policy allows no inline <style>.
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(css);
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
 export const REACTIONS = ['thumbs-up', 'well-played', 'good-game', 'oops', 'hurry', 'thanks'];
 
 /** mount fills box (a <details>) and returns {update(view)}: call it with each view. */
-export function mount(box, { t, id, token, name, me, when }) {
-  const coach = mountCoach(box, { t, id, token, name, lang: () => document.documentElement.lang });
+export function mount(box, { t, id, token, name, me, when, renderBoard }) {
+  const coach = mountCoach(box, { t, id, token, name, lang: () => document.documentElement.lang, renderBoard });
   let view = null, seen = 0, read = 0, asking = false, pending = null;
   let msgs = [];
   const sum = make('summary');

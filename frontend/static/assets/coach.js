@@ -59,7 +59,7 @@ export function hintLines(list, view, say) {
 }
 
 /** mount adds the notes box after box (the talk's) and returns {update(view), lookBack(hand)}. */
-export function mount(box, { t, id, token, name, lang }) {
+export function mount(box, { t, id, token, name, lang, renderBoard }) {
   const details = make('details', 'log-details coach');
   details.id = 'coach';
   details.hidden = true;
@@ -120,6 +120,21 @@ export function mount(box, { t, id, token, name, lang }) {
     render();
   }
 
+  // A look back's line with the board it talks about (issue 44): the
+  // layout the play was made on, small, before the sentence.
+  function reviewLine(v, hand, p) {
+    const line = make('div', 'coach-play');
+    if (p.board && renderBoard) {
+      const box = make('div', 'board coach-board');
+      box.setAttribute('role', 'img');
+      box.setAttribute('aria-label', t('coach.boardThen', { tile: tileText(p.played.tile) }));
+      line.append(box);
+      queueMicrotask(() => renderBoard(box, { variant: v.variant, hand: { number: hand, board: p.board }, log: [] }, [], null, { fitAll: true }));
+    }
+    line.append(make('p', '', t('coach.reviewPlay', { played: playText(p.played), best: playText(p.best) })));
+    return line;
+  }
+
   async function lookBack(hand) {
     note.textContent = '';
     try {
@@ -162,7 +177,7 @@ export function mount(box, { t, id, token, name, lang }) {
     if (review) {
       const worst = costliest(review.plays).slice(0, 3);
       back.replaceChildren(make('p', 'coach-back-title', t('coach.reviewOf', { n: review.hand })), ...(worst.length
-        ? worst.map((p) => make('p', '', t('coach.reviewPlay', { played: playText(p.played), best: playText(p.best) })))
+        ? worst.map((p) => reviewLine(v, review.hand, p))
         : [make('p', '', t('coach.reviewGood'))]));
     } else if (hand > 0) {
       back.replaceChildren(button(t('coach.review', { n: hand }), () => lookBack(hand)));

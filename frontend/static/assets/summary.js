@@ -4,8 +4,17 @@
 // so the first load (the table and the hand) stays within its budget. It
 // reads the view; it decides nothing.
 
+import css from './summary.css';
+
+// Its style sheet comes with it (build.mjs: a .css a chunk imports is its
+// minified text), adopted once: a constructed sheet, as the page's
+// Content-Security-Policy allows no inline <style>.
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(css);
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+
 /**
- * make returns {renderSummary, wonLink, renderSheet} over what the page
+ * make returns {renderSummary, wonLink, renderSheet, trapKeys} over what the page
  * hands it (its words and its drawing helpers): a chunk imports nothing,
  * or the page's first load would grow by a shared chunk (build.mjs).
  */
@@ -140,5 +149,21 @@ export function make({ t, list, seatName, teamName, handEndText, closerOf, count
     table.replaceChildren(cap, head, body);
   }
 
-  return { renderSummary, wonLink, renderSheet };
+  /**
+   * trapKeys: the summary is a modal dialog: Tab and Shift+Tab stay inside
+   * panel, and Escape closes it as its close button does (close).
+   */
+  function trapKeys(ev, panel, close) {
+    if (panel.hidden) return;
+    if (ev.key === 'Escape') { ev.preventDefault(); close(); return; }
+    if (ev.key !== 'Tab') return;
+    const items = [...panel.querySelectorAll('button, a[href], input, select, [tabindex]:not([tabindex="-1"])')].filter((x) => !x.disabled);
+    if (!items.length) return;
+    const first = items[0], last = items[items.length - 1];
+    const inside = panel.contains(document.activeElement);
+    if (ev.shiftKey && (document.activeElement === first || !inside)) { ev.preventDefault(); last.focus(); }
+    else if (!ev.shiftKey && (document.activeElement === last || !inside)) { ev.preventDefault(); first.focus(); }
+  }
+
+  return { renderSummary, wonLink, renderSheet, trapKeys };
 }
