@@ -196,7 +196,7 @@ func (d *Store) putAt(ctx context.Context, op, id string, expected int64, item s
 	return fmt.Errorf("%s %q at version %d (stored %d): %w", op, id, expected, stored.Version, store.ErrConflict)
 }
 
-// Due queries the sparse index, every shard at once (dueShards): the
+// Due queries the sparse index, every shard at once (DueKeys): the
 // items due by before, earliest first (by id at the same second). Each
 // shard gives at most limit, so the earliest limit of all are among them.
 // The index is eventually consistent; a caller reloads what it acts on.
@@ -211,7 +211,7 @@ func (d *Store) Due(ctx context.Context, before time.Time, limit int) ([]string,
 		id string
 		at int64
 	}
-	shards := dueShards()
+	shards := DueKeys()
 	found := make([][]due, len(shards))
 	errs := make([]error, len(shards))
 	var wg sync.WaitGroup

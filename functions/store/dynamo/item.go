@@ -61,8 +61,8 @@ func DueShardOf(id string) string {
 	return fmt.Sprintf("due-%02d", h.Sum32()%DueShards)
 }
 
-// dueShards lists every key Due reads: the shards and the legacy one.
-func dueShards() []string {
+// DueKeys lists every key Due reads: the shards and the legacy one.
+func DueKeys() []string {
 	keys := make([]string, 0, DueShards+1)
 	for i := range DueShards {
 		keys = append(keys, fmt.Sprintf("due-%02d", i))
