@@ -2,13 +2,15 @@
 // docs/hints.md) through the game page: a seat opens its notes (the
 // server's, drawn as a table), asks for a hint on its turn and sees every
 // play's numbers with the expert's choice; everyone's log says it asked
-// (a spectator's in Italian); after the hand, the look back.
+// (a spectator's in Italian); after the hand, the look back, with the
+// board of each line, in English and on a phone in Italian.
 
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const h = require('./harness.js');
 const { apiPlayUntil, apiPlayOne, nudge } = require('./play.js');
+const { PHONE, check, failures } = require('./phone.js');
 
 const env = h.suite();
 const { skip } = env;
@@ -95,6 +97,34 @@ test('a seat reads its table notes, asks for a hint, and looks back at the hand'
     assert.equal(line.tiles, r.board.line.length + r.board.up.length + r.board.down.length, `the board before ${a}–${b}`);
     assert.ok(line.box >= 80, `the board is drawn (${line.box} px tall)`);
   }
+
+  // Bea, on a phone in Italian, looks back too: the boards fit the
+  // screen, axe finds nothing, every control is 44 px.
+  const phone = await env.browser.newContext({ ...PHONE, locale: 'it-IT', reducedMotion: 'reduce' });
+  const bp = h.watch(await phone.newPage(), errors);
+  await bp.goto(`${env.server.url}/g/${id}#seat=${keys[1]}`);
+  await bp.waitForSelector('#summary:not([hidden]) #summary-review');
+  await bp.click('#summary-review');
+  await bp.waitForSelector('#coach[open] .coach-back .coach-back-title');
+  const beaLines = await bp.$$eval('#coach .coach-play', (ps) => ps.map((p) => ({
+    label: p.querySelector('.coach-board[role=img]')?.getAttribute('aria-label') || '',
+    tiles: p.querySelectorAll('.coach-board svg g.tile').length,
+    right: p.querySelector('.coach-board')?.getBoundingClientRect().right || 0,
+  })));
+  const beaReview = await api('GET', `/api/games/${id}/review`, null, keys[1]);
+  assert.ok(beaLines.length > 0, 'this seeded deal has lines in Bea\'s look back too');
+  for (const line of beaLines) {
+    const [, a, b] = line.label.match(/^Il tavolo quando hai giocato (\d)–(\d)$/) || [];
+    assert.ok(a, `the board is named in Italian: ${JSON.stringify(line)}`);
+    const r = beaReview.plays.find((p) => p.played.tile[0] === Number(a) && p.played.tile[1] === Number(b));
+    assert.equal(line.tiles, r.board.line.length + r.board.up.length + r.board.down.length);
+    assert.ok(line.right <= 390, `the board fits the screen (right edge ${line.right})`);
+  }
+  assert.ok(await bp.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling');
+  const found = {};
+  await check(bp, found, 'the look back on a phone (it)');
+  assert.deepEqual(failures(found), []);
+  await phone.close();
   for (const p of [ana, guest]) await p.context.close();
   assert.deepEqual(errors, []);
 });
