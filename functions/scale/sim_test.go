@@ -40,6 +40,8 @@ type run struct {
 	loads                      []Load
 	moves, requests, matches   int
 	swept                      int // items the sweeps handled
+	storeOps                   int
+	stored, storedBytes        int // items left in the store and their bytes (dynamo.ItemSize)
 	seconds                    float64
 	byKey                      map[Key]Load
 	playerDaysOfMoves, perMove float64
@@ -207,6 +209,11 @@ func simulate(t testing.TB, pop population) *run {
 		r.swept += n
 	}
 	r.loads = counted.Loads()
+	r.storeOps = counted.Ops()
+	for _, it := range counted.items {
+		r.stored++
+		r.storedBytes += it.size
+	}
 	r.seconds = float64(pop.Hours) * 3600
 	r.byKey = map[Key]Load{}
 	for _, l := range r.loads {
@@ -354,6 +361,12 @@ func TestNoKeyIsHotAtTenMillionPlayers(t *testing.T) {
 		}
 	}
 	t.Log(b.String())
+	// The Worker's one D1 database (docs/scale.md): every store operation
+	// is a query, and the items stay their lifetime.
+	t.Logf("store operations: %.2f a move (%.2f a request); after %d hours %d items of %.0f bytes on average (%.2f items, %.0f bytes a player a day)",
+		float64(large.storeOps)/float64(large.moves), float64(large.storeOps)/float64(large.requests), large.pop.Hours, large.stored,
+		float64(large.storedBytes)/float64(large.stored), float64(large.stored)/float64(large.pop.Players)/(large.seconds/86400),
+		float64(large.storedBytes)/float64(large.pop.Players)/(large.seconds/86400))
 	t.Logf("keys both populations share (their whole run):")
 	for _, l := range large.loads {
 		if _, ok := small.byKey[l.Key]; ok {
