@@ -102,6 +102,30 @@ test('the inbox says when the computer plays for you, and when a game is paused'
   assert.deepEqual(errors, []);
 });
 
+// The inbox reads /api/me at once for a push of a turn (or an end), not
+// for a move pushed to a page that watches its game (issue 45).
+test('the inbox reads again for a turn pushed, not for a watched game\'s move', { skip: env.skip, timeout: 90000 }, async () => {
+  const url = env.server.url;
+  const { page, context } = await h.newPlayer(env.browser, errors);
+  await page.goto(url + '/');
+  await page.waitForFunction(() => localStorage.getItem('tessera.key'));
+  await page.waitForSelector('#my-games', { state: 'attached' });
+  const reads = [];
+  page.on('request', (r) => { if (new URL(r.url()).pathname === '/api/me') reads.push(r.url()); });
+  // Two moves of a watched game, then a turn, then a fetch of a file: the
+  // inbox starts its read in the push's handler, so every read the three
+  // pushes started comes before the file's request.
+  const barrier = page.waitForRequest((r) => new URL(r.url()).pathname === '/assets/favicon.svg');
+  await page.evaluate(() => {
+    for (const kind of ['move', 'move', 'turn']) navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'push', game: 'g1', version: 9, kind } }));
+    fetch('/assets/favicon.svg', { cache: 'no-store' });
+  });
+  await barrier;
+  assert.equal(reads.length, 1, `one read, for the turn: ${reads.length}`);
+  await context.close();
+  assert.deepEqual(errors, []);
+});
+
 test('a rematch is labelled as one in the inbox', { skip: env.skip, timeout: 90000 }, async () => {
   const url = env.server.url;
   const { page, context } = await h.newPlayer(env.browser, errors);

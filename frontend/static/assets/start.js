@@ -417,8 +417,11 @@ function scheduleHome() {
   clearTimeout(homeTimer);
   if (!document.hidden) homeTimer = setTimeout(async () => { await refreshHome(); scheduleHome(); }, pushOn() ? HOME_POLL_PUSH : HOME_POLL);
 }
+// A move pushed to a game page that watches its game (kind "move") goes
+// to that page, which is in view: the inbox beside it waits for its
+// next read (issue 45: it read /api/me on every move of a watched game).
 if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.addEventListener('message', (ev) => { if (ev.data && ev.data.type === 'push' && !document.hidden) refreshHome().then(scheduleHome); });
+  navigator.serviceWorker.addEventListener('message', (ev) => { const d = ev.data; if (d && d.type === 'push' && d.kind !== 'move' && !document.hidden) refreshHome().then(scheduleHome); });
 }
 
 // ---- the player link -----------------------------------------------------------
