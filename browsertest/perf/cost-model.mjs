@@ -48,6 +48,7 @@ export const PRICE = {
   lambdaGBs: 0.0000133334, // arm64, per GB-second
   read: 0.125 / 1e6, // DynamoDB on-demand, per read request unit (since November 2024; a strong read <= 4 KB, an eventual one half)
   write: 0.625 / 1e6, // per write request unit (1 KB)
+  lambdaOutGB: 0.09, // data out from Lambda to the internet (the pushes, to the browsers' push services), per GB (first 10 TB)
 };
 const MEMORY_GB = 0.25; // the functions' 256 MB
 // Billed duration per request, ms (1 ms steps); a push: the move's
@@ -56,7 +57,13 @@ const MS = { poll304: 4, poll200: 8, move: 25, watch: 8, push: 40 };
 const WRITE_UNITS = 1; // a move: 90% of stored games are <= 1 KB (functions/api/size_test.go)
 // Bytes on the wire, gzipped, in KB: answers (CloudFront's data out) and
 // requests (to the origin: headers, a move's body).
-const KB = { poll304: 0.3, poll200: 1.5, move: 1.5, request: 0.5 };
+const KB = { poll304: 0.3, poll200: 1.5, move: 1.5, request: 0.5,
+  // A push on the wire (issue 45: the model left them out): the encrypted
+  // payload (aes128gcm: 86 bytes of header and tag), its title and body
+  // in both languages, the request's headers (VAPID's JWT); a watched
+  // page's push carries its packed view too (the largest measured: 2,064
+  // bytes, issue 45), taken here for every one.
+  push: 0.6, pushView: 2.7 };
 // A page opened: its HTML, script, styles and words from CloudFront (S3
 // behind it), about 6 requests and 25 KB gzipped (frontend/static/dist).
 const STATIC = { requests: 6, kb: 25 };
@@ -224,6 +231,7 @@ export function cost(c, eventual = true) {
   const gbs = MEMORY_GB * (c.get304 * MS.poll304 + c.get200 * MS.poll200 + c.move * MS.move + c.watch * MS.watch + c.push * MS.push) / 1000;
   const outGB = (c.get304 * KB.poll304 + c.get200 * KB.poll200 + c.move * KB.move + c.watch * KB.poll304 + c.opens * STATIC.kb) / 1e6;
   const originGB = api * KB.request / 1e6;
+  const pushGB = (c.pushView * KB.pushView + (c.push - c.pushView) * KB.push) / 1e6;
   // A move reads strongly; a GET without an ETag too, one with an ETag
   // eventually (half a unit). After a move the server reads its seats'
   // records and its watch item in one strong BatchGetItem (a unit each,
@@ -234,6 +242,7 @@ export function cost(c, eventual = true) {
     'API Gateway': api * PRICE.apiGateway,
     'Lambda requests': api * PRICE.lambdaRequest,
     'Lambda compute': gbs * PRICE.lambdaGBs,
+    'Lambda data out (pushes)': pushGB * PRICE.lambdaOutGB,
     'DynamoDB reads': readUnits * PRICE.read,
     'DynamoDB writes': (c.move * WRITE_UNITS + c.watch) * PRICE.write,
   };
@@ -256,7 +265,7 @@ export async function report(trs) {
       const usd = (x) => `$${x.toFixed(5)}`;
       const r = Math.round;
       console.log(`| ${lever} | ${scenario} | ${c.days.toFixed(1)} | ${r(requests)}: ${r(c.getFirst)} / ${r(c.get200 - c.getFirst)} / ${r(c.get304)} / ${r(c.move)} / ${r(c.watch)} | ${r(c.push)} (${r(c.pushOpen)}, ${r(c.pushView)}) | ` +
-        `${usd(parts['CloudFront'])} | ${usd(parts['API Gateway'])} | ${usd(parts['Lambda requests'] + parts['Lambda compute'])} | ${usd(parts['DynamoDB reads'] + parts['DynamoDB writes'])} | **$${total.toFixed(4)}** |`);
+        `${usd(parts['CloudFront'])} | ${usd(parts['API Gateway'])} | ${usd(parts['Lambda requests'] + parts['Lambda compute'] + parts['Lambda data out (pushes)'])} | ${usd(parts['DynamoDB reads'] + parts['DynamoDB writes'])} | **$${total.toFixed(4)}** |`);
       const unfinished = runs.filter((x) => !x.finished).length;
       if (unfinished) console.log(`| (${unfinished} of ${runs.length} matches did not finish in ${LIMIT / DAY} days) | | | | | | | | | |`);
       rows.push({ lever, scenario, counts: c, total });
