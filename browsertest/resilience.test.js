@@ -103,3 +103,37 @@ test('failed polls show a quiet banner and recover', { skip, timeout: 120000 }, 
   await page.waitForSelector('#banner', { state: 'hidden', timeout: 8000 });
   assert.deepEqual(errors.filter(expected([/ERR_FAILED/, /requestfailed/])), []);
 });
+
+// A push that comes while the page is hidden reads nothing (issue 45: a
+// hidden page read the game on every push); the page reads the game as
+// it comes back in view.
+test('a hidden page reads nothing for a push, and reads as it comes back in view', { skip, timeout: 120000 }, async () => {
+  const api = h.apiOf(env);
+  const key = 'hidden-ana-key-0123456789abcdef';
+  const made = await api('POST', '/api/games', { variant: 'fiveup', players: 2, name: 'Ana', key });
+  const id = made.game.id;
+  await api('POST', `/api/games/${id}/seats`, { name: 'Bea', key: 'hidden-bea-key-0123456789abcdef' });
+  const errors = [];
+  const { page, context } = await h.newPlayer(env.browser, errors);
+  await page.goto(`${env.server.url}/g/${id}#seat=${key}`);
+  await page.waitForFunction(() => document.body.dataset.version);
+  const version = Number(await page.evaluate(() => document.body.dataset.version));
+  const reads = [];
+  page.on('request', (r) => { if (r.method() === 'GET' && new URL(r.url()).pathname === `/api/games/${id}`) reads.push(r.url()); });
+  // Hidden, as a tab behind another is; then a push of a newer version,
+  // then a file's request: a read the push started would come before it.
+  await page.evaluate(() => Object.defineProperty(document, 'hidden', { configurable: true, get: () => true }));
+  const barrier = page.waitForRequest((r) => new URL(r.url()).pathname === '/assets/favicon.svg');
+  await page.evaluate(({ id, version }) => {
+    navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'push', game: id, version: version + 1, kind: 'turn' } }));
+    fetch('/assets/favicon.svg', { cache: 'no-store' });
+  }, { id, version });
+  await barrier;
+  assert.deepEqual(reads, [], 'no read while hidden');
+  // Back in view: it reads the game at once.
+  const read = page.waitForRequest((r) => r.method() === 'GET' && new URL(r.url()).pathname === `/api/games/${id}`);
+  await page.evaluate(() => { delete document.hidden; document.dispatchEvent(new Event('visibilitychange')); });
+  await read;
+  await context.close();
+  assert.deepEqual(errors, []);
+});

@@ -502,7 +502,9 @@ registerWorker(); // sw.js on every page of the site, as the start page does
 if ('serviceWorker' in navigator) {
   // A watched page's push brings the view (issue 34): no read then.
   navigator.serviceWorker.addEventListener('message', async ({ data: d }) => {
-    if (!d || d.type !== 'push' || d.game !== id || (view && d.version <= view.version)) return;
+    // A hidden page reads nothing for a push (issue 45): it polls as it
+    // comes back in view (wake, below), and the notification told the player.
+    if (!d || d.type !== 'push' || d.game !== id || (view && d.version <= view.version) || document.hidden) return;
     const v = d.view && d.etag && watch.unpack ? await watch.unpack(d.view).catch(() => null) : null;
     // Else poll now, without the ETag (an eventual read may not have it yet).
     if (v) poller.got(v, d.etag); else poller.now(true);
