@@ -12,7 +12,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const h = require('./harness');
-const { createGame, joinGame, state } = require('./play');
+const { createGame, joinGame, state, act } = require('./play');
 
 const env = h.suite({ PUSH_ALLOW_INSECURE: '1' });
 const skip = env.skip || (!fs.existsSync(h.PUSH_STAND_IN) && !h.CI ? 'web-push-testing is not installed (npm ci)' : false);
@@ -305,6 +305,22 @@ test('a watched page shows a pushed view without reading the game', { skip, time
     await new Promise((r) => setTimeout(r, 500));
     const titles = await ana.page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title));
     assert.ok(!titles.includes(probe), 'a move push to a page in view shows nothing');
+    // Ana moves from her watching page: it names its device, and is not
+    // pushed the move it has the answer to (issue 45).
+    const sent = ana.page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/api/games/${id}/moves`));
+    const heardBefore = (await atStandIn()).length;
+    await ana.page.waitForFunction(() => document.body.dataset.turn === 'mine');
+    assert.equal(await act(ana.page), 'played', 'Ana played from her page');
+    const body = JSON.parse((await sent).postData());
+    assert.equal(body.device, made.endpoint, 'the move names the page\'s push endpoint');
+    const anaMoved = Number(await ana.page.evaluate(() => document.body.dataset.version));
+    // Bea moves next: her push to Ana's page comes after any of Ana's own.
+    const bv = await (await fetch(`${url}/api/games/${id}`, { headers: { Authorization: 'Bearer ' + beaKey } })).json();
+    const bm = bv.you.legal[0];
+    const next = await post(`${url}/api/games/${id}/moves`, bm ? { version: bv.version, type: 'play', tile: bm.tile, end: bm.end } : { version: bv.version, type: 'draw' }, beaKey);
+    await waitFor(async () => (await atStandIn()).some((m) => m.version === next.version), 'the push of Bea\'s next move');
+    const heard = (await atStandIn()).slice(heardBefore).map((m) => m.version);
+    assert.ok(!heard.includes(anaMoved), `Ana's page was pushed her own move ${anaMoved}: ${heard}`);
     await ana.context.close();
     await bea.context.close();
   } finally {

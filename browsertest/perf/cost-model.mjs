@@ -29,12 +29,15 @@ const HOUR = 60 * MINUTE, DAY = 24 * HOUR, LIMIT = 10 * DAY; // a match not over
 /**
  * LEVERS are the page as it was and as it is, side by side (issue 34):
  * keepETag, the move's ETag kept (Poller.moved); watch, a page in view
- * watches its game (watch.js) and is pushed every move with its view.
+ * watches its game (watch.js) and is pushed every move with its view;
+ * skipMover, the page that moved names its device (app.js send(): device)
+ * and the server pushes it nothing of that move (issue 45).
  */
 export const LEVERS = {
   'before (0.1 page)': { keepETag: false, watch: false },
   'the move\'s ETag kept': { keepETag: true, watch: false },
-  'now: ETag kept, pages watch': { keepETag: true, watch: true },
+  'ETag kept, pages watch': { keepETag: true, watch: true },
+  'now: and the mover\'s page not pushed its move': { keepETag: true, watch: true, skipMover: true },
 };
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -112,7 +115,7 @@ const settle = () => new Promise((r) => setImmediate(r));
  * the pages' Pollers made), late (the longest an open page showed an old
  * version, ms).
  */
-export async function simulate(tr, scenario, seed, { keepETag = true, watch = true } = {}) {
+export async function simulate(tr, scenario, seed, { keepETag = true, watch = true, skipMover = false } = {}) {
   const rand = rng(seed);
   const players = tr.players;
   const online = (t) => {
@@ -195,7 +198,9 @@ export async function simulate(tr, scenario, seed, { keepETag = true, watch = tr
     pg.poller.moved(keepETag ? etagOf(pg.seat, version) : null);
     for (const q of pages) {
       const kind = m.pushes[q.seat];
-      const watched = q.watched; // the server pushes a watching device every move, its own seat's too
+      // The server pushes a watching device every move, its own seat's
+      // too; with skipMover, not the page that made it (watch.go).
+      const watched = q.watched && !(skipMover && q === pg);
       if (!kind && !watched) continue;
       count.push++;
       if (!q.open) continue;

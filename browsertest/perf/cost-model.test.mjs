@@ -39,7 +39,9 @@ test('the cost model runs the page\'s Poller, and prices only what it sent', { t
   }
   // The levers are the page's: watching cuts the polls the model counts.
   for (const scenario of ['2 h a day', 'visible all day']) {
-    assert.ok(totals[`now: ETag kept, pages watch, ${scenario}`] < totals[`before (0.1 page), ${scenario}`], JSON.stringify(totals));
+    assert.ok(totals[`ETag kept, pages watch, ${scenario}`] < totals[`before (0.1 page), ${scenario}`], JSON.stringify(totals));
+    // The mover's page not pushed its move: fewer pushes, less cost.
+    assert.ok(totals[`now: and the mover's page not pushed its move, ${scenario}`] < totals[`ETag kept, pages watch, ${scenario}`], JSON.stringify(totals));
   }
 });
 
@@ -54,4 +56,6 @@ test('the model calls the page\'s own methods where app.js does', () => {
     assert.ok(model.includes(call), `the model calls ${call}`);
   }
   assert.match(app, /pollState\(view, \{ push: pushOn\(\), talking: [^,]+, watched: watch\.watched \}\)/, 'the page tells its Poller push, talk and watch');
+  // skipMover is the page's: its move names its device.
+  assert.ok(app.includes('device: watch.w?.endpoint'), 'app.js sends its push endpoint with a move');
 });

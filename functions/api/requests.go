@@ -8,6 +8,7 @@ import (
 
 	"tessera/engine"
 	"tessera/functions/game"
+	"tessera/functions/push"
 )
 
 // The three request bodies of API.md, decoded strictly: every rule of
@@ -147,8 +148,17 @@ func decodeMove(body []byte) (moveRequest, error) {
 	f.require("type", hasKind)
 	tile, hasTile := f.take("tile")
 	end, hasEnd := f.str("end")
+	// An addition (issue 45, docs/watch.md): the push endpoint of the page
+	// that moves, so its watch is not pushed the move it has the answer to.
+	device, hasDevice := f.str("device")
 	if err := f.done(); err != nil {
 		return moveRequest{}, err
+	}
+	if hasDevice {
+		if device == "" || len(device) > push.MaxEndpoint {
+			return moveRequest{}, badRequest("device must be a push endpoint of 1 to %d bytes", push.MaxEndpoint)
+		}
+		req.Device = device
 	}
 	req.Version = version
 	if hasMoveID {

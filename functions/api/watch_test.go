@@ -225,3 +225,105 @@ func TestAWatchedPageHearsEveryMove(t *testing.T) {
 		}
 	}
 }
+
+// The page that moves says which device it is ("device", its push
+// endpoint): its watch is not pushed the move it has the answer to (issue
+// 45: a quarter of a match's pushes went back to their mover), while the
+// same player's other watching device still is; without "device" both
+// are. A device that is not a push endpoint is 400.
+func TestTheMoversOwnPageIsNotPushedItsMove(t *testing.T) {
+	svc := pushService{t, testenv.WebPush(t)}
+	s, _ := newClockPushServer(t, memory.New(), 402)
+	vapid := s.vapidKey()
+	endpoints, hashes := [2]string{}, [2]string{}
+	for i := range 2 { // Ana's phone and her laptop
+		sub, hash := svc.subscribe(vapid)
+		if r := s.do("PUT", "/api/me/push", sub, keyAna); r.status != 204 {
+			t.Fatalf("PUT /api/me/push: %d %s", r.status, r.body)
+		}
+		var e struct {
+			Endpoint string `json:"endpoint"`
+		}
+		json.Unmarshal([]byte(sub), &e)
+		endpoints[i], hashes[i] = e.Endpoint, hash
+	}
+	r := s.do("POST", "/api/games", `{"variant":"fiveup","players":2,"target":250,"name":"Ana","key":"`+keyAna+`"}`, "")
+	var a seatAnswerJSON
+	json.Unmarshal(r.body, &a)
+	id := mustView(t, a.Game).ID
+	if r := s.do("POST", "/api/games/"+id+"/seats", `{"name":"Bea","key":"`+keyBea+`"}`, ""); r.status != 201 {
+		t.Fatalf("join: %d %s", r.status, r.body)
+	}
+	for _, e := range endpoints {
+		if r := s.do("PUT", "/api/games/"+id+"/watch", `{"endpoint":"`+e+`"}`, keyAna); r.status != 200 {
+			t.Fatalf("PUT watch: %d %s", r.status, r.body)
+		}
+	}
+	keys := []string{keyAna, keyBea}
+	// move makes the next move, with device when it is Ana's; it answers
+	// the version made and whether it was Ana's.
+	move := func(device string) (int64, bool) {
+		t.Helper()
+		v := s.poll(id, keyAna)
+		actor := *v.Hand.Turn
+		you := s.poll(id, keys[actor]).You
+		body := `{"version":` + itoa(v.Version) + `,"type":"draw"`
+		if len(you.Legal) > 0 {
+			lm := you.Legal[0]
+			body = `{"version":` + itoa(v.Version) + `,"type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` +
+				itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"`
+		}
+		if actor == 0 && device != "" {
+			body += `,"device":"` + device + `"`
+		}
+		if r := s.do("POST", "/api/games/"+id+"/moves", body+`}`, keys[actor]); r.status != 200 {
+			t.Fatalf("move %s: %d %s", body, r.status, r.body)
+		}
+		return v.Version + 1, actor == 0
+	}
+	versions := func(hash string) map[int64]bool {
+		got := map[int64]bool{}
+		for _, m := range svc.received(hash) {
+			if m.View != "" {
+				got[m.Version] = true
+			}
+		}
+		return got
+	}
+	mine, theirs := 0, 0
+	for range 12 {
+		version, ana := move(endpoints[0])
+		phone, laptop := versions(hashes[0]), versions(hashes[1])
+		switch {
+		case ana && (phone[version] || !laptop[version]):
+			t.Errorf("Ana's move %d from her phone: phone pushed %v, laptop %v; want the laptop only", version, phone[version], laptop[version])
+		case !ana && (!phone[version] || !laptop[version]):
+			t.Errorf("Bea's move %d: phone pushed %v, laptop %v; want both", version, phone[version], laptop[version])
+		}
+		if ana {
+			mine++
+		} else {
+			theirs++
+		}
+	}
+	if mine == 0 || theirs == 0 {
+		t.Fatalf("%d moves of Ana's, %d of Bea's: the test needs both", mine, theirs)
+	}
+	// Without device, both of Ana's devices hear her move.
+	for {
+		version, ana := move("")
+		if ana {
+			if !versions(hashes[0])[version] || !versions(hashes[1])[version] {
+				t.Errorf("Ana's move %d without device: not pushed to both her pages", version)
+			}
+			break
+		}
+	}
+	v := s.poll(id, keyAna)
+	for _, bad := range []string{`""`, `"` + strings.Repeat("x", 3000) + `"`, `7`} {
+		body := `{"version":` + itoa(v.Version) + `,"type":"away","device":` + bad + `}`
+		if r := s.do("POST", "/api/games/"+id+"/moves", body, keys[*v.Hand.Turn]); r.status != 400 {
+			t.Errorf("device %.20s: %d %s, want 400", bad, r.status, r.body)
+		}
+	}
+}

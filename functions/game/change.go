@@ -45,6 +45,10 @@ type Change struct {
 	// Cause is the token hash of the seat that made the change: it hears
 	// nothing of it (nil: the clock, the sweep, a maker).
 	Cause []byte
+	// Device is the digest (deviceDigest) of the device whose page made
+	// the change ("" none): its watch hears nothing of it (the page has
+	// the answer); the seat's other devices still do.
+	Device string
 	// Messages, when set, are the pushes to send in place of the
 	// change's own (a rematch, a tournament's round).
 	Messages map[int]Message

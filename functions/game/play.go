@@ -112,6 +112,10 @@ type MoveRequest struct {
 	Version int64
 	MoveID  string
 	Move    engine.Move
+	// Device is the push endpoint of the page that moves ("" none): it
+	// has the move's answer, so its watch is not pushed this version
+	// (issue 45: a quarter of a match's pushes went back to their mover).
+	Device string
 }
 
 // Create makes a new match with the creator in seat 0 and the computer
@@ -264,6 +268,9 @@ func (h *Service) Move(ctx context.Context, op Op, id, token string, req MoveReq
 		}
 		st.Remember(seat, req.MoveID)
 		c.Cause = st.Seats[seat].TokenHash
+		if req.Device != "" {
+			c.Device = deviceDigest(req.Device)
+		}
 		// A move of any type ends its key's vacation (API.md "Vacation"):
 		// here in this change, then in the key's other games (below).
 		back = st.Seats[seat].Vacation != 0

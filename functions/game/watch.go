@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -187,7 +188,8 @@ func watchers(item store.Item, ok bool, now time.Time) map[int]map[string]bool {
 // device of every seat: the seat's message (kind "move" when it has none)
 // with its new view and ETag, so the page needs no read. The mover's seat
 // too: its other devices (a laptop watching while the phone plays) learn
-// of it; the page that moved already has that version and ignores it.
+// of it; the page that moved, when it said which it is (Change.Device),
+// is not pushed what its answer holds.
 // The view is the one a GET by that seat answers (Config.ViewJSON).
 func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map[string]bool) []Delivery {
 	if len(watching) == 0 || !h.watching() {
@@ -197,6 +199,13 @@ func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map
 	meta := c.Game.Meta(c.ID) // the game as written (Game.Item is Saved)
 	for seat, devices := range watching {
 		if seat < 0 || seat >= len(st.Seats) || st.Seats[seat].TokenHash == nil {
+			continue
+		}
+		if devices[c.Device] { // the mover's own page has the answer
+			devices = maps.Clone(devices)
+			delete(devices, c.Device)
+		}
+		if len(devices) == 0 {
 			continue
 		}
 		i := slices.IndexFunc(to, func(d Delivery) bool { return d.Seat == seat })

@@ -301,7 +301,9 @@ async function send(move) {
     if (fromBoard && !summaryOpen && view && view.you && view.you.tiles.length) input.focusTile(Math.min(focusIndex, view.you.tiles.length - 1));
   };
   try {
-    const { data: v, etag } = await sendMove(id, token, { ...move, version: view.version, moveId: newMoveId() },
+    // device: this page's push endpoint, when it watches: it is not
+    // pushed the move it gets the answer to (issue 45).
+    const { data: v, etag } = await sendMove(id, token, { ...move, version: view.version, moveId: newMoveId(), device: watch.w?.endpoint || undefined },
       (n, ms) => banner(t('banner.retryMove', { n: Math.round(ms / 1000) })));
     banner('');
     moving = false;
