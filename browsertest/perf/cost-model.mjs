@@ -25,6 +25,8 @@ import { Poller, pollState, myTurn, SECOND, MINUTE } from '../../frontend/static
 import { renewAt } from '../../frontend/static/assets/watch.js';
 
 const HOUR = 60 * MINUTE, DAY = 24 * HOUR, LIMIT = 10 * DAY; // a match not over by then is reported unfinished
+/** GLANCED is the scenario of a tab looked at 8 x 15 minutes a day (issue 45). */
+export const GLANCED = 'glanced 8 x 15 min a day';
 
 /**
  * LEVERS are the page as it was and as it is, side by side (issue 34):
@@ -118,15 +120,24 @@ const settle = () => new Promise((r) => setImmediate(r));
 export async function simulate(tr, scenario, seed, { keepETag = true, watch = true, skipMover = false } = {}) {
   const rand = rng(seed);
   const players = tr.players;
-  const online = (t) => {
+  // GLANCED: a tab kept open and looked at 8 times a day for 15 minutes
+  // (every 2 hours from 08:00, each person 25 minutes after the one
+  // before): between glances it is hidden, not closed (issue 45).
+  const glance = scenario === GLANCED;
+  const online = (t, seat) => {
     const tod = t % DAY;
+    if (glance) {
+      if (tod < 8 * HOUR) return false;
+      const from = 8 * HOUR + Math.floor((tod - 8 * HOUR) / (2 * HOUR)) * 2 * HOUR + seat * 25 * MINUTE;
+      return tod >= from && tod < from + 15 * MINUTE;
+    }
     return scenario === 'visible all day' ? tod >= 8 * HOUR : tod >= 20 * HOUR && tod < 22 * HOUR;
   };
-  const mean = scenario === 'visible all day' ? 14 * MINUTE : 90 * SECOND;
+  const mean = scenario === 'visible all day' ? 14 * MINUTE : glance ? 2 * MINUTE : 90 * SECOND;
   const cap = scenario === 'visible all day' ? HOUR : 10 * MINUTE;
   const think = () => Math.min(cap, Math.max(5 * SECOND, -Math.log(1 - rand()) * mean));
   const clock = new Clock(8 * HOUR);
-  const count = { getFirst: 0, get200: 0, get304: 0, strong: 0, move: 0, push: 0, pushOpen: 0, pushView: 0, watch: 0, opens: 0, served: 0, late: 0 };
+  const count = { getFirst: 0, get200: 0, get304: 0, strong: 0, move: 0, push: 0, pushOpen: 0, pushView: 0, watch: 0, opens: 0, visits: 0, served: 0, late: 0 };
   let version = 1, views = tr.start, i = 0; // i: the next move of the trace
   const etagOf = (seat, v) => `"v${v}-s${seat}"`;
   const serverView = (seat) => ({
@@ -166,6 +177,15 @@ export async function simulate(tr, scenario, seed, { keepETag = true, watch = tr
   };
   const open = (pg) => {
     pg.open = true;
+    count.visits++;
+    if (glance && pg.poller) {
+      // A hidden tab seen again: app.js's visibilitychange: the Poller's
+      // wake (a GET with its ETag) and the watch; no page load.
+      pg.poller.wake();
+      if (watch) watchOn(pg);
+      plan(pg);
+      return;
+    }
     count.opens++;
     pg.view = null;
     pg.poller = new Poller('g', {
@@ -173,16 +193,18 @@ export async function simulate(tr, scenario, seed, { keepETag = true, watch = tr
       onView: (v) => show(pg, v),
       onError: () => {},
       state: () => pollState(pg.view, { push: true, talking: false, watched: pg.watched }),
-      env: { now: () => clock.now(), setTimer: (f, d) => clock.at(clock.now() + d, f), clearTimer: (e) => clock.cancel(e), read: read(pg.seat), hidden: () => false }, // every part of api.js's pageEnv
+      env: { now: () => clock.now(), setTimer: (f, d) => clock.at(clock.now() + d, f), clearTimer: (e) => clock.cancel(e), read: read(pg.seat), hidden: () => !pg.open }, // every part of api.js's pageEnv
     });
     count.getFirst++;
     pg.poller.now(); // the page's first GET (start())
     if (watch) watchOn(pg);
   };
-  const close = (pg) => {
+  const close = (pg, end = false) => {
     pg.open = false;
     if (pg.watched) { count.watch++; pg.watched = false; clock.cancel(pg.renew); } // the DELETE as it goes
-    pg.poller.stop();
+    // Hidden (a glanced tab): its Poller keeps the schedule of a hidden
+    // page (none with push on); closed: it stops.
+    if (glance && !end) pg.poller.schedule(); else pg.poller.stop();
     clock.cancel(pg.moveTimer);
     pg.moveTimer = null;
     pg.staleSince = null;
@@ -212,8 +234,8 @@ export async function simulate(tr, scenario, seed, { keepETag = true, watch = tr
   };
   // Sessions: every page opens and closes with its person's day.
   const day = (t) => {
-    const on = online(t);
     for (const pg of pages) {
+      const on = online(t, pg.seat);
       if (on && !pg.open) open(pg);
       if (!on && pg.open) close(pg);
     }
@@ -225,7 +247,7 @@ export async function simulate(tr, scenario, seed, { keepETag = true, watch = tr
   count.players = players;
   count.watchItem = watch ? 1 : 0;
   count.days = (clock.now() - 8 * HOUR) / DAY;
-  for (const pg of pages) if (pg.open) close(pg);
+  for (const pg of pages) if (pg.open || (glance && pg.poller)) close(pg, true);
   return count;
 }
 
@@ -261,7 +283,7 @@ export async function report(trs) {
   console.log('| page | scenario | days | API requests: first GETs / GETs 200 / 304 / moves / watches | pushes (to open pages, with a view) | CloudFront | API Gateway | Lambda | DynamoDB | $/match |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const [lever, opts] of Object.entries(LEVERS)) {
-    for (const scenario of ['2 h a day', 'visible all day']) {
+    for (const scenario of ['2 h a day', 'visible all day', GLANCED]) {
       const runs = [];
       for (const [k, tr] of trs.entries()) runs.push(await simulate(tr, scenario, k + 1, opts));
       const avg = (key) => runs.reduce((a, r) => a + r[key], 0) / runs.length;

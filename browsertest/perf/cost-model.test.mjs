@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { simulate, traces, cost, LEVERS } from './cost-model.mjs';
+import { simulate, traces, cost, LEVERS, GLANCED } from './cost-model.mjs';
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 
@@ -19,17 +19,22 @@ test('the cost model runs the page\'s Poller, and prices only what it sent', { t
   assert.ok(tr.moves.length > 50, `a match of ${tr.moves.length} moves`);
   const totals = {};
   for (const [lever, opts] of Object.entries(LEVERS)) {
-    for (const scenario of ['2 h a day', 'visible all day']) {
+    for (const scenario of ['2 h a day', 'visible all day', GLANCED]) {
       const c = await simulate(tr, scenario, 1, opts);
       const tag = `${lever}, ${scenario}`;
       assert.ok(c.finished, `${tag}: the match ended`);
       assert.equal(c.move, tr.moves.length, `${tag}: every move made`);
       assert.equal(c.served, c.get200 + c.get304, `${tag}: every GET priced was sent by a Poller`);
       assert.ok(c.getFirst === c.opens && c.opens > 0, `${tag}: a first GET per page opened`);
+      // A glanced tab is loaded once, then hidden and seen again.
+      if (scenario === GLANCED) assert.equal(c.opens, tr.players, `${tag}: each tab loaded once`);
       if (opts.watch) {
         assert.equal(c.late, 0, `${tag}: a watched page shows each move as it is made`);
-        assert.ok(c.get200 + c.get304 - c.getFirst <= c.opens * 40, `${tag}: ${c.get200 + c.get304 - c.getFirst} polls: only the safety net`);
-        assert.ok(c.pushView > 0 && c.watch >= c.opens, `${tag}: pages watch and are pushed views`);
+        // (A glanced tab reads the game as it is seen again: one GET a visit.)
+        assert.ok(c.get200 + c.get304 - c.getFirst <= c.opens * 40 + (scenario === GLANCED ? c.visits : 0), `${tag}: ${c.get200 + c.get304 - c.getFirst} polls: only the safety net`);
+        // (The glances of a match's players never overlap: no page in
+        // view is there for another's move.)
+        assert.ok((c.pushView > 0 || scenario === GLANCED) && c.watch >= c.opens, `${tag}: pages watch and are pushed views`);
       } else {
         assert.ok(c.late <= 15 * 60 * 1000 + 1000, `${tag}: a page showed an old version for ${c.late} ms`);
         assert.equal(c.watch + c.pushView, 0, `${tag}: no watch`);
@@ -38,7 +43,7 @@ test('the cost model runs the page\'s Poller, and prices only what it sent', { t
     }
   }
   // The levers are the page's: watching cuts the polls the model counts.
-  for (const scenario of ['2 h a day', 'visible all day']) {
+  for (const scenario of ['2 h a day', 'visible all day', GLANCED]) {
     assert.ok(totals[`ETag kept, pages watch, ${scenario}`] < totals[`before (0.1 page), ${scenario}`], JSON.stringify(totals));
     // The mover's page not pushed its move: fewer pushes, less cost.
     assert.ok(totals[`now: and the mover's page not pushed its move, ${scenario}`] < totals[`ETag kept, pages watch, ${scenario}`], JSON.stringify(totals));
