@@ -230,7 +230,8 @@ func TestAWatchedPageHearsEveryMove(t *testing.T) {
 // endpoint): its watch is not pushed the move it has the answer to (issue
 // 45: a quarter of a match's pushes went back to their mover), while the
 // same player's other watching device still is; without "device" both
-// are. A device that is not a push endpoint is 400.
+// are. A device named by another seat's move skips nothing. A device
+// that is not a push endpoint is 400.
 func TestTheMoversOwnPageIsNotPushedItsMove(t *testing.T) {
 	svc := pushService{t, testenv.WebPush(t)}
 	s, _ := newClockPushServer(t, memory.New(), 402)
@@ -273,7 +274,7 @@ func TestTheMoversOwnPageIsNotPushedItsMove(t *testing.T) {
 			body = `{"version":` + itoa(v.Version) + `,"type":"play","tile":[` + itoa(int64(lm.Tile[0])) + `,` +
 				itoa(int64(lm.Tile[1])) + `],"end":"` + lm.End + `"`
 		}
-		if actor == 0 && device != "" {
+		if device != "" { // Bea names Ana's phone too: nothing to skip for her
 			body += `,"device":"` + device + `"`
 		}
 		if r := s.do("POST", "/api/games/"+id+"/moves", body+`}`, keys[actor]); r.status != 200 {

@@ -201,7 +201,10 @@ func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map
 		if seat < 0 || seat >= len(st.Seats) || st.Seats[seat].TokenHash == nil {
 			continue
 		}
-		if devices[c.Device] { // the mover's own page has the answer
+		// The mover's own page has the answer; only the mover's seat's
+		// devices are compared (a device named by another seat is
+		// nothing to skip).
+		if devices[c.Device] && bytes.Equal(st.Seats[seat].TokenHash, c.Cause) {
 			devices = maps.Clone(devices)
 			delete(devices, c.Device)
 		}
