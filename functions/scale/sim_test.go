@@ -36,15 +36,15 @@ type population struct {
 
 // run is what a simulation measured.
 type run struct {
-	pop                        population
-	loads                      []Load
-	moves, requests, matches   int
-	swept                      int // items the sweeps handled
-	storeOps                   int
-	stored, storedBytes        int // items left in the store and their bytes (dynamo.ItemSize)
-	seconds                    float64
-	byKey                      map[Key]Load
-	playerDaysOfMoves, perMove float64
+	pop                      population
+	loads                    []Load
+	moves, requests, matches int
+	swept                    int // items the sweeps handled
+	storeOps                 int
+	stored, storedBytes      int // items left in the store and their bytes (dynamo.ItemSize)
+	seconds                  float64
+	byKey                    map[Key]Load
+	playerDaysOfMoves        float64
 }
 
 var op = game.Op{Host: "scale.test"}
@@ -151,7 +151,8 @@ func simulate(t testing.TB, pop population) *run {
 			acts := m.ToAct()
 			if m.Status() != engine.StatusPlaying || len(acts) == 0 {
 				r.matches++
-				for _, p := range tb.seats {
+				for seat := range len(tb.seats) { // in seat order: the run repeats exactly
+					p := tb.seats[seat]
 					playing[p]--
 					freed = append(freed, p)
 				}
@@ -263,53 +264,41 @@ func shardImbalance(t testing.TB) float64 {
 type atScale struct {
 	Key         string
 	Read, Write float64 // units a second at the peak
-	Shared      bool
+}
+
+// peakFactor turns a rate of the run into the evening peak's of a site of
+// n players.
+func (r *run) peakFactor(n float64) float64 {
+	return n * activeShare / float64(r.pop.Players) * peakToMean
 }
 
 func scaleTo(small, large *run, n float64, imbalance float64) []atScale {
 	var out []atScale
-	activeLarge := float64(large.pop.Players)
-	factor := n * activeShare / activeLarge * peakToMean
-	for k, l := range large.byKey {
-		_, shared := small.byKey[k]
-		if k.Space == Due {
-			// The shards: together, as one index whose writes spread by
-			// the hash (the runs' few games fill them unevenly).
-			continue
-		}
-		if shared {
-			out = append(out, atScale{Key: k.Space + " " + k.PK, Read: l.Total.Read / large.seconds * factor, Write: l.Total.Write / large.seconds * factor, Shared: true})
-		}
-	}
-	var due Units
-	for k, l := range large.byKey {
-		if k.Space == Due {
-			due.add(l.Total)
-		}
-	}
-	// Reads of the due index are the sweep's: 33 queries a minute whatever
-	// the site's size; writes are the moves', spread over the shards.
-	sweepReads := 0.0
-	for k, l := range large.byKey {
-		if k.Space == Due {
-			sweepReads = max(sweepReads, l.Total.Read/large.seconds)
-		}
-	}
-	out = append(out, atScale{Key: fmt.Sprintf("due (fullest of %d shards)", dynamo.DueShards), Read: sweepReads * imbalance, Write: due.Write / large.seconds * factor / dynamo.DueShards * imbalance, Shared: true})
-	// The busiest single item: its busiest minute, at the peak.
+	factor := large.peakFactor(n)
+	var dueWrites, sweepReads float64
 	var busiest atScale
 	for k, l := range large.byKey {
-		if _, shared := small.byKey[k]; shared || k.Space == Due {
-			continue
-		}
-		// (A person's game is no faster at the evening peak: its busiest
-		// minute is its rate.)
-		w, rd := l.Peak.Write/60, l.Peak.Read/60
-		if w+rd/3 > busiest.Write+busiest.Read/3 {
-			busiest = atScale{Key: "busiest item (" + k.Space + ")", Read: rd, Write: w}
+		_, shared := small.byKey[k]
+		switch {
+		case k.Space == Due:
+			// The shards together, as one index whose writes spread by the
+			// hash (the runs' few games fill them unevenly); its reads are
+			// the sweep's, 33 queries a minute whatever the site's size.
+			dueWrites += l.Total.Write
+			sweepReads = max(sweepReads, l.Total.Read/large.seconds)
+		case shared:
+			out = append(out, atScale{Key: k.Space + " " + k.PK, Read: l.Total.Read / large.seconds * factor, Write: l.Total.Write / large.seconds * factor})
+		default:
+			// One item: its busiest minute (a person's game is no faster
+			// at the evening peak).
+			w, rd := l.Peak.Write/60, l.Peak.Read/60
+			if w+rd/3 > busiest.Write+busiest.Read/3 {
+				busiest = atScale{Key: "busiest item (" + k.Space + ")", Read: rd, Write: w}
+			}
 		}
 	}
-	out = append(out, busiest)
+	out = append(out, atScale{Key: fmt.Sprintf("due (fullest of %d shards)", dynamo.DueShards), Read: sweepReads * imbalance,
+		Write: dueWrites / large.seconds * factor / dynamo.DueShards * imbalance}, busiest)
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].Write/writeLimit+out[i].Read/readLimit > out[j].Write/writeLimit+out[j].Read/readLimit
 	})
@@ -339,7 +328,7 @@ func TestNoKeyIsHotAtTenMillionPlayers(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| players | moves/s at peak | requests/s | Lambda concurrency | sweep items/min | hottest keys (read / write units a second at the peak) |\n|---|---|---|---|---|---|\n")
 	for _, n := range []float64{1e4, 1e5, 1e6, 1e7} {
-		factor := n * activeShare / float64(large.pop.Players) * peakToMean
+		factor := large.peakFactor(n)
 		moves := float64(large.moves) / large.seconds * factor
 		reqs := float64(large.requests) / large.seconds * factor
 		keys := scaleTo(small, large, n, imbalance)
