@@ -67,15 +67,22 @@ function usedKeys(catalog, js, html) {
 
 const common = { bundle: true, minify: true, write: false, charset: 'utf8', legalComments: 'none', logLevel: 'error' };
 
-// A style sheet a chunk imports (import css from './talk.css') is its
-// minified text: the chunk adopts it when it comes, so rules only a chunk's
-// drawing needs are off the page's first load.
-const cssText = {
-  name: 'css-text',
+// A style sheet a chunk imports (import './talk.css') is adopted when the
+// chunk comes, so rules only a chunk's drawing needs are off the page's
+// first load: the import is a module that makes a constructed sheet of
+// the file's minified text (the page's Content-Security-Policy allows no
+// inline <style>; CSSOM is not one).
+const cssAdopted = {
+  name: 'css-adopted',
   setup(b) {
     b.onLoad({ filter: /\.css$/ }, async (args) => {
       const out = await esbuild.transform(fs.readFileSync(args.path, 'utf8'), { loader: 'css', minify: true, legalComments: 'none' });
-      return { contents: out.code.trim(), loader: 'text' };
+      return {
+        loader: 'js',
+        contents: `const sheet = new CSSStyleSheet();
+sheet.replaceSync(${JSON.stringify(out.code.trim())});
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];`,
+      };
     });
   },
 };
@@ -87,7 +94,7 @@ async function build() {
     // own, fetched when asked for (it must import nothing the page's
     // bundle holds, or a shared chunk would join the first load).
     const js = await esbuild.build({ ...common, entryPoints: { [name]: path.join(assets, page.js) }, format: 'esm', target: ['es2020'],
-      splitting: true, outdir: dist, chunkNames: `${name}-[name]-[hash]`, plugins: [cssText] });
+      splitting: true, outdir: dist, chunkNames: `${name}-[name]-[hash]`, plugins: [cssAdopted] });
     for (const f of js.outputFiles) out[path.basename(f.path)] = f.contents;
     const entry = js.outputFiles.find((f) => path.basename(f.path) === `${name}.js`);
     if (js.outputFiles.some((f) => f !== entry && entry.text.includes(`from"./${path.basename(f.path)}"`))) {

@@ -8,14 +8,7 @@
 // token: no talk).
 
 import { mount as mountCoach, make, request } from './coach.js';
-import css from './talk.css';
-
-// Its style sheet comes with it (build.mjs: a .css a chunk imports is its
-// minified text), adopted once: a constructed sheet, as the page's
-// Content-Security-Policy allows no inline <style>.
-const sheet = new CSSStyleSheet();
-sheet.replaceSync(css);
-document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+import './talk.css'; // its rules, adopted as it loads (build.mjs)
 
 export const REACTIONS = ['thumbs-up', 'well-played', 'good-game', 'oops', 'hurry', 'thanks'];
 

@@ -1,18 +1,11 @@
 // seat.js: taking a seat and the next match: the invitation's join form
 // (a visitor at an open table) and the rematch. A chunk of the game page
 // (issue 44: the first load's budget), asked for at the first drawing; it
-// imports nothing (a chunk that did would pull a shared chunk into the
-// first load): make gets what it uses from the page.
+// imports nothing the page's bundle holds (that would pull a shared chunk
+// into the first load): make gets what it uses from the page.
 
-import css from './seat.css';
+import './seat.css'; // its rules, adopted as it loads (build.mjs)
 import { inviteText } from './invite.js';
-
-// Its style sheet comes with it (build.mjs: a .css a chunk imports is its
-// minified text), adopted once: a constructed sheet, as the page's
-// Content-Security-Policy allows no inline <style>.
-const sheet = new CSSStyleSheet();
-sheet.replaceSync(css);
-document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
 /**
  * make returns {showJoin(view, token), newMatch(view, token)} and handles

@@ -4,14 +4,7 @@
 // so the first load (the table and the hand) stays within its budget. It
 // reads the view; it decides nothing.
 
-import css from './summary.css';
-
-// Its style sheet comes with it (build.mjs: a .css a chunk imports is its
-// minified text), adopted once: a constructed sheet, as the page's
-// Content-Security-Policy allows no inline <style>.
-const sheet = new CSSStyleSheet();
-sheet.replaceSync(css);
-document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+import './summary.css'; // its rules, adopted as it loads (build.mjs)
 
 /**
  * make returns {renderSummary, wonLink, renderSheet, trapKeys} over what the page
