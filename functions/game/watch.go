@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -203,9 +202,8 @@ func (h *Service) watchDeliveries(c *Change, to []Delivery, watching map[int]map
 		}
 		// The mover's own page has the answer; only the mover's seat's
 		// devices are compared (a device named by another seat is
-		// nothing to skip).
-		if devices[c.Device] && bytes.Equal(st.Seats[seat].TokenHash, c.Cause) {
-			devices = maps.Clone(devices)
+		// nothing to skip). watching is this change's own.
+		if bytes.Equal(st.Seats[seat].TokenHash, c.Cause) {
 			delete(devices, c.Device)
 		}
 		if len(devices) == 0 {
