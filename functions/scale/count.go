@@ -177,11 +177,12 @@ func (c *Counter) CreateListed(ctx context.Context, id string, state []byte, now
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ops++
+	after := shape(id, state, now, due, expires, e, 1)
 	if err != nil {
-		c.charge(Key{Table, id}, Units{Write: writeUnits(shape(id, state, now, due, expires, e, 1).size)})
+		c.charge(Key{Table, id}, Units{Write: writeUnits(after.size)})
 		return err
 	}
-	c.wrote(id, shape(id, state, now, due, expires, e, 1))
+	c.wrote(id, after)
 	return nil
 }
 
